@@ -1,0 +1,31 @@
+// Seek and flee (STEERING.md section 3): the two behaviours most others are built from.
+#pragma once
+
+#include "body.h"
+
+namespace steer {
+
+// desired = normalize(target - p) * maxSpeed; F = desired - v. At the target itself the desired
+// velocity is zero, so the force just brakes.
+inline SteeringOutput seek(const Body& body, Vec2 target) {
+  const Vec2 desired = normalized(target - body.position) * body.limits.maxSpeed;
+  return {desired - body.velocity, 0.0f};
+}
+
+struct FleeParams {
+  // Only flee when the threat is closer than this; <= 0 means always flee.
+  float panicDistance = 0.0f;
+};
+
+// desired = normalize(p - target) * maxSpeed; F = desired - v. Outside the panic distance there is
+// no output. On top of the threat there is no way "away": the body keeps going the way it faces.
+inline SteeringOutput flee(const Body& body, Vec2 threat, const FleeParams& params = {}) {
+  const Vec2 away = body.position - threat;
+  if (params.panicDistance > 0.0f && lengthSq(away) > params.panicDistance * params.panicDistance) {
+    return {};
+  }
+  const Vec2 desired = normalizedOr(away, body.heading) * body.limits.maxSpeed;
+  return {desired - body.velocity, 0.0f};
+}
+
+}  // namespace steer
