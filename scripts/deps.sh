@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages steerd needs, when any is missing. Sourced or run by
+# scripts/run.sh, scripts/test.sh and scripts/bench.sh; safe to run again (it only checks).
+set -euo pipefail
+
+# Build tools, then one line per library with why it is here (README "Dependencies" says more).
+packages=(
+  build-essential cmake ccache pkg-config git python3
+  libasio-dev          # standalone Asio: the UDP socket, timers and signals of the server loop
+  libprotobuf-dev protobuf-compiler  # wire and scenario formats
+  libspdlog-dev        # logging (pulls libfmt-dev)
+  libcli11-dev         # command-line flags
+  libxxhash-dev        # state hash of the world (determinism checks)
+  libgtest-dev         # tests
+  libbenchmark-dev     # benches
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "steerd: installing missing packages: ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo_cmd=(sudo)
+  else
+    echo "steerd: need root (or sudo) to apt-get install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+if ! "${sudo_cmd[@]}" apt-get update -qq || ! "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; then
+  echo "steerd: apt-get could not install: ${missing[*]}" >&2
+  echo "steerd: install them by hand (Debian 12 package names) and run this again." >&2
+  exit 1
+fi

@@ -1,0 +1,27 @@
+// Command-line options of steerd.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace steerd {
+
+struct Options {
+  std::string scenario = "default";
+  std::uint64_t seed = 1;
+  unsigned threads = 0;    // 0: one per hardware thread
+  std::size_t agents = 0;  // 0: the scenario's default
+  double tickRate = 30.0;  // Hz
+  bool headless = false;
+  std::uint64_t ticks = 0;  // headless: ticks to run (required); realtime: 0 runs until a signal
+  bool report = false;
+  std::string logLevel = "info";
+  double statusInterval = 1.0;  // s between status lines; 0 turns them off
+};
+
+// Parses argv. On --help or a bad flag, prints to stdout/stderr and returns the exit code to use;
+// otherwise fills `out` and returns nullopt.
+std::optional<int> parseOptions(int argc, char** argv, Options& out);
+
+}  // namespace steerd

@@ -1,0 +1,110 @@
+#include "app/realtime_run.h"
+
+#include <spdlog/spdlog.h>
+#include <asio.hpp>
+
+#include <chrono>
+#include <csignal>
+
+#include "app/fixed_timestep.h"
+#include "app/tick_stats.h"
+#include "world/scenarios.h"
+
+namespace steerd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class RealtimeServer {
+ public:
+  RealtimeServer(const Options& options, World& world)
+      : options_(options),
+        world_(world),
+        timestep_(1.0 / options.tickRate, 5),
+        timer_(io_),
+        signals_(io_, SIGINT, SIGTERM) {}
+
+  void run() {
+    signals_.async_wait([this](const std::error_code& ec, int signal) {
+      if (ec) return;
+      spdlog::info("signal {} received: stopping after tick {}", signal, world_.tick());
+      stopping_ = true;
+      timer_.cancel();
+    });
+    last_ = Clock::now();
+    lastStatus_ = last_;
+    arm();
+    io_.run();
+  }
+
+ private:
+  void arm() {
+    const auto wait = std::chrono::duration<double>(timestep_.untilNextTick());
+    timer_.expires_at(last_ + std::chrono::duration_cast<Clock::duration>(wait));
+    timer_.async_wait([this](const std::error_code& ec) {
+      if (ec || stopping_) {
+        signals_.cancel();
+        return;
+      }
+      onTimer();
+    });
+  }
+
+  void onTimer() {
+    const auto now = Clock::now();
+    const FixedTimestep::Plan plan = timestep_.advance(std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+    for (int i = 0; i < plan.ticks; ++i) {
+      const auto a = Clock::now();
+      world_.step();
+      stats_.add(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
+    }
+    stats_.addLate(plan.late + plan.dropped);
+    totalLate_ += plan.late + plan.dropped;
+    if (plan.dropped > 0) spdlog::warn("fell {} ticks behind real time: skipped them", plan.dropped);
+    if (options_.ticks > 0 && world_.tick() >= options_.ticks) {
+      spdlog::info("ran {} ticks: stopping", world_.tick());
+      signals_.cancel();
+      return;
+    }
+    const double sinceStatus = std::chrono::duration<double>(now - lastStatus_).count();
+    if (options_.statusInterval > 0 && sinceStatus >= options_.statusInterval) {
+      spdlog::info("tick {} | agents {} | tick mean {:.2f} ms p99 {:.2f} ms | late {} (total {})",
+                   world_.tick(), world_.agentCount(), stats_.mean(), stats_.percentile(99), stats_.late(),
+                   totalLate_);
+      stats_.reset();
+      lastStatus_ = now;
+    }
+    arm();
+  }
+
+  const Options& options_;
+  World& world_;
+  FixedTimestep timestep_;
+  asio::io_context io_;
+  asio::steady_timer timer_;
+  asio::signal_set signals_;
+  Clock::time_point last_, lastStatus_;
+  TickStats stats_;
+  std::uint64_t totalLate_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+int runRealtime(const Options& options) {
+  auto world = makeScenario(options.scenario, {options.seed, options.threads, options.agents});
+  if (!world) {
+    spdlog::error("unknown scenario '{}'", options.scenario);
+    return 2;
+  }
+  spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
+               options.seed, world->agentCount(), options.tickRate, options.threads);
+  RealtimeServer server(options, *world);
+  server.run();
+  spdlog::info("stopped cleanly at tick {} (state_hash {:016x})", world->tick(), world->stateHash());
+  return 0;
+}
+
+}  // namespace steerd

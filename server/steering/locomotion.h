@@ -1,0 +1,175 @@
+// Locomotion (STEERING.md section 1): turns a steering request into the body's next state.
+//
+// Two models, as in the seeds: the dynamic point mass of Reynolds/Buckland (a force, integrated
+// through mass, maxForce, maxSpeed and maxTurnRate) and Millington's kinematic model (a velocity and
+// rotation set directly). Both are pure: state[n] in, state[n+1] out, so the world can integrate
+// every agent in parallel and get the same bits for any thread count.
+//
+// Both are total: for finite bodies they never produce NaN or infinity, whatever the request. A
+// non-finite request is treated as "no request", because one bad behaviour must not poison a body
+// that is then hashed, sent to clients and used by every neighbour next tick.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+
+#include "body.h"
+
+namespace steer {
+
+namespace locomotion_detail {
+
+inline Vec2 finiteOrZero(Vec2 v) { return isFinite(v) ? v : Vec2{}; }
+inline float finiteOrZero(float f) { return isFinite(f) ? f : 0.0f; }
+
+// Turns `wanted` so that its direction is at most `maxAngle` away from `previousDir` (unit), keeping
+// its length. An exact reversal has no preferred side: it turns left (counter-clockwise), so the
+// result is deterministic.
+inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float maxAngle) {
+  const float speed = length(wanted);
+  if (speed <= kEpsilon) return wanted;
+  const float angle = std::atan2(cross(previousDir, wanted), dot(previousDir, wanted));
+  if (std::fabs(angle) <= maxAngle) return wanted;
+  const float allowed = angle < 0.0f ? -maxAngle : maxAngle;
+  return rotate(previousDir, fromAngle(allowed)) * speed;
+}
+
+}  // namespace locomotion_detail
+
+// Dynamic point mass (Reynolds/Buckland), one step of `dt` seconds under steering force `force`:
+//   F = truncate(F, maxForce); a = F/m; v = truncate(v + a*dt, maxSpeed);
+//   direction of v turns at most maxTurnRate*dt; p += v*dt;
+//   h = normalize(v) if |v| > 1e-6 else unchanged; orientation = toAngle(h).
+// Seed 000's update truncates a*dt instead of v, and its truncate never shortens (the two slips
+// STEERING.md marks): with either, speed grows without bound under a constant force.
+// Guards: a body whose mass is not > 0 (or not finite) cannot be pushed: the force is ignored and it
+// coasts, rather than dividing by zero. A non-finite force or dt is treated as zero. A negative or NaN
+// maxTurnRate means "no turn limit"; 0 means the direction of travel never changes.
+// The turn limit applies only when the body was already moving (|v| > kEpsilon): from rest there is
+// no direction to turn from. It keeps the new speed and only clamps the direction, so a force
+// opposite to the velocity makes the body swing round in an arc (as a vehicle must) instead of
+// reversing on the spot. `rotation` is left as it was: the point mass has no angular state.
+inline Body integrateDynamic(const Body& body, Vec2 force, float dt) {
+  using namespace locomotion_detail;
+  Body next = body;
+  if (!(dt > 0.0f) || !isFinite(dt)) return next;
+  const BodyLimits& lim = body.limits;
+
+  Vec2 accel{};
+  if (lim.mass > 0.0f && isFinite(lim.mass)) {
+    accel = finiteOrZero(truncate(finiteOrZero(force), lim.maxForce) / lim.mass);
+  }
+  Vec2 velocity = truncate(finiteOrZero(body.velocity + accel * dt), lim.maxSpeed);
+
+  if (lim.maxTurnRate >= 0.0f && length(body.velocity) > kEpsilon) {
+    const float maxAngle = lim.maxTurnRate * dt;
+    if (maxAngle < kPi) velocity = limitTurn(normalized(body.velocity), velocity, maxAngle);
+  }
+  velocity = finiteOrZero(velocity);
+
+  next.velocity = velocity;
+  next.position = body.position + velocity * dt;
+  if (length(velocity) > kEpsilon) next.heading = normalized(velocity);
+  next.orientation = toAngle(next.heading);
+  return next;
+}
+
+// What drives a kinematic body's orientation. Millington's kinematic seek/flee/arrive face the way
+// they move (his newOrientation); kinematic wander turns by its rotation output instead.
+enum class KinematicFacing {
+  kFromRotation,  // orientation += rotation*dt
+  kFromVelocity,  // orientation = atan2(v.y, v.x) when moving, unchanged when not
+};
+
+// Orientation that faces along `velocity`, or `current` when not moving. This project's convention
+// is atan2(v.y, v.x) (CCW from +x); Millington's atan2(-v.x, v.z) is the same idea in his x/z axes.
+inline float orientationFromVelocity(Vec2 velocity, float current) {
+  return length(velocity) > kEpsilon ? toAngle(velocity) : current;
+}
+
+// Kinematic model (Millington), velocity form: `request.linear` is the velocity and
+// `request.angular` the rotation rate, set directly and clamped to maxSpeed / maxRotation;
+// p += v*dt; orientation per `facing`, wrapped to (-pi, pi]; heading = fromAngle(orientation).
+inline Body integrateKinematic(const Body& body, const SteeringOutput& request, float dt,
+                               KinematicFacing facing = KinematicFacing::kFromRotation) {
+  using namespace locomotion_detail;
+  Body next = body;
+  if (!(dt > 0.0f) || !isFinite(dt)) return next;
+  const BodyLimits& lim = body.limits;
+  const float maxRot = lim.maxRotation > 0.0f ? lim.maxRotation : 0.0f;
+
+  next.velocity = truncate(finiteOrZero(request.linear), lim.maxSpeed);
+  next.rotation = std::clamp(finiteOrZero(request.angular), -maxRot, maxRot);
+  next.position = body.position + next.velocity * dt;
+  if (facing == KinematicFacing::kFromVelocity) {
+    next.orientation = orientationFromVelocity(next.velocity, body.orientation);
+    next.rotation = 0.0f;
+  } else {
+    next.orientation = wrapAngle(body.orientation + next.rotation * dt);
+  }
+  next.heading = fromAngle(next.orientation);
+  return next;
+}
+
+// Kinematic model (Millington), full form: `request` is a linear and angular acceleration.
+//   p += v*dt + a*dt^2/2; orientation += rotation*dt; v += a*dt; rotation += angular*dt;
+// then v and rotation are clamped to maxSpeed / maxRotation (Millington clamps after the update, so
+// the position step above uses the unclamped-at-this-step velocity, as in his Kinematic.update).
+inline Body integrateKinematicAccel(const Body& body, const SteeringOutput& request, float dt) {
+  using namespace locomotion_detail;
+  Body next = body;
+  if (!(dt > 0.0f) || !isFinite(dt)) return next;
+  const BodyLimits& lim = body.limits;
+  const float maxRot = lim.maxRotation > 0.0f ? lim.maxRotation : 0.0f;
+  const Vec2 accel = finiteOrZero(request.linear);
+  const float angular = finiteOrZero(request.angular);
+
+  next.position = finiteOrZero(body.position + body.velocity * dt + accel * (0.5f * dt * dt));
+  next.orientation = wrapAngle(body.orientation + body.rotation * dt);
+  next.velocity = truncate(finiteOrZero(body.velocity + accel * dt), lim.maxSpeed);
+  next.rotation = std::clamp(finiteOrZero(body.rotation + angular * dt), -maxRot, maxRot);
+  next.heading = fromAngle(next.orientation);
+  return next;
+}
+
+// Heading smoothing (Buckland's judder fix, STEERING.md section 1): the displayed heading is the
+// normalised average of the last K velocity headings, decoupled from the velocity itself. A small
+// value type the agent owns (K Vec2s, no heap); K between 5 and 10 is what the seeds suggest.
+template <std::size_t K = 8>
+class HeadingSmoother {
+  static_assert(K >= 1, "HeadingSmoother needs room for at least one heading");
+
+ public:
+  // Records `heading` and returns the smoothed heading. Zero or non-finite headings are not
+  // recorded (a body at rest has no new direction to add); with nothing recorded yet the result is
+  // +x, so the return value is always a unit vector.
+  Vec2 update(Vec2 heading) {
+    const bool valid = isFinite(heading) && length(heading) > kEpsilon;
+    if (valid) {
+      history_[next_] = normalized(heading);
+      next_ = (next_ + 1) % K;
+      count_ = std::min(count_ + 1, K);
+    }
+    return smoothed(valid ? normalized(heading) : Vec2{1.0f, 0.0f});
+  }
+
+  // The normalised average of the recorded headings; `fallback` when there are none or they
+  // cancel out (e.g. exactly opposite headings).
+  Vec2 smoothed(Vec2 fallback) const {
+    Vec2 sum{};
+    for (std::size_t i = 0; i < count_; ++i) sum += history_[i];
+    return normalizedOr(sum, fallback);
+  }
+
+  std::size_t size() const { return count_; }
+  static constexpr std::size_t capacity() { return K; }
+
+ private:
+  std::array<Vec2, K> history_{};
+  std::size_t next_ = 0;
+  std::size_t count_ = 0;
+};
+
+}  // namespace steer

@@ -1,0 +1,50 @@
+// Agents as struct of arrays: one dense array per field, indexed by slot.
+//
+// The world keeps two of these (the double buffer). Each tick the spatial grid's counting sort
+// scatters state[n] into cell order, the steering pass reads that and writes state[n+1] slot for
+// slot, so a slot's index changes from tick to tick while `id` stays with its agent. Per-agent
+// memory (wander target, path index) rides along in the same arrays, so no pass chases an id.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace steerd {
+
+using AgentId = std::uint32_t;
+using ArchetypeIndex = std::uint16_t;
+inline constexpr std::int32_t kNoTarget = -1;
+
+struct AgentColumns {
+  // Hot: read by every neighbour scan.
+  std::vector<float> px, py;  // position, m
+  std::vector<float> vx, vy;  // velocity, m/s
+  std::vector<float> hx, hy;  // heading (unit), smoothed per archetype
+  // Per-agent memory, written only by the agent's own update.
+  std::vector<float> wanderX, wanderY;  // Reynolds wander target, local space
+  std::vector<std::int32_t> pathIndex;  // current waypoint of path following
+  std::vector<std::int32_t> targetId;   // agent id this one chased/hid from last tick (or -1)
+  std::vector<float> goalX, goalY;      // where the agent is trying to get (NaN: no goal)
+  // Identity.
+  std::vector<AgentId> id;
+  std::vector<ArchetypeIndex> archetype;
+
+  std::size_t size() const { return id.size(); }
+
+  // Calls f(a.column, b.column) for every column, so resize, scatter and copies cannot forget one
+  // when a column is added.
+  template <class F>
+  static void zipColumns(AgentColumns& a, AgentColumns& b, F&& f) {
+    f(a.px, b.px), f(a.py, b.py), f(a.vx, b.vx), f(a.vy, b.vy), f(a.hx, b.hx), f(a.hy, b.hy);
+    f(a.wanderX, b.wanderX), f(a.wanderY, b.wanderY), f(a.pathIndex, b.pathIndex);
+    f(a.targetId, b.targetId), f(a.goalX, b.goalX), f(a.goalY, b.goalY);
+    f(a.id, b.id), f(a.archetype, b.archetype);
+  }
+
+  void resize(std::size_t n) {
+    zipColumns(*this, *this, [n](auto& c, auto&) { c.resize(n); });
+  }
+};
+
+}  // namespace steerd

@@ -1,0 +1,331 @@
+#include "world/agent_update.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "steering/arrive.h"
+#include "steering/combiners.h"
+#include "steering/context_steering.h"
+#include "steering/hide.h"
+#include "steering/locomotion.h"
+#include "steering/neighbours.h"
+#include "steering/obstacle_avoidance.h"
+#include "steering/path_following.h"
+#include "steering/pursue.h"
+#include "steering/seek.h"
+#include "steering/wall_avoidance.h"
+#include "steering/wander.h"
+#include "world/neighbour_scan.h"
+
+namespace steerd {
+
+using steer::SteeringOutput;
+using steer::Vec2;
+
+std::int32_t nearestOfArchetype(const StepContext& ctx, std::uint32_t self, ArchetypeIndex archetype,
+                                float range) {
+  const AgentColumns& in = ctx.in;
+  const float px = in.px[self], py = in.py[self];
+  std::int32_t best = -1;
+  float bestD2 = range * range;
+  ctx.grid.forEachNear(px, py, range, [&](std::uint32_t j) {
+    if (j == self || in.archetype[j] != archetype) return;
+    const float dx = in.px[j] - px, dy = in.py[j] - py;
+    const float d2 = dx * dx + dy * dy;
+    if (d2 < bestD2 || (d2 == bestD2 && best >= 0 && in.id[j] < in.id[best])) {
+      bestD2 = d2;
+      best = static_cast<std::int32_t>(j);
+    }
+  });
+  return best;
+}
+
+namespace {
+
+steer::Kinematic kinematicAt(const StepContext& ctx, std::uint32_t slot) {
+  const AgentColumns& in = ctx.in;
+  return {{in.px[slot], in.py[slot]},
+          {in.vx[slot], in.vy[slot]},
+          {in.hx[slot], in.hy[slot]},
+          ctx.archetypes[in.archetype[slot]].limits.radius};
+}
+
+// One agent's evaluation of its behaviour set, with the per-agent memory it updates.
+struct AgentEval {
+  const StepContext& ctx;
+  std::uint32_t slot;
+  const Archetype& arch;
+  steer::Body body;
+  NeighbourSums sums;
+  steer::Rng rng;
+  // Memory for state[n+1], starting as state[n].
+  Vec2 wanderTarget;
+  std::int32_t pathIndex;
+  std::int32_t targetId = -1;
+  Vec2 goal{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
+
+  SteeringOutput run(const BehaviourSpec& spec);
+  SteeringOutput contextSeekWaypoints(const BehaviourSpec& spec);
+  std::int32_t target(const BehaviourSpec& spec) {
+    const std::int32_t t = nearestOfArchetype(ctx, slot, spec.targetArchetype, spec.range);
+    if (t >= 0) {
+      targetId = static_cast<std::int32_t>(ctx.in.id[t]);
+      goal = {ctx.in.px[t], ctx.in.py[t]};
+    }
+    return t;
+  }
+};
+
+// Adapter the steering library's combiners read (weight, priority, probability and an evaluate()
+// found by argument-dependent lookup), so behaviours a combiner skips are never computed.
+struct SpecRef {
+  const BehaviourSpec* spec;
+  AgentEval* eval;
+  float weight;
+  int priority;
+  float probability;
+};
+SteeringOutput evaluate(const SpecRef& r) { return r.eval->run(*r.spec); }
+
+SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
+  switch (spec.kind) {
+    case BehaviourKind::kWander: {
+      steer::WanderParams params;
+      params.radius = arch.wander.radius;
+      params.distance = arch.wander.distance;
+      params.jitterPerSecond = arch.wander.jitterPerSecond;
+      const steer::WanderResult w = steer::wander(body, wanderTarget, ctx.dt, rng, params);
+      wanderTarget = w.target;
+      return w.steering;
+    }
+    case BehaviourKind::kSeparation:
+      return {{sums.sepX, sums.sepY}, 0.0f};
+    case BehaviourKind::kAlignment:
+      if (sums.fovCount <= 0.0f) return {};
+      return {Vec2{sums.headingX, sums.headingY} / sums.fovCount - body.heading, 0.0f};
+    case BehaviourKind::kCohesion:
+      if (sums.fovCount <= 0.0f) return {};
+      return steer::seek(body, body.position + Vec2{sums.offsetX, sums.offsetY} / sums.fovCount);
+    case BehaviourKind::kObstacleAvoidance:
+      return steer::obstacleAvoidance(body, ctx.geometry.obstaclesNear(body.position.x, body.position.y),
+                                      {arch.obstacleMinDetectionLength, 0.2f});
+    case BehaviourKind::kWallAvoidance: {
+      steer::WallAvoidanceParams params;
+      params.feelerLength = arch.wallFeelerLength;
+      return steer::wallAvoidance(body, ctx.geometry.walls, params);
+    }
+    case BehaviourKind::kPursueNearest: {
+      const std::int32_t t = target(spec);
+      if (t < 0) return {};
+      return steer::pursue(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)));
+    }
+    case BehaviourKind::kEvadeNearest: {
+      const std::int32_t t = target(spec);
+      if (t < 0) return {};
+      return steer::evade(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)));
+    }
+    case BehaviourKind::kHideFromNearest: {
+      const std::int32_t t = target(spec);
+      if (t < 0) return {};
+      steer::HideParams params;
+      params.distanceFromBoundary = arch.hideDistanceFromBoundary;
+      // Every obstacle is a candidate spot: hiders are few, and the best spot may be far away.
+      return steer::hide(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)), ctx.geometry.obstacles,
+                         params);
+    }
+    case BehaviourKind::kFollowPath: {
+      if (spec.pathIndex < 0 || static_cast<std::size_t>(spec.pathIndex) >= ctx.geometry.paths.size())
+        return {};
+      const Path& path = ctx.geometry.paths[spec.pathIndex];
+      const steer::PathView view{path.points, path.looped};
+      if (pathIndex < 0) pathIndex = steer::closestWaypointIndex(view, body.position);
+      steer::PathFollowParams params;
+      params.seekDistance = arch.pathSeekDistance;
+      const steer::PathFollowResult r = steer::followPath(body, view, pathIndex, params);
+      pathIndex = r.index;
+      if (!path.points.empty())
+        goal = path.points[std::clamp<std::size_t>(pathIndex, 0, path.points.size() - 1)];
+      return r.steering;
+    }
+    case BehaviourKind::kArriveAt:
+      goal = spec.point;
+      return steer::arrive(body, spec.point);
+    case BehaviourKind::kContextSeekWaypoints:
+      return contextSeekWaypoints(spec);
+  }
+  return {};
+}
+
+// Seed 001's racer: chase the current waypoint of a path through the interest map; obstacles and
+// nearby agents write the danger map; Fray's masking chooses.
+SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
+  if (spec.pathIndex < 0 || static_cast<std::size_t>(spec.pathIndex) >= ctx.geometry.paths.size()) return {};
+  const Path& path = ctx.geometry.paths[spec.pathIndex];
+  if (path.points.empty()) return {};
+  const int n = static_cast<int>(path.points.size());
+  if (pathIndex < 0 || pathIndex >= n)
+    pathIndex = steer::closestWaypointIndex({path.points, path.looped}, body.position);
+  if (steer::distance(path.points[pathIndex], body.position) < arch.pathSeekDistance) {
+    pathIndex = path.looped ? (pathIndex + 1) % n : std::min(pathIndex + 1, n - 1);
+  }
+  goal = path.points[pathIndex];
+
+  steer::ContextMap map(arch.contextSlots);
+  const Vec2 targets[1] = {goal};
+  steer::writeChase(map, body.position, targets);
+  // Danger: obstacles and other agents close ahead, scaled by closeness so a far one only dims its
+  // own direction while a near one masks it.
+  const float lookahead = arch.obstacleMinDetectionLength * 2.0f;
+  for (const auto& o : ctx.geometry.obstaclesNear(body.position.x, body.position.y)) {
+    const Vec2 threats[1] = {o.center};
+    steer::writeAvoid(map, body.position, threats, {o.radius + arch.limits.radius + lookahead, true});
+  }
+  const float personalSpace = 4.0f * arch.limits.radius;
+  ctx.grid.forEachNear(body.position.x, body.position.y, personalSpace, [&](std::uint32_t j) {
+    if (j == slot) return;
+    const Vec2 threats[1] = {{ctx.in.px[j], ctx.in.py[j]}};
+    steer::writeAvoid(map, body.position, threats, {personalSpace, true});
+  });
+  steer::MaskParams mask;
+  mask.dangerTolerance = 0.1f;
+  const steer::ContextChoice choice = steer::chooseMasked(map, mask);
+  return steer::contextSteer(body, choice);
+}
+
+Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback; }
+
+}  // namespace
+
+std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, AgentColumns& out) {
+  const AgentColumns& in = ctx.in;
+  const Archetype& arch = ctx.archetypes[in.archetype[slot]];
+  steer::Body body;
+  body.position = {in.px[slot], in.py[slot]};
+  body.velocity = {in.vx[slot], in.vy[slot]};
+  body.heading = {in.hx[slot], in.hy[slot]};
+  body.limits = arch.limits;
+  const AgentId id = in.id[slot];
+
+  NeighbourQuery query;
+  query.radius = arch.flock.radius;
+  query.cosHalfFov = steer::cosHalfFovFromDegrees(arch.flock.fovDegrees);
+  query.selfRadius = arch.limits.radius;
+  query.otherRadius = arch.limits.radius;
+  AgentEval eval{ctx,
+                 slot,
+                 arch,
+                 body,
+                 scanNeighbours(in, ctx.grid, slot, query),
+                 steer::Rng::forAgent(ctx.seed, id, ctx.tick),
+                 {in.wanderX[slot], in.wanderY[slot]},
+                 in.pathIndex[slot]};
+
+  // Behaviours arrive sorted by priority; at most kMaxBehaviours per archetype (checked at load).
+  constexpr std::size_t kMaxBehaviours = 16;
+  SpecRef refs[kMaxBehaviours];
+  const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
+  for (std::size_t b = 0; b < count; ++b) {
+    const BehaviourSpec& s = arch.behaviours[b];
+    refs[b] = {&s, &eval, s.weight, s.priority, s.probability};
+  }
+  const std::span<const SpecRef> set(refs, count);
+  const steer::CombineLimits limits = steer::forceLimitsOf(arch.limits);
+  SteeringOutput force;
+  switch (arch.combiner) {
+    case CombinerKind::kWeightedBlend:
+      force = steer::detail::weightedBlend(set, limits);
+      break;
+    case CombinerKind::kPriority:
+      force = steer::detail::prioritised(set, limits);
+      break;
+    case CombinerKind::kWeightedTruncatedRunningSum:
+      force = steer::detail::runningSum(set, limits);
+      break;
+    case CombinerKind::kPrioritisedDithering:
+      force = steer::detail::dithered(set, limits, eval.rng);
+      break;
+  }
+
+  // World bounds policy: steer back. Inside a margin band along the edges the body seeks the
+  // nearest point of the inner rectangle on top of whatever else it wants; a hard clamp below is
+  // the backstop.
+  const Bounds& bounds = ctx.geometry.bounds;
+  const float m = ctx.boundsMargin;
+  const Vec2 inner{std::clamp(body.position.x, bounds.minX + m, std::max(bounds.minX + m, bounds.maxX - m)),
+                   std::clamp(body.position.y, bounds.minY + m, std::max(bounds.minY + m, bounds.maxY - m))};
+  if (!(inner == body.position)) {
+    force.linear = steer::truncate(force.linear + steer::seek(body, inner).linear, arch.limits.maxForce);
+  }
+
+  steer::Body next = steer::integrateDynamic(body, force.linear, ctx.dt);
+  std::uint8_t flags = kContactNone;
+
+  // Overlap resolution: half of each overlap, pushed apart along the line of centres (the other
+  // agent does the other half from its own update), capped so a crowded body does not jump.
+  next.position += steer::truncate({eval.sums.pushX, eval.sums.pushY}, arch.limits.radius * 0.5f);
+
+  // Static contacts: project out of obstacles and walls, and drop the velocity into them.
+  const float r = arch.limits.radius;
+  for (const auto& o : ctx.geometry.obstaclesNear(next.position.x, next.position.y)) {
+    const Vec2 away = next.position - o.center;
+    const float reach = o.radius + r;
+    const float d2 = steer::lengthSq(away);
+    if (d2 < reach * reach) {
+      const Vec2 n = steer::normalizedOr(away, steer::perp(body.heading));
+      next.position = o.center + n * reach;
+      const float into = steer::dot(next.velocity, n);
+      if (into < 0.0f) next.velocity -= n * into;
+      flags |= kContactObstacle;
+    }
+  }
+  for (const auto& w : ctx.geometry.walls) {
+    const Vec2 seg = w.to - w.from;
+    const float len2 = steer::lengthSq(seg);
+    const float t =
+        len2 > 0.0f ? std::clamp(steer::dot(next.position - w.from, seg) / len2, 0.0f, 1.0f) : 0.0f;
+    const Vec2 closest = w.from + seg * t;
+    const float side = steer::dot(next.position - closest, w.normal);
+    // Only bodies on the wall's front side (or that crossed it this tick) are pushed back out.
+    const float sidePrev = steer::dot(body.position - closest, w.normal);
+    if (steer::distanceSq(next.position, closest) < r * r && sidePrev >= 0.0f) {
+      next.position += w.normal * (r - side);
+      const float into = steer::dot(next.velocity, w.normal);
+      if (into < 0.0f) next.velocity -= w.normal * into;
+      flags |= kContactObstacle;
+    }
+  }
+  const Vec2 clamped{std::clamp(next.position.x, bounds.minX, bounds.maxX),
+                     std::clamp(next.position.y, bounds.minY, bounds.maxY)};
+  if (!(clamped == next.position)) {
+    if (clamped.x != next.position.x) next.velocity.x = 0.0f;
+    if (clamped.y != next.position.y) next.velocity.y = 0.0f;
+    next.position = clamped;
+    flags |= kContactBounds;
+  }
+  // A non-finite position can only come from a bug upstream; keep the old state rather than
+  // poisoning the neighbours and the hash.
+  next.position = finiteOr(next.position, body.position);
+  next.velocity = finiteOr(next.velocity, Vec2{});
+
+  const Vec2 blended = body.heading * (1.0f - arch.headingBlend) + next.heading * arch.headingBlend;
+  const Vec2 heading = steer::normalizedOr(blended, next.heading);
+
+  out.px[slot] = next.position.x;
+  out.py[slot] = next.position.y;
+  out.vx[slot] = next.velocity.x;
+  out.vy[slot] = next.velocity.y;
+  out.hx[slot] = heading.x;
+  out.hy[slot] = heading.y;
+  out.wanderX[slot] = eval.wanderTarget.x;
+  out.wanderY[slot] = eval.wanderTarget.y;
+  out.pathIndex[slot] = eval.pathIndex;
+  out.targetId[slot] = eval.targetId;
+  out.goalX[slot] = eval.goal.x;
+  out.goalY[slot] = eval.goal.y;
+  out.id[slot] = id;
+  out.archetype[slot] = in.archetype[slot];
+  return flags;
+}
+
+}  // namespace steerd

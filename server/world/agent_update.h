@@ -1,0 +1,40 @@
+// Phase 2 of the tick for one agent: read state[n], write its state[n+1].
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "world/agent_columns.h"
+#include "world/archetype.h"
+#include "world/spatial_grid.h"
+#include "world/static_geometry.h"
+
+namespace steerd {
+
+// Everything an agent update may read. All of it is state[n] or static: an update never sees
+// another agent's state[n+1], which is what makes the chunks independent.
+struct StepContext {
+  const AgentColumns& in;  // state[n], grid-sorted
+  const SpatialGrid& grid;
+  const StaticGeometry& geometry;
+  const std::vector<Archetype>& archetypes;
+  std::uint64_t seed = 0;
+  std::uint64_t tick = 0;
+  float dt = 1.0f / 30.0f;
+  float boundsMargin = 5.0f;
+};
+
+enum ContactFlag : std::uint8_t {
+  kContactNone = 0,
+  kContactObstacle = 1,  // pushed out of an obstacle or wall
+  kContactBounds = 2,    // clamped back inside the world bounds
+};
+
+// Writes slot `slot` of `out` (already sized); returns ContactFlag bits.
+std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, AgentColumns& out);
+
+// Nearest agent of `archetype` within `range` of slot `self` (ties: lower id); -1 when none.
+std::int32_t nearestOfArchetype(const StepContext& ctx, std::uint32_t self, ArchetypeIndex archetype,
+                                float range);
+
+}  // namespace steerd

@@ -1,0 +1,80 @@
+// What kind of NPC an agent is: its body limits and the behaviour set its steering runs.
+//
+// Behaviours are data (an enum plus parameters), not virtual objects: the steering pass switches
+// on the kind inside one loop, so a data-driven set costs a predictable branch, not a virtual call
+// and a heap object per agent.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "steering/body.h"
+#include "world/agent_columns.h"
+
+namespace steerd {
+
+enum class BehaviourKind : std::uint8_t {
+  kWander,      // Reynolds wander circle
+  kSeparation,  // flocking (neighbours from the grid)
+  kAlignment,
+  kCohesion,
+  kObstacleAvoidance,     // detection box against circle obstacles
+  kWallAvoidance,         // feelers against wall segments
+  kPursueNearest,         // pursue the nearest agent of `targetArchetype` within `range`
+  kEvadeNearest,          // evade it
+  kHideFromNearest,       // hide behind obstacles from it; evade when there is nowhere to hide
+  kFollowPath,            // follow path `pathIndex` (looped or open)
+  kArriveAt,              // arrive at `point`
+  kContextSeekWaypoints,  // context steering: chase the current waypoint of `pathIndex`, avoid
+                          // obstacles and neighbours through the danger map
+};
+
+enum class CombinerKind : std::uint8_t {
+  kWeightedBlend,
+  kPriority,
+  kWeightedTruncatedRunningSum,  // Buckland's default
+  kPrioritisedDithering,
+};
+
+struct BehaviourSpec {
+  BehaviourKind kind = BehaviourKind::kWander;
+  float weight = 1.0f;
+  int priority = 0;          // lower runs first
+  float probability = 1.0f;  // prioritised dithering only
+  // Parameters used by some kinds (unused ones are ignored).
+  ArchetypeIndex targetArchetype = 0;
+  float range = 30.0f;  // m: how far a target may be
+  std::int32_t pathIndex = 0;
+  steer::Vec2 point;
+};
+
+struct FlockParams {
+  float radius = 4.0f;        // m: neighbourhood radius
+  float fovDegrees = 270.0f;  // alignment and cohesion look only this wide; separation all round
+};
+
+struct WanderParams {
+  float radius = 1.2f;    // circle radius, m
+  float distance = 2.0f;  // circle centre ahead of the body, m
+  float jitterPerSecond = 40.0f;
+};
+
+struct Archetype {
+  std::string name;
+  steer::BodyLimits limits;
+  std::vector<BehaviourSpec> behaviours;  // kept sorted by priority
+  CombinerKind combiner = CombinerKind::kWeightedTruncatedRunningSum;
+  FlockParams flock;
+  WanderParams wander;
+  float obstacleMinDetectionLength = 4.0f;  // m
+  float wallFeelerLength = 4.0f;            // m
+  float hideDistanceFromBoundary = 1.5f;    // m
+  float pathSeekDistance = 2.0f;            // m
+  int contextSlots = 16;
+  // Heading follows velocity through an exponential moving average: 1 = no smoothing. Smoothing
+  // hides the judder of a body whose velocity direction flickers (STEERING.md section 1).
+  float headingBlend = 0.5f;
+};
+
+}  // namespace steerd

@@ -1,0 +1,126 @@
+#include "world/motion_quality.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace steerd {
+
+MotionQualityMonitor::MotionQualityMonitor(float dt)
+    : sampleEvery_(std::max(1, static_cast<int>(std::lround(1.0f / dt)))), window_(5) {
+  samplesX_.resize(window_ + 1);
+  samplesY_.resize(window_ + 1);
+}
+
+void MotionQualityMonitor::observe(const World& world) {
+  const AgentColumns& prev = world.sortedPrevious();  // state[n], same slot order as agents()
+  const AgentColumns& now = world.agents();           // state[n+1]
+  const auto& archetypes = world.archetypes();
+  const SpatialGrid& grid = world.grid();
+  const std::size_t n = now.size();
+  ++q_.ticks;
+
+  // Overlap, on state[n] with the grid that indexes it. Each pair once (j > i).
+  float maxRadius = 0.0f;
+  for (const auto& a : archetypes) maxRadius = std::max(maxRadius, a.limits.radius);
+  for (std::uint32_t i = 0; i < prev.size(); ++i) {
+    const float ri = archetypes[prev.archetype[i]].limits.radius;
+    grid.forEachNear(prev.px[i], prev.py[i], ri + maxRadius, [&](std::uint32_t j) {
+      if (j <= i) return;
+      const float rj = archetypes[prev.archetype[j]].limits.radius;
+      const float d = std::hypot(prev.px[j] - prev.px[i], prev.py[j] - prev.py[i]);
+      const float depth = ri + rj - d;
+      if (depth <= 0.0f) return;
+      const double frac = depth / std::min(ri, rj);
+      ++q_.overlappingPairs;
+      overlapSum_ += frac;
+      q_.maxOverlap = std::max(q_.maxOverlap, frac);
+    });
+  }
+
+  // Inside obstacles / walls, and heading jitter, on state[n+1].
+  std::uint64_t inside = 0;
+  const StaticGeometry& geo = world.geometry();
+  for (std::size_t s = 0; s < n; ++s) {
+    const auto& lim = archetypes[now.archetype[s]].limits;
+    const steer::Vec2 p{now.px[s], now.py[s]};
+    bool in = false;
+    for (const auto& o : geo.obstaclesNear(p.x, p.y)) {
+      in = in || steer::distance(p, o.center) < o.radius + lim.radius * 0.99f;
+    }
+    for (const auto& w : geo.walls) {
+      const steer::Vec2 seg = w.to - w.from;
+      const float len2 = steer::lengthSq(seg);
+      const float t = len2 > 0 ? std::clamp(steer::dot(p - w.from, seg) / len2, 0.0f, 1.0f) : 0.0f;
+      in = in || steer::distance(p, w.from + seg * t) < lim.radius * 0.99f;
+    }
+    inside += in ? 1 : 0;
+    if (s < prev.size()) {
+      const float speedPrev = std::hypot(prev.vx[s], prev.vy[s]);
+      const float speedNow = std::hypot(now.vx[s], now.vy[s]);
+      if (speedPrev > 0.5f * lim.maxSpeed && speedNow > 0.5f * lim.maxSpeed) {
+        const float c = std::clamp(prev.hx[s] * now.hx[s] + prev.hy[s] * now.hy[s], -1.0f, 1.0f);
+        jitterSum_ += std::acos(c) * 180.0 / M_PI;
+        ++jitterCount_;
+      }
+    }
+  }
+  q_.insideObstacleMax = std::max(q_.insideObstacleMax, inside);
+  q_.insideObstacleFinal = inside;
+
+  // Stuck: positions by id every second; compare with 5 s ago.
+  if (world.tick() % sampleEvery_ == 0) {
+    const std::size_t ring = samplesX_.size();
+    auto& xs = samplesX_[samplesTaken_ % ring];
+    auto& ys = samplesY_[samplesTaken_ % ring];
+    xs.assign(n, 0.0f);
+    ys.assign(n, 0.0f);
+    for (std::size_t s = 0; s < n; ++s) {
+      xs[now.id[s]] = now.px[s];
+      ys[now.id[s]] = now.py[s];
+    }
+    ++samplesTaken_;
+    if (samplesTaken_ > static_cast<std::size_t>(window_)) {
+      const auto& oldX = samplesX_[(samplesTaken_ - 1 - window_) % ring];
+      const auto& oldY = samplesY_[(samplesTaken_ - 1 - window_) % ring];
+      std::uint64_t stuck = 0, withGoal = 0;
+      for (std::size_t s = 0; s < n; ++s) {
+        const AgentId id = now.id[s];
+        if (!std::isfinite(now.goalX[s]) || id >= oldX.size()) continue;
+        ++withGoal;
+        const float toGoal = std::hypot(now.goalX[s] - now.px[s], now.goalY[s] - now.py[s]);
+        const float moved = std::hypot(now.px[s] - oldX[id], now.py[s] - oldY[id]);
+        if (toGoal > 10.0f && moved < 1.0f) ++stuck;
+      }
+      q_.stuckMax = std::max(q_.stuckMax, stuck);
+      q_.stuckFinal = stuck;
+      q_.agentsWithGoal = withGoal;
+    }
+  }
+}
+
+MotionQuality MotionQualityMonitor::summary() const {
+  MotionQuality q = q_;
+  q.meanOverlap = q.overlappingPairs > 0 ? overlapSum_ / static_cast<double>(q.overlappingPairs) : 0.0;
+  q.headingJitterDeg = jitterCount_ > 0 ? jitterSum_ / static_cast<double>(jitterCount_) : 0.0;
+  return q;
+}
+
+std::string formatMotionQuality(const MotionQuality& q) {
+  char buf[768];
+  std::snprintf(buf, sizeof buf,
+                "motion_quality ticks=%llu\n"
+                "  overlap: %.2f overlapping pairs per tick, mean depth %.3f r, max depth %.3f r\n"
+                "  inside obstacles or walls: max %llu agents on any tick, %llu at the end\n"
+                "  heading jitter: %.3f deg per tick (agents above half max speed)\n"
+                "  stuck (goal > 10 m, moved < 1 m in 5 s): max %llu, at the end %llu of %llu with a goal\n",
+                static_cast<unsigned long long>(q.ticks),
+                q.ticks ? static_cast<double>(q.overlappingPairs) / q.ticks : 0.0, q.meanOverlap,
+                q.maxOverlap, static_cast<unsigned long long>(q.insideObstacleMax),
+                static_cast<unsigned long long>(q.insideObstacleFinal), q.headingJitterDeg,
+                static_cast<unsigned long long>(q.stuckMax), static_cast<unsigned long long>(q.stuckFinal),
+                static_cast<unsigned long long>(q.agentsWithGoal));
+  return buf;
+}
+
+}  // namespace steerd

@@ -1,0 +1,55 @@
+// Motion quality: the things crowd-library users complain about most, measured.
+//
+//   overlap   depth by which two bodies interpenetrate, as a fraction of the smaller radius;
+//             mean over overlapping pairs seen at each tick, and the worst seen
+//   inside    bodies penetrating an obstacle or a wall by more than 1 % of their radius
+//   jitter    mean absolute heading change per tick (degrees) of agents moving steadily (above
+//             half their max speed on both ticks); a body that trembles has a large one
+//   stuck     agents with a goal farther than 10 m that moved under 1 m in the last 5 s
+//
+// The monitor watches a World after each step(); it reads, never writes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "world/world.h"
+
+namespace steerd {
+
+struct MotionQuality {
+  std::uint64_t ticks = 0;
+  std::uint64_t overlappingPairs = 0;  // summed over ticks
+  double meanOverlap = 0.0;            // fraction of radius, over overlapping pairs
+  double maxOverlap = 0.0;
+  std::uint64_t insideObstacleMax = 0;  // most agents inside an obstacle or wall on any tick
+  std::uint64_t insideObstacleFinal = 0;
+  double headingJitterDeg = 0.0;
+  std::uint64_t stuckMax = 0;  // most agents stuck at any sample
+  std::uint64_t stuckFinal = 0;
+  std::uint64_t agentsWithGoal = 0;  // at the last sample
+};
+
+class MotionQualityMonitor {
+ public:
+  // dt: tick length, to turn "5 s" into ticks.
+  explicit MotionQualityMonitor(float dt);
+  void observe(const World& world);
+  MotionQuality summary() const;
+
+ private:
+  int sampleEvery_;  // ticks between position samples (1 s)
+  int window_;       // samples per stuck window (5)
+  double overlapSum_ = 0.0;
+  double jitterSum_ = 0.0;
+  std::uint64_t jitterCount_ = 0;
+  MotionQuality q_;
+  std::vector<std::vector<float>> samplesX_, samplesY_;  // ring of per-id positions
+  std::size_t samplesTaken_ = 0;
+};
+
+// One line per metric, for --report.
+std::string formatMotionQuality(const MotionQuality& q);
+
+}  // namespace steerd

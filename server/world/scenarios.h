@@ -1,0 +1,37 @@
+// Built-in scenarios, until scenario files land (issue 5): `default` shows most of the steering
+// library at once, `crowd` is the benchmark crowd.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "world/world.h"
+
+namespace steerd {
+
+struct ScenarioOptions {
+  std::uint64_t seed = 1;
+  unsigned threads = 1;
+  std::size_t agents = 0;  // 0: the scenario's default size
+};
+
+// Names accepted by makeScenario().
+std::vector<std::string> builtinScenarioNames();
+
+// Builds a world; nullptr when `name` is not a built-in scenario.
+std::unique_ptr<World> makeScenario(std::string_view name, const ScenarioOptions& options);
+
+// default: a flock of boids (flocking + wander + obstacle and wall avoidance), pursuers chasing
+// the nearest boid, hiders hiding from the nearest pursuer behind obstacles, path followers on a
+// looped path, and context-steering racers around a track through obstacles.
+std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options);
+
+// crowd: `agents` boids (default 10,000) with flocking (separation all round; alignment and
+// cohesion in a 270-degree field of view) + wander + obstacle avoidance, at about one agent per
+// 25 m^2 in a square world dotted with circle obstacles.
+std::unique_ptr<World> makeCrowdScenario(const ScenarioOptions& options);
+
+}  // namespace steerd

@@ -1,0 +1,78 @@
+// The simulation: static geometry, archetypes, agents, and the tick that moves them.
+//
+// One tick, as named phases (DESIGN.md "The tick"):
+//   1. sort:   the grid's counting sort scatters state[n] (current_) into cell order (sorted_)
+//   2. steer + integrate: for every slot, in fixed chunks over the thread pool, read sorted_ only
+//              and write that slot of state[n+1] into current_
+// Nothing in phase 2 reads what it writes, so the world is bit-identical for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "world/agent_columns.h"
+#include "world/archetype.h"
+#include "world/spatial_grid.h"
+#include "world/static_geometry.h"
+#include "world/thread_pool.h"
+
+namespace steerd {
+
+struct WorldConfig {
+  std::uint64_t seed = 1;
+  float dt = 1.0f / 30.0f;  // s per tick
+  unsigned threads = 1;
+  std::size_t chunkSize = 512;  // agents per parallel chunk; fixed so work splits the same way
+  float boundsMargin = 5.0f;    // m: inside this band agents are steered back towards the middle
+};
+
+// Per-tick counters, summed in slot order (deterministic).
+struct TickCounters {
+  std::uint64_t obstacleContacts = 0;  // agents pushed out of an obstacle or wall this tick
+  std::uint64_t boundsClamps = 0;      // agents clamped back inside the world bounds
+};
+
+class World {
+ public:
+  World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldConfig config);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Adds an agent between ticks; returns its id (ids are dense, in spawn order).
+  AgentId spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity = {});
+
+  void step();
+
+  std::uint64_t tick() const { return tick_; }
+  std::size_t agentCount() const { return current_.size(); }
+  const AgentColumns& agents() const { return current_; }
+  // Slot of an agent in agents(), by id.
+  std::uint32_t slotOf(AgentId id) const { return slotOfId_[id]; }
+  const StaticGeometry& geometry() const { return geometry_; }
+  const std::vector<Archetype>& archetypes() const { return archetypes_; }
+  const WorldConfig& config() const { return config_; }
+  const TickCounters& lastTickCounters() const { return counters_; }
+  const SpatialGrid& grid() const { return grid_; }
+  // state[n] in the grid's cell order, as the last step() read it (for reports and tests).
+  const AgentColumns& sortedPrevious() const { return sorted_; }
+
+  // xxHash64 of every agent's state in id order; equal hashes mean bit-identical worlds.
+  std::uint64_t stateHash() const;
+
+ private:
+  StaticGeometry geometry_;
+  std::vector<Archetype> archetypes_;
+  WorldConfig config_;
+  std::unique_ptr<ThreadPool> pool_;
+  SpatialGrid grid_;
+  AgentColumns current_;  // state[n]; after step(), state[n+1]
+  AgentColumns sorted_;   // state[n] in cell order (read-only during the steering phase)
+  std::vector<std::uint32_t> slotOfId_;
+  std::vector<std::uint8_t> contactFlags_;  // per slot, written by the steering phase
+  std::uint64_t tick_ = 0;
+  TickCounters counters_;
+};
+
+}  // namespace steerd

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Bad flags get a non-zero exit and a message that names the problem; never a crash or a hang.
+set -uo pipefail
+steerd=$1
+fail=0
+expect_error() {  # expect_error PATTERN ARGS...
+  local pattern=$1; shift
+  local out rc
+  out=$(timeout 10 "$steerd" "$@" 2>&1); rc=$?
+  if [ $rc -eq 0 ] || [ $rc -ge 124 ]; then echo "FAIL: '$*' exited $rc"; fail=1; return; fi
+  if ! grep -qiE "$pattern" <<<"$out"; then echo "FAIL: '$*' said: $out"; fail=1; return; fi
+  echo "ok: '$*' -> exit $rc: $(head -n1 <<<"$out")"
+}
+expect_error "threads" --headless --ticks 1 --threads abc
+expect_error "threads" --headless --ticks 1 --threads -3
+expect_error "scenario" --headless --ticks 1 --scenario nope
+expect_error "ticks" --headless
+expect_error "tick-rate" --tick-rate 0
+expect_error "tick-rate" --tick-rate nan
+expect_error "seed" --headless --ticks 1 --seed=-1
+expect_error "bogus" --bogus
+expect_error "report" --report
+expect_error "log-level" --log-level loud
+out=$(timeout 10 "$steerd" --help) || { echo "FAIL: --help exited non-zero"; fail=1; }
+grep -q -- "--headless" <<<"$out" || { echo "FAIL: --help does not list --headless"; fail=1; }
+exit $fail

@@ -1,0 +1,164 @@
+#include "steering/path_following.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <vector>
+
+#include "steering/locomotion.h"
+
+namespace steer {
+namespace {
+
+Body bodyAt(Vec2 p, Vec2 v = {}) {
+  Body b;
+  b.position = p;
+  b.velocity = v;
+  b.limits.maxSpeed = 2.0f;
+  b.limits.maxForce = 6.0f;
+  return b;
+}
+
+constexpr std::array<Vec2, 3> kOpen{{{0, 0}, {10, 0}, {10, 10}}};
+constexpr std::array<Vec2, 4> kSquare{{{0, 0}, {10, 0}, {10, 10}, {0, 10}}};
+
+void expectSame(const SteeringOutput& a, const SteeringOutput& b) {
+  EXPECT_NEAR(a.linear.x, b.linear.x, 1e-5f);
+  EXPECT_NEAR(a.linear.y, b.linear.y, 1e-5f);
+}
+
+TEST(ClosestWaypointIndex, AnswersTheEndOfTheClosestSegment) {
+  const PathView open{kOpen, false};
+  EXPECT_EQ(closestWaypointIndex(open, {5, 1}), 1);   // beside the first segment
+  EXPECT_EQ(closestWaypointIndex(open, {11, 5}), 2);  // beside the second
+  EXPECT_EQ(closestWaypointIndex(open, {2, -3}), 1);  // below the first
+  EXPECT_EQ(closestWaypointIndex(open, {10, 0}), 1);  // on a corner: that waypoint
+}
+
+TEST(ClosestWaypointIndex, BeforeTheStartOfAnOpenPathAnswersTheStart) {
+  EXPECT_EQ(closestWaypointIndex({kOpen, false}, {-3, 1}), 0);
+}
+
+TEST(ClosestWaypointIndex, LoopedPathIncludesTheClosingSegment) {
+  const PathView looped{kSquare, true};
+  EXPECT_EQ(closestWaypointIndex(looped, {-1, 6}), 0);            // beside (0,10) -> (0,0)
+  EXPECT_EQ(closestWaypointIndex({kSquare, false}, {-1, 6}), 3);  // open: (0,10) is the nearest
+}
+
+TEST(ClosestWaypointIndex, DegeneratePaths) {
+  EXPECT_EQ(closestWaypointIndex({}, {1, 1}), 0);
+  const std::array<Vec2, 1> one{{{4, 4}}};
+  EXPECT_EQ(closestWaypointIndex({one, true}, {1, 1}), 0);
+  const std::array<Vec2, 3> dup{{{0, 0}, {0, 0}, {5, 0}}};
+  EXPECT_EQ(closestWaypointIndex({dup, false}, {2, 1}), 2);
+  EXPECT_EQ(closestWaypointIndex({dup, false}, {-1, 0}), 0);
+}
+
+TEST(FollowPath, SeeksTheCurrentWaypoint) {
+  const Body b = bodyAt({0, -3});
+  const PathFollowResult r = followPath(b, {kOpen, false}, 1);
+  EXPECT_EQ(r.index, 1);
+  expectSame(r.steering, seek(b, {10, 0}));
+}
+
+TEST(FollowPath, AdvancesWithinSeekDistance) {
+  const Body b = bodyAt({9.5f, 0.2f});
+  const PathFollowResult r = followPath(b, {kSquare, false}, 1, {.seekDistance = 1.0f});
+  EXPECT_EQ(r.index, 2);
+  expectSame(r.steering, seek(b, {10, 10}));
+  // Just outside the seek distance: no advance.
+  EXPECT_EQ(followPath(bodyAt({8.9f, 0}), {kSquare, false}, 1, {.seekDistance = 1.0f}).index, 1);
+}
+
+TEST(FollowPath, SkipsSeveralDenseWaypointsInOneCall) {
+  const std::array<Vec2, 5> dense{{{0, 0}, {0.2f, 0}, {0.4f, 0}, {0.6f, 0}, {5, 0}}};
+  const PathFollowResult r = followPath(bodyAt({0.3f, 0}), {dense, false}, 0, {.seekDistance = 0.5f});
+  EXPECT_EQ(r.index, 4);
+}
+
+TEST(FollowPath, LoopedPathWrapsToTheFirstWaypoint) {
+  const Body b = bodyAt({0.3f, 9.8f});
+  const PathFollowResult r = followPath(b, {kSquare, true}, 3);
+  EXPECT_EQ(r.index, 0);
+  expectSame(r.steering, seek(b, {0, 0}));
+}
+
+TEST(FollowPath, ArrivesAtTheLastWaypointOfAnOpenPath) {
+  const Body b = bodyAt({10, 4}, {0, 1});
+  const PathFollowResult r = followPath(b, {kOpen, false}, 2, {.deceleration = kDecelerationNormal});
+  EXPECT_EQ(r.index, 2);
+  expectSame(r.steering, arrive(b, {10, 10}, {.deceleration = kDecelerationNormal}));
+  // Within seek distance of the end it stays on the end and keeps arriving (brakes on it).
+  const Body there = bodyAt({10, 10}, {0.5f, 0});
+  const PathFollowResult end = followPath(there, {kOpen, false}, 2);
+  EXPECT_EQ(end.index, 2);
+  EXPECT_EQ(end.steering.linear, (Vec2{-0.5f, 0}));
+}
+
+TEST(FollowPath, OutOfRangeIndexIsClamped) {
+  const Body b = bodyAt({0, -5});
+  EXPECT_EQ(followPath(b, {kSquare, true}, 99).index, 3);
+  EXPECT_EQ(followPath(b, {kSquare, true}, -7).index, 0);
+}
+
+TEST(FollowPath, EmptyPathGivesNoOutput) {
+  const PathFollowResult r = followPath(bodyAt({1, 1}, {1, 0}), {}, 3);
+  EXPECT_EQ(r.steering, SteeringOutput{});
+  EXPECT_EQ(r.index, 0);
+}
+
+TEST(FollowPath, OnePointPathArrivesEvenWhenLooped) {
+  const std::array<Vec2, 1> one{{{4, 0}}};
+  const Body b = bodyAt({});
+  for (bool looped : {false, true}) {
+    const PathFollowResult r = followPath(b, {one, looped}, 5);
+    EXPECT_EQ(r.index, 0);
+    expectSame(r.steering, arrive(b, {4, 0}));
+  }
+}
+
+TEST(FollowPath, ZeroLengthPathsStayFinite) {
+  // Every point in one place, looped and open, body on it: terminates, finite, brakes.
+  const std::array<Vec2, 3> same{{{2, 2}, {2, 2}, {2, 2}}};
+  for (bool looped : {false, true}) {
+    const PathFollowResult r = followPath(bodyAt({2, 2}, {1, 1}), {same, looped}, 0);
+    EXPECT_TRUE(isFinite(r.steering.linear));
+    EXPECT_GE(r.index, 0);
+    EXPECT_LT(r.index, 3);
+    EXPECT_EQ(r.steering.linear, (Vec2{-1, -1}));
+  }
+  // Zero seek distance never advances.
+  EXPECT_EQ(followPath(bodyAt({2, 2}), {same, true}, 1, {.seekDistance = 0.0f}).index, 1);
+}
+
+TEST(FollowPath, BodyGoesRoundALoopInOrder) {
+  const PathView loop{kSquare, true};
+  Body b = bodyAt({-2, -2});
+  int index = closestWaypointIndex(loop, b.position);
+  std::vector<int> visited{index};
+  for (int i = 0; i < 2000; ++i) {
+    const PathFollowResult r = followPath(b, loop, index, {.seekDistance = 1.0f});
+    if (r.index != index) visited.push_back(r.index);
+    index = r.index;
+    b = integrateDynamic(b, r.steering.linear, 0.05f);
+  }
+  ASSERT_GE(visited.size(), 6u);
+  for (std::size_t i = 1; i < visited.size(); ++i) EXPECT_EQ(visited[i], (visited[i - 1] + 1) % 4);
+}
+
+TEST(FollowPath, OpenPathEndsAtRestOnTheLastWaypoint) {
+  const PathView open{kOpen, false};
+  Body b = bodyAt({-1, 1});
+  int index = closestWaypointIndex(open, b.position);
+  for (int i = 0; i < 1200; ++i) {
+    const PathFollowResult r = followPath(b, open, index);
+    index = r.index;
+    b = integrateDynamic(b, r.steering.linear, 0.05f);
+  }
+  EXPECT_EQ(index, 2);
+  EXPECT_LT(distance(b.position, {10, 10}), 0.05f);
+  EXPECT_LT(length(b.velocity), 0.05f);
+}
+
+}  // namespace
+}  // namespace steer
