@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -117,8 +118,19 @@ bool nextPriority(std::span<const B> behaviours, bool first, int after, int& out
 }
 
 // Calls visit(b) for every behaviour in priority order until visit returns true (stop).
+// A span already sorted by priority (the world sorts each archetype's set once at load) is
+// walked straight through; otherwise the order is found by repeated selection.
 template <typename B, typename Visit>
 void forEachInPriorityOrder(std::span<const B> behaviours, Visit&& visit) {
+  bool sorted = true;
+  for (std::size_t i = 1; i < behaviours.size(); ++i)
+    sorted = sorted && behaviours[i - 1].priority <= behaviours[i].priority;
+  if (sorted) {
+    for (const B& b : behaviours) {
+      if (visit(b)) return;
+    }
+    return;
+  }
   int priority = 0;
   for (bool first = true; nextPriority(behaviours, first, priority, priority); first = false) {
     for (const B& b : behaviours) {
@@ -157,16 +169,14 @@ SteeringOutput runningSum(std::span<const B> behaviours, const CombineLimits& li
     if (!(remaining > 0.0f)) return true;
     const SteeringOutput s = evaluate(b) * b.weight;
     total.angular += s.angular;
-    const float magnitude = length(s.linear);
-    if (magnitude < remaining) {
-      total.linear += s.linear;
-      return false;
-    }
     // The force that overflows is cut to exactly the budget left, and nothing after it runs
     // (stopping here rather than on the next remaining <= 0 test keeps float round-off from
-    // letting a sliver of the next force in).
-    total.linear += s.linear * (remaining / magnitude);
-    return true;
+    // letting a sliver of the next force in). Written as a select, not a branch: which force
+    // overflows varies from agent to agent and tick to tick, so a branch here mispredicts.
+    const float magnitude = length(s.linear);
+    const bool overflows = magnitude >= remaining;
+    total.linear += s.linear * (overflows ? remaining / magnitude : 1.0f);
+    return overflows;
   });
   total.angular = clampAngular(total.angular, limits.maxAngular);
   return total;
@@ -205,6 +215,17 @@ SteeringOutput priorityGroups(std::span<const B> behaviours, const CombineLimits
 }
 
 }  // namespace detail
+
+// Any behaviour record the combiners can read: weight, priority, probability, and an
+// `evaluate(b)` found by argument-dependent lookup that returns its SteeringOutput. The world
+// passes its own records this way, so its data-driven behaviour sets need no function pointers.
+template <typename B>
+concept CombinableBehaviour = requires(const B& b) {
+  { evaluate(b) } -> std::convertible_to<SteeringOutput>;
+  { b.weight } -> std::convertible_to<float>;
+  { b.priority } -> std::convertible_to<int>;
+  { b.probability } -> std::convertible_to<float>;
+};
 
 // (1) truncate(sum w_i F_i, maxLinear). Every behaviour is evaluated; order does not matter
 // except for float rounding (input order is used, so the result is deterministic).
@@ -260,6 +281,28 @@ inline SteeringOutput priorityGroups(std::span<const WeightedBehaviour> behaviou
   return detail::priorityGroups(behaviours, limits);
 }
 inline SteeringOutput priorityGroups(std::span<const LazyBehaviour> behaviours, const CombineLimits& limits) {
+  return detail::priorityGroups(behaviours, limits);
+}
+
+// The same five combiners for any CombinableBehaviour record.
+template <CombinableBehaviour B>
+SteeringOutput weightedBlend(std::span<const B> behaviours, const CombineLimits& limits) {
+  return detail::weightedBlend(behaviours, limits);
+}
+template <CombinableBehaviour B>
+SteeringOutput prioritised(std::span<const B> behaviours, const CombineLimits& limits) {
+  return detail::prioritised(behaviours, limits);
+}
+template <CombinableBehaviour B>
+SteeringOutput runningSum(std::span<const B> behaviours, const CombineLimits& limits) {
+  return detail::runningSum(behaviours, limits);
+}
+template <CombinableBehaviour B>
+SteeringOutput dithered(std::span<const B> behaviours, const CombineLimits& limits, Rng& rng) {
+  return detail::dithered(behaviours, limits, rng);
+}
+template <CombinableBehaviour B>
+SteeringOutput priorityGroups(std::span<const B> behaviours, const CombineLimits& limits) {
   return detail::priorityGroups(behaviours, limits);
 }
 

@@ -24,16 +24,17 @@ namespace locomotion_detail {
 inline Vec2 finiteOrZero(Vec2 v) { return isFinite(v) ? v : Vec2{}; }
 inline float finiteOrZero(float f) { return isFinite(f) ? f : 0.0f; }
 
-// Turns `wanted` so that its direction is at most `maxAngle` away from `previousDir` (unit), keeping
-// its length. An exact reversal has no preferred side: it turns left (counter-clockwise), so the
-// result is deterministic.
-inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float maxAngle) {
+// Turns `wanted` so that its direction is at most the limit's angle away from `previousDir` (unit),
+// keeping its length. Tested with cosines, so the common case (within the limit) costs no trig;
+// past the limit the result is previousDir rotated by exactly the allowed angle. An exact reversal
+// has no preferred side: it turns left (counter-clockwise), so the result is deterministic.
+inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float cosMax, float sinMax) {
   const float speed = length(wanted);
   if (speed <= kEpsilon) return wanted;
-  const float angle = std::atan2(cross(previousDir, wanted), dot(previousDir, wanted));
-  if (std::fabs(angle) <= maxAngle) return wanted;
-  const float allowed = angle < 0.0f ? -maxAngle : maxAngle;
-  return rotate(previousDir, fromAngle(allowed)) * speed;
+  const Vec2 dir = wanted / speed;
+  if (dot(previousDir, dir) >= cosMax) return wanted;
+  const float side = cross(previousDir, dir) < 0.0f ? -sinMax : sinMax;
+  return rotate(previousDir, Vec2{cosMax, side}) * speed;
 }
 
 }  // namespace locomotion_detail
@@ -51,27 +52,60 @@ inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float maxAngle) {
 // no direction to turn from. It keeps the new speed and only clamps the direction, so a force
 // opposite to the velocity makes the body swing round in an arc (as a vehicle must) instead of
 // reversing on the spot. `rotation` is left as it was: the point mass has no angular state.
-inline Body integrateDynamic(const Body& body, Vec2 force, float dt) {
+//
+// The per-step constants (dt and the turn limit's cosine and sine) can be made once per archetype
+// with DynamicStep::of and passed to integrateDynamicStep, which also leaves `orientation` alone:
+// that is the world's hot loop, where the heading vector is the state and trig per agent is the
+// largest cost after the neighbour scan.
+struct DynamicStep {
+  float dt = 0.0f;
+  bool limitTurn = false;  // false: no turn limit (negative/NaN rate, or a limit of pi or more)
+  float cosMaxTurn = -1.0f;
+  float sinMaxTurn = 0.0f;
+
+  static DynamicStep of(const BodyLimits& limits, float dt) {
+    DynamicStep s;
+    s.dt = (dt > 0.0f && isFinite(dt)) ? dt : 0.0f;
+    const float maxAngle = limits.maxTurnRate * s.dt;
+    if (limits.maxTurnRate >= 0.0f && maxAngle < kPi) {
+      s.limitTurn = true;
+      s.cosMaxTurn = std::cos(maxAngle);
+      s.sinMaxTurn = std::sin(maxAngle);
+    }
+    return s;
+  }
+};
+
+// integrateDynamic with precomputed step constants; `orientation` is not updated.
+inline Body integrateDynamicStep(const Body& body, Vec2 force, const DynamicStep& step) {
   using namespace locomotion_detail;
   Body next = body;
-  if (!(dt > 0.0f) || !isFinite(dt)) return next;
+  if (!(step.dt > 0.0f)) return next;
   const BodyLimits& lim = body.limits;
 
   Vec2 accel{};
   if (lim.mass > 0.0f && isFinite(lim.mass)) {
     accel = finiteOrZero(truncate(finiteOrZero(force), lim.maxForce) / lim.mass);
   }
-  Vec2 velocity = truncate(finiteOrZero(body.velocity + accel * dt), lim.maxSpeed);
+  Vec2 velocity = truncate(finiteOrZero(body.velocity + accel * step.dt), lim.maxSpeed);
 
-  if (lim.maxTurnRate >= 0.0f && length(body.velocity) > kEpsilon) {
-    const float maxAngle = lim.maxTurnRate * dt;
-    if (maxAngle < kPi) velocity = limitTurn(normalized(body.velocity), velocity, maxAngle);
+  if (step.limitTurn) {
+    const float speed = length(body.velocity);
+    if (speed > kEpsilon)
+      velocity = limitTurn(body.velocity / speed, velocity, step.cosMaxTurn, step.sinMaxTurn);
   }
   velocity = finiteOrZero(velocity);
 
   next.velocity = velocity;
-  next.position = body.position + velocity * dt;
-  if (length(velocity) > kEpsilon) next.heading = normalized(velocity);
+  next.position = body.position + velocity * step.dt;
+  const float speed = length(velocity);
+  if (speed > kEpsilon) next.heading = velocity / speed;
+  return next;
+}
+
+inline Body integrateDynamic(const Body& body, Vec2 force, float dt) {
+  if (!(dt > 0.0f) || !isFinite(dt)) return body;
+  Body next = integrateDynamicStep(body, force, DynamicStep::of(body.limits, dt));
   next.orientation = toAngle(next.heading);
   return next;
 }

@@ -4,12 +4,31 @@
 #include <cstdint>
 #include <vector>
 
+#include "steering/combiners.h"
+#include "steering/locomotion.h"
+#include "steering/obstacle_avoidance.h"
+#include "steering/wall_avoidance.h"
+#include "steering/wander.h"
 #include "world/agent_columns.h"
 #include "world/archetype.h"
+#include "world/neighbour_scan.h"
 #include "world/spatial_grid.h"
 #include "world/static_geometry.h"
 
 namespace steerd {
+
+// What the per-agent path needs from an archetype, derived once at load so that path does no
+// trig (cosines of the field of view and the turn limit) and builds no parameter structs.
+struct ArchetypeRuntime {
+  NeighbourQuery neighbours;
+  steer::CombineLimits combine;
+  steer::DynamicStep step;
+  steer::ObstacleAvoidanceParams obstacles;
+  steer::WallAvoidanceParams walls;
+  steer::WanderParams wander;
+};
+
+ArchetypeRuntime prepareArchetype(const Archetype& archetype, float dt);
 
 // Everything an agent update may read. All of it is state[n] or static: an update never sees
 // another agent's state[n+1], which is what makes the chunks independent.
@@ -18,6 +37,7 @@ struct StepContext {
   const SpatialGrid& grid;
   const StaticGeometry& geometry;
   const std::vector<Archetype>& archetypes;
+  const std::vector<ArchetypeRuntime>& runtime;  // parallel to archetypes
   std::uint64_t seed = 0;
   std::uint64_t tick = 0;
   float dt = 1.0f / 30.0f;

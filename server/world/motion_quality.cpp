@@ -86,9 +86,9 @@ void MotionQualityMonitor::observe(const World& world) {
       std::uint64_t stuck = 0, withGoal = 0;
       for (std::size_t s = 0; s < n; ++s) {
         const AgentId id = now.id[s];
-        if (!std::isfinite(now.goalX[s]) || id >= oldX.size()) continue;
+        if (!std::isfinite(now.memory[s].goalX) || id >= oldX.size()) continue;
         ++withGoal;
-        const float toGoal = std::hypot(now.goalX[s] - now.px[s], now.goalY[s] - now.py[s]);
+        const float toGoal = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
         const float moved = std::hypot(now.px[s] - oldX[id], now.py[s] - oldY[id]);
         if (toGoal > 10.0f && moved < 1.0f) ++stuck;
       }

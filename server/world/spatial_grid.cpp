@@ -14,49 +14,35 @@ void SpatialGrid::configure(const Bounds& bounds, float cellSize) {
   cellStart_.assign(static_cast<std::size_t>(nx_) * ny_ + 1, 0);
 }
 
-int SpatialGrid::cellX(float x) const {
-  const float c = (x - bounds_.minX) * invCell_;
-  // NaN compares false everywhere and lands in cell 0 rather than indexing out of range.
-  return c >= 1.0f ? std::min(static_cast<int>(c), nx_ - 1) : 0;
-}
-
-int SpatialGrid::cellY(float y) const {
-  const float c = (y - bounds_.minY) * invCell_;
-  return c >= 1.0f ? std::min(static_cast<int>(c), ny_ - 1) : 0;
-}
-
-SlotRange SpatialGrid::rowRange(int row, int x0, int x1) const {
-  row = std::clamp(row, 0, ny_ - 1);
-  x0 = std::clamp(x0, 0, nx_ - 1);
-  x1 = std::clamp(x1, 0, nx_ - 1);
-  const std::size_t base = static_cast<std::size_t>(row) * nx_;
-  return {cellStart_[base + x0], cellStart_[base + x1 + 1]};
-}
-
-void SpatialGrid::rebuild(AgentColumns& from, AgentColumns& to, std::vector<std::uint32_t>& slotOfId) {
+void SpatialGrid::rebuild(AgentColumns& from, AgentColumns& to, std::vector<std::uint32_t>& slotOfId,
+                          const ParallelFor& parallelFor) {
   const std::size_t n = from.size();
-  cellOfSlot_.resize(n);
+  dest_.resize(n);
   std::fill(cellStart_.begin(), cellStart_.end(), 0u);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t c = static_cast<std::uint32_t>(cellY(from.py[i]) * nx_ + cellX(from.px[i]));
-    cellOfSlot_[i] = c;
+    dest_[i] = c;
     ++cellStart_[c + 1];
   }
   for (std::size_t c = 1; c < cellStart_.size(); ++c) cellStart_[c] += cellStart_[c - 1];
+  // Cell of each slot -> destination slot: the counting sort's serial, stable pass.
+  cursor_.assign(cellStart_.begin(), cellStart_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) dest_[i] = cursor_[dest_[i]]++;
 
-  // Destination slot of every source slot; cellStart_ is restored afterwards by a second pass.
-  std::vector<std::uint32_t>& dest = cellOfSlot_;
-  {
-    std::vector<std::uint32_t> cursor(cellStart_.begin(), cellStart_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) dest[i] = cursor[dest[i]]++;
-  }
+  // The scatter writes every destination exactly once, so chunks of it can run on any thread.
   to.resize(n);
-  // One column at a time: each pass streams one source array and writes one destination array,
-  // which keeps the scatter's working set small.
-  AgentColumns::zipColumns(from, to, [&](auto& src, auto& dst) {
-    for (std::size_t i = 0; i < n; ++i) dst[dest[i]] = src[i];
-  });
-  for (std::size_t i = 0; i < n; ++i) slotOfId[from.id[i]] = dest[i];
+  const auto scatter = [&](std::size_t begin, std::size_t end) {
+    AgentColumns::zipColumns(from, to, [&](auto& src, auto& dst) {
+      for (std::size_t i = begin; i < end; ++i) dst[dest_[i]] = src[i];
+    });
+    for (std::size_t i = begin; i < end; ++i) slotOfId[from.id[i]] = dest_[i];
+  };
+  if (parallelFor) {
+    parallelFor(n, scatter);
+  } else {
+    scatter(0, n);
+  }
+  for (auto* column : {&to.px, &to.py, &to.hx, &to.hy}) column->resize(n + kScanPadding, 0.0f);
 }
 
 }  // namespace steerd

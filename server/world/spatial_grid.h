@@ -6,7 +6,9 @@
 // serial and stable, so slot order is a pure function of state[n]: no thread count can change it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "world/agent_columns.h"
@@ -27,20 +29,45 @@ struct SlotRange {
 
 class SpatialGrid {
  public:
+  // rebuild() leaves this many extra entries after the last agent in the columns the neighbour
+  // scan reads (px, py, hx, hy), so the scan can read whole SIMD blocks past a range's end and
+  // mask the extra lanes instead of branching on a tail.
+  static constexpr std::size_t kScanPadding = 8;
+
   // cellSize > 0; the grid covers `bounds` (positions outside are clamped into edge cells).
   void configure(const Bounds& bounds, float cellSize);
 
-  // Sorts `from` into cell order, writing `to` (resized to match). `slotOfId` (indexed by agent
-  // id, sized by the caller) receives each agent's new slot.
-  void rebuild(AgentColumns& from, AgentColumns& to, std::vector<std::uint32_t>& slotOfId);
+  // Runs body(begin, end) over chunks of [0, count), possibly in parallel (the world's pool).
+  using ParallelFor =
+      std::function<void(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body)>;
 
-  int cellX(float x) const;
-  int cellY(float y) const;
+  // Sorts `from` into cell order, writing `to` (resized to match, plus kScanPadding). `slotOfId`
+  // (indexed by agent id, sized by the caller) receives each agent's new slot. The count and
+  // prefix sum are serial; the scatter runs through `parallelFor` when one is given.
+  void rebuild(AgentColumns& from, AgentColumns& to, std::vector<std::uint32_t>& slotOfId,
+               const ParallelFor& parallelFor = {});
+
+  // Cell column / row of a coordinate, clamped to the grid. NaN compares false everywhere and
+  // lands in cell 0 rather than indexing out of range.
+  int cellX(float x) const {
+    const float c = (x - bounds_.minX) * invCell_;
+    return c >= 1.0f ? std::min(static_cast<int>(c), nx_ - 1) : 0;
+  }
+  int cellY(float y) const {
+    const float c = (y - bounds_.minY) * invCell_;
+    return c >= 1.0f ? std::min(static_cast<int>(c), ny_ - 1) : 0;
+  }
   int columns() const { return nx_; }
   int rows() const { return ny_; }
   float cellSize() const { return cellSize_; }
   // The slots of cells (x0..x1, row), clamped to the grid.
-  SlotRange rowRange(int row, int x0, int x1) const;
+  SlotRange rowRange(int row, int x0, int x1) const {
+    row = std::clamp(row, 0, ny_ - 1);
+    x0 = std::clamp(x0, 0, nx_ - 1);
+    x1 = std::clamp(x1, 0, nx_ - 1);
+    const std::size_t base = static_cast<std::size_t>(row) * nx_;
+    return {cellStart_[base + x0], cellStart_[base + x1 + 1]};
+  }
 
   // Calls f(slot) for every agent in the cells overlapping the square of half-size r around
   // (x, y); callers filter by exact distance.
@@ -58,8 +85,9 @@ class SpatialGrid {
   float cellSize_ = 1.0f;
   float invCell_ = 1.0f;
   int nx_ = 1, ny_ = 1;
-  std::vector<std::uint32_t> cellStart_;   // nx*ny + 1 prefix sums
-  std::vector<std::uint32_t> cellOfSlot_;  // scratch for rebuild
+  std::vector<std::uint32_t> cellStart_;  // nx*ny + 1 prefix sums
+  std::vector<std::uint32_t> dest_;       // rebuild scratch: destination slot of each source slot
+  std::vector<std::uint32_t> cursor_;     // rebuild scratch: next free slot per cell
 };
 
 }  // namespace steerd

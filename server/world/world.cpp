@@ -23,7 +23,11 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
     // The neighbour scan looks at 3x3 cells, so a cell must be at least the widest radius asked for
     // (and wide enough for two touching bodies).
     cell = std::max({cell, a.flock.radius, 2.0f * a.limits.radius});
-    reach = std::max({reach, 2.0f * a.obstacleMinDetectionLength + a.limits.radius, a.wallFeelerLength});
+    // An obstacle bucket must hold every obstacle an agent of the cell may see (detection box,
+    // feelers) or touch after this tick's move.
+    reach = std::max({reach, 2.0f * a.obstacleMinDetectionLength + a.limits.radius, a.wallFeelerLength,
+                      a.limits.radius + a.limits.maxSpeed * config_.dt + 1.0f});
+    runtime_.push_back(prepareArchetype(a, config_.dt));
   }
   grid_.configure(geometry_.bounds, cell);
   geometry_.index(16.0f, reach);
@@ -44,11 +48,8 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.vy[s] = velocity.y;
   current_.hx[s] = heading.x;
   current_.hy[s] = heading.y;
-  current_.wanderX[s] = archetypes_[archetype].wander.radius;
-  current_.wanderY[s] = 0.0f;
-  current_.pathIndex[s] = -1;
-  current_.targetId[s] = -1;
-  current_.goalX[s] = current_.goalY[s] = 0.0f;
+  current_.memory[s] = AgentMemory{};
+  current_.memory[s].wanderX = archetypes_[archetype].wander.radius;
   current_.id[s] = id;
   current_.archetype[s] = archetype;
   slotOfId_.resize(n);
@@ -58,11 +59,13 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
 
 void World::step() {
   // Phase 1: counting sort of state[n] into cell order.
-  grid_.rebuild(current_, sorted_, slotOfId_);
+  grid_.rebuild(current_, sorted_, slotOfId_, [this](std::size_t count, const auto& body) {
+    pool_->parallelFor(count, config_.chunkSize * 16, body);
+  });
   // Phase 2: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
   const std::size_t n = sorted_.size();
   contactFlags_.resize(n);
-  const StepContext ctx{sorted_,      grid_, geometry_,  archetypes_,
+  const StepContext ctx{sorted_,      grid_, geometry_,  archetypes_,         runtime_,
                         config_.seed, tick_, config_.dt, config_.boundsMargin};
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -86,8 +89,10 @@ std::uint64_t World::stateHash() const {
   const AgentColumns& a = current_;
   for (AgentId id = 0; id < a.size(); ++id) {
     const std::uint32_t s = slotOfId_[id];
-    const float f[8] = {a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.wanderX[s], a.wanderY[s]};
-    const std::int32_t i[3] = {a.pathIndex[s], a.targetId[s], static_cast<std::int32_t>(a.archetype[s])};
+    const float f[8] = {
+        a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory[s].wanderX, a.memory[s].wanderY};
+    const std::int32_t i[3] = {a.memory[s].pathIndex, a.memory[s].targetId,
+                               static_cast<std::int32_t>(a.archetype[s])};
     XXH3_64bits_update(state, f, sizeof f);
     XXH3_64bits_update(state, i, sizeof i);
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "world/agent_columns.h"
+#include "world/agent_update.h"
 #include "world/archetype.h"
 #include "world/spatial_grid.h"
 #include "world/static_geometry.h"
@@ -64,6 +65,7 @@ class World {
  private:
   StaticGeometry geometry_;
   std::vector<Archetype> archetypes_;
+  std::vector<ArchetypeRuntime> runtime_;  // derived from archetypes_
   WorldConfig config_;
   std::unique_ptr<ThreadPool> pool_;
   SpatialGrid grid_;

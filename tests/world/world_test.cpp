@@ -108,7 +108,7 @@ TEST(World, NearestOfArchetypeHonoursRange) {
   const auto& a = w->agents();
   int withTarget = 0;
   for (std::size_t s = 0; s < a.size(); ++s)
-    withTarget += (a.archetype[s] == 1 && a.targetId[s] >= 0) ? 1 : 0;
+    withTarget += (a.archetype[s] == 1 && a.memory[s].targetId >= 0) ? 1 : 0;
   EXPECT_GT(withTarget, 0);
 }
 

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds the benches of the release preset and runs them.
+#
+#   scripts/bench.sh [all|micro|tick] [Google Benchmark flags...]
+#
+#   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
+#          override with STEERD_BENCH_MIN_TIME)
+#   tick   bench_tick: World::step() on the crowd and default scenarios, 10k/100k/200k agents,
+#          1 and 2 threads (a few minutes on 2 cores); then a table of ms/tick, p99, M agent
+#          updates per second and the 2-thread speedup
+#   all    both (the default)
+#
+# Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
+# JSON results land next to the binaries: build/release/bench/{micro,tick}.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-all}
+[ $# -gt 0 ] && shift
+case "$mode" in
+  all | micro | tick) ;;
+  -h | --help)
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    echo "usage: scripts/bench.sh [all|micro|tick] [Google Benchmark flags...]" >&2
+    exit 2
+    ;;
+esac
+
+scripts/deps.sh
+cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
+cmake --build --preset release --target bench_steering bench_tick -j"$(nproc)"
+
+out=build/release/bench
+# Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
+min_time=${STEERD_BENCH_MIN_TIME:-0.05}
+
+if [ "$mode" = all ] || [ "$mode" = micro ]; then
+  echo "== micro-benches (bench_steering) =="
+  "$out/bench_steering" --benchmark_min_time="$min_time" \
+    --benchmark_out="$out/micro.json" --benchmark_out_format=json "$@"
+fi
+
+if [ "$mode" = all ] || [ "$mode" = tick ]; then
+  echo "== whole-tick benches (bench_tick) =="
+  "$out/bench_tick" --benchmark_out="$out/tick.json" --benchmark_out_format=json "$@"
+  echo
+  python3 - "$out/tick.json" <<'PY'
+import json, re, statistics, sys
+
+with open(sys.argv[1]) as f:
+    runs = json.load(f)["benchmarks"]
+
+to_ms = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+rows = {}  # (scenario, requested agents, threads) -> dict
+order = []
+for r in runs:
+    if r.get("run_type", "iteration") != "iteration":
+        continue  # repetitions' aggregates: the median of the runs is taken below
+    m = re.match(r"BM_Tick/([^/]+)/agents:(\d+)/threads:(\d+)", r["name"])
+    if not m:
+        continue
+    key = (m.group(1), int(m.group(2)), int(m.group(3)))
+    if key not in rows:
+        rows[key] = {"ms": [], "p99": [], "agents": None, "error": None}
+        order.append(key)
+    row = rows[key]
+    if r.get("error_occurred"):
+        row["error"] = r.get("error_message", "error")
+        continue
+    row["ms"].append(r["real_time"] * to_ms[r.get("time_unit", "ns")])
+    row["p99"].append(r.get("p99_ms", float("nan")))
+    row["agents"] = int(r.get("agents", key[1]))
+
+header = ("scenario", "agents", "threads", "ms/tick", "p99 ms", "M agent-updates/s", "2-thread speedup")
+table = []
+for key in order:
+    scenario, requested, threads = key
+    row = rows[key]
+    if row["error"] or not row["ms"]:
+        table.append((scenario, str(requested), str(threads), "error", "", row["error"] or "no runs", ""))
+        continue
+    ms = statistics.median(row["ms"])
+    p99 = statistics.median(row["p99"])
+    agents = row["agents"]
+    rate = agents / (ms / 1e3) / 1e6
+    speedup = ""
+    if threads != 1:
+        base = rows.get((scenario, requested, 1))
+        if base and base["ms"] and not base["error"]:
+            speedup = f"{statistics.median(base['ms']) / ms:.2f}x"
+    table.append((scenario, str(agents), str(threads), f"{ms:.2f}", f"{p99:.2f}", f"{rate:.2f}", speedup))
+
+if not table:
+    print("no tick benches in the results")
+    sys.exit(0)
+widths = [max(len(h), *(len(t[i]) for t in table)) for i, h in enumerate(header)]
+def line(cells):
+    return " | ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+print(line(header))
+print("-+-".join("-" * w for w in widths))
+for t in table:
+    print(line(t))
+PY
+fi
