@@ -158,6 +158,30 @@ inline void writeAvoid(ContextMap& map, Vec2 position, std::span<const Vec2> thr
   }
 }
 
+// Danger from a disc (an obstacle, another body) of `radius` centred at `center`, as seen from
+// `position`: the slots whose ray passes within the disc (the disc's angular half-width
+// asin(radius / d), widened by half a slot so a disc between two slots blocks both) get
+// `closeness` = 1 - gap / maxDistance, where gap = d - radius; the other slots get nothing.
+// Unlike writeAvoid's cosine lobe, which darkens the whole half-circle facing the threat, this
+// leaves the tangent directions open, so an agent whose goal lies behind an obstacle can still
+// go round it instead of stopping (Fray's masking stops when every interesting slot is masked).
+// Inside the disc every slot of the facing half is dangerous. maxDistance <= 0: closeness 1.
+inline void writeAvoidDisc(ContextMap& map, Vec2 position, Vec2 center, float radius, float maxDistance) {
+  const Vec2 d = center - position;
+  const float dist = length(d);
+  if (!(dist > kEpsilon)) return;
+  const float gap = dist - std::max(radius, 0.0f);
+  if (maxDistance > 0.0f && gap > maxDistance) return;
+  const float closeness = maxDistance > 0.0f ? std::clamp(1.0f - gap / maxDistance, 0.0f, 1.0f) : 1.0f;
+  const Vec2 u = d / dist;
+  const float halfWidth = gap > 0.0f ? std::asin(std::min(1.0f, radius / dist)) : kPi / 2.0f;
+  const float cosLimit =
+      std::cos(std::min(kPi / 2.0f, halfWidth + kPi / static_cast<float>(map.resolution())));
+  for (int i = 0; i < map.resolution(); ++i) {
+    if (dot(u, map.direction(i)) >= cosLimit) map.danger()[i] = std::max(map.danger()[i], closeness);
+  }
+}
+
 struct DirectionalParams {
   float strength = 0.8f;  // seed 001: dot(forward * 0.8, dir): a standing wish weaker than a chase
 };

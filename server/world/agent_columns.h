@@ -21,6 +21,7 @@ struct AgentMemory {
   std::int32_t pathIndex = -1;     // current waypoint of path following (-1: not started)
   std::int32_t targetId = -1;      // agent id this one chased/hid from last tick (-1: none)
   float goalX = 0, goalY = 0;      // where the agent is trying to get (NaN: no goal)
+  std::int32_t assignedPath = -1;  // the path given at spawn, for behaviours whose path is -1
 };
 
 struct AgentColumns {

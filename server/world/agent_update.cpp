@@ -78,9 +78,11 @@ struct AgentEval {
         body(b),
         sums(scanNeighbours(c.in, c.grid, s, r.neighbours)),
         obstacles(c.geometry.obstaclesNear(b.position.x, b.position.y)),
+        walls(c.geometry.wallsNear(b.position.x, b.position.y)),
         rng(steer::Rng::forAgent(c.seed, c.in.id[s], c.tick)),
         wanderTarget{c.in.memory[s].wanderX, c.in.memory[s].wanderY},
-        pathIndex(c.in.memory[s].pathIndex) {}
+        pathIndex(c.in.memory[s].pathIndex),
+        assignedPath(c.in.memory[s].assignedPath) {}
 
   const StepContext& ctx;
   std::uint32_t slot;
@@ -91,22 +93,27 @@ struct AgentEval {
   // Obstacles near the agent. Buckets are padded by the longest reach (static_geometry.h), far
   // more than a body moves in a tick, so the same list also serves the contacts after the move.
   std::span<const steer::CircleObstacle> obstacles;
+  std::span<const steer::Wall> walls;
   steer::Rng rng;
   // Memory for state[n+1], starting as state[n].
   Vec2 wanderTarget;
   std::int32_t pathIndex;
+  std::int32_t assignedPath;
   std::int32_t targetId = -1;
   Vec2 goal{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
 
   // Inlined into the combiner's loop: the call was a fifth of the tick's cost in the crowd.
   [[gnu::always_inline]] inline SteeringOutput run(const BehaviourSpec& spec);
   SteeringOutput contextSeekWaypoints(const BehaviourSpec& spec);
+  // The path a behaviour follows: its own, or (path -1) the one this agent was given.
+  const Path* pathFor(const BehaviourSpec& spec) const {
+    const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : assignedPath;
+    return p >= 0 && static_cast<std::size_t>(p) < ctx.geometry.paths.size() ? &ctx.geometry.paths[p]
+                                                                             : nullptr;
+  }
   std::int32_t target(const BehaviourSpec& spec) {
     const std::int32_t t = nearestOfArchetype(ctx, slot, spec.targetArchetype, spec.range);
-    if (t >= 0) {
-      targetId = static_cast<std::int32_t>(ctx.in.id[t]);
-      goal = {ctx.in.px[t], ctx.in.py[t]};
-    }
+    if (t >= 0) targetId = static_cast<std::int32_t>(ctx.in.id[t]);
     return t;
   }
 };
@@ -140,10 +147,11 @@ SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
     case BehaviourKind::kObstacleAvoidance:
       return steer::obstacleAvoidance(body, obstacles, rt.obstacles);
     case BehaviourKind::kWallAvoidance:
-      return steer::wallAvoidance(body, ctx.geometry.walls, rt.walls);
+      return steer::wallAvoidance(body, walls, rt.walls);
     case BehaviourKind::kPursueNearest: {
       const std::int32_t t = target(spec);
       if (t < 0) return {};
+      goal = {ctx.in.px[t], ctx.in.py[t]};
       return steer::pursue(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)));
     }
     case BehaviourKind::kEvadeNearest: {
@@ -156,14 +164,24 @@ SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       if (t < 0) return {};
       steer::HideParams params;
       params.distanceFromBoundary = arch.hideDistanceFromBoundary;
-      // Every obstacle is a candidate spot: hiders are few, and the best spot may be far away.
-      return steer::hide(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)), ctx.geometry.obstacles,
-                         params);
+      // Hiding spots come from every obstacle within the hunt range, not only the nearby bucket:
+      // the best spot may be some way off.
+      steer::CircleObstacle candidates[32];
+      const std::size_t n =
+          ctx.geometry.obstaclesInRange(body.position.x, body.position.y, spec.range, candidates);
+      const std::span<const steer::CircleObstacle> spots(candidates, n);
+      const steer::Kinematic hunter = kinematicAt(ctx, static_cast<std::uint32_t>(t));
+      // The goal is the hiding spot (none while there is nowhere to hide and it just evades).
+      if (const auto spot =
+              steer::nearestHidingSpot(body.position, hunter.position, spots, params.distanceFromBoundary)) {
+        goal = *spot;
+      }
+      return steer::hide(body, hunter, spots, params);
     }
     case BehaviourKind::kFollowPath: {
-      if (spec.pathIndex < 0 || static_cast<std::size_t>(spec.pathIndex) >= ctx.geometry.paths.size())
-        return {};
-      const Path& path = ctx.geometry.paths[spec.pathIndex];
+      const Path* found = pathFor(spec);
+      if (!found) return {};
+      const Path& path = *found;
       const steer::PathView view{path.points, path.looped};
       if (pathIndex < 0) pathIndex = steer::closestWaypointIndex(view, body.position);
       steer::PathFollowParams params;
@@ -186,8 +204,9 @@ SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
 // Seed 001's racer: chase the current waypoint of a path through the interest map; obstacles and
 // nearby agents write the danger map; Fray's masking chooses.
 SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
-  if (spec.pathIndex < 0 || static_cast<std::size_t>(spec.pathIndex) >= ctx.geometry.paths.size()) return {};
-  const Path& path = ctx.geometry.paths[spec.pathIndex];
+  const Path* found = pathFor(spec);
+  if (!found) return {};
+  const Path& path = *found;
   if (path.points.empty()) return {};
   const int n = static_cast<int>(path.points.size());
   if (pathIndex < 0 || pathIndex >= n)
@@ -204,18 +223,24 @@ SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
   // own direction while a near one masks it.
   const float lookahead = arch.obstacleMinDetectionLength * 2.0f;
   for (const auto& o : obstacles) {
-    const Vec2 threats[1] = {o.center};
-    steer::writeAvoid(map, body.position, threats, {o.radius + arch.limits.radius + lookahead, true});
+    steer::writeAvoidDisc(map, body.position, o.center, o.radius + arch.limits.radius, lookahead);
   }
   const float personalSpace = 4.0f * arch.limits.radius;
   ctx.grid.forEachNear(body.position.x, body.position.y, personalSpace, [&](std::uint32_t j) {
     if (j == slot) return;
-    const Vec2 threats[1] = {{ctx.in.px[j], ctx.in.py[j]}};
-    steer::writeAvoid(map, body.position, threats, {personalSpace, true});
+    steer::writeAvoidDisc(map, body.position, {ctx.in.px[j], ctx.in.py[j]}, 2.0f * arch.limits.radius,
+                          personalSpace);
   });
+  // Fray's masking, strict first. When every interesting slot is masked (a gap narrower than
+  // the slots can resolve, a crowd ahead) Fray stops; an agent that stops for good looks broken,
+  // so the mask is relaxed step by step and the agent edges along the least dangerous way.
   steer::MaskParams mask;
-  mask.dangerTolerance = 0.1f;
-  const steer::ContextChoice choice = steer::chooseMasked(map, mask);
+  steer::ContextChoice choice;
+  for (const float tolerance : {0.1f, 0.5f, 0.9f}) {
+    mask.dangerTolerance = tolerance;
+    choice = steer::chooseMasked(map, mask);
+    if (choice.slot >= 0) break;
+  }
   return steer::contextSteer(body, choice);
 }
 
@@ -294,7 +319,7 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, AgentColumn
       flags |= kContactObstacle;
     }
   }
-  for (const auto& w : ctx.geometry.walls) {
+  for (const auto& w : eval.walls) {
     const Vec2 seg = w.to - w.from;
     const float len2 = steer::lengthSq(seg);
     const float t =
@@ -332,8 +357,8 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, AgentColumn
   out.vy[slot] = next.velocity.y;
   out.hx[slot] = heading.x;
   out.hy[slot] = heading.y;
-  out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y, eval.pathIndex,
-                      eval.targetId,       eval.goal.x,         eval.goal.y};
+  out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y, eval.pathIndex,   eval.targetId,
+                      eval.goal.x,         eval.goal.y,         eval.assignedPath};
   out.id[slot] = id;
   out.archetype[slot] = in.archetype[slot];
   return flags;

@@ -44,8 +44,8 @@ struct BehaviourSpec {
   float probability = 1.0f;  // prioritised dithering only
   // Parameters used by some kinds (unused ones are ignored).
   ArchetypeIndex targetArchetype = 0;
-  float range = 30.0f;  // m: how far a target may be
-  std::int32_t pathIndex = 0;
+  float range = 30.0f;         // m: how far a target may be
+  std::int32_t pathIndex = 0;  // -1: the path each agent was given at spawn
   steer::Vec2 point;
 };
 

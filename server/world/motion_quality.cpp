@@ -48,7 +48,7 @@ void MotionQualityMonitor::observe(const World& world) {
     for (const auto& o : geo.obstaclesNear(p.x, p.y)) {
       in = in || steer::distance(p, o.center) < o.radius + lim.radius * 0.99f;
     }
-    for (const auto& w : geo.walls) {
+    for (const auto& w : geo.wallsNear(p.x, p.y)) {
       const steer::Vec2 seg = w.to - w.from;
       const float len2 = steer::lengthSq(seg);
       const float t = len2 > 0 ? std::clamp(steer::dot(p - w.from, seg) / len2, 0.0f, 1.0f) : 0.0f;

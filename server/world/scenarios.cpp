@@ -1,5 +1,6 @@
 #include "world/scenarios.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "steering/random.h"
@@ -31,20 +32,39 @@ void scatterObstacles(StaticGeometry& g, steer::Rng& rng, int count, float minR,
   }
 }
 
+// `g` must be indexed (a World's geometry is): only the obstacles near p are looked at.
 bool insideObstacle(const StaticGeometry& g, Vec2 p, float pad) {
-  for (const auto& o : g.obstacles) {
+  for (const auto& o : g.obstaclesNear(p.x, p.y)) {
     if (steer::distance(o.center, p) < o.radius + pad) return true;
   }
   return false;
 }
 
-Vec2 randomFreePoint(const StaticGeometry& g, steer::Rng& rng, Vec2 lo, Vec2 hi, float pad) {
-  Vec2 p;
-  for (int i = 0; i < 100; ++i) {
-    p = {lo.x + (hi.x - lo.x) * rng.uniform(), lo.y + (hi.y - lo.y) * rng.uniform()};
-    if (!insideObstacle(g, p, pad)) break;
+// `count` spawn points in the box [lo, hi]: one per cell of a lattice sized to fit them, jittered
+// inside its cell, so bodies start apart (random points overlap, and a crowd that starts
+// overlapping shows up as overlap in the motion report). Points inside obstacles are re-drawn
+// a few times within their cell.
+std::vector<Vec2> latticePoints(const StaticGeometry& g, steer::Rng& rng, std::size_t count, Vec2 lo, Vec2 hi,
+                                float pad) {
+  const float w = hi.x - lo.x, h = hi.y - lo.y;
+  const float cell = std::sqrt(w * h / static_cast<float>(std::max<std::size_t>(count, 1)));
+  const int columns = std::max(1, static_cast<int>(w / cell));
+  const int rows = std::max(1, static_cast<int>((count + columns - 1) / columns));
+  const float cw = w / columns, ch = h / rows;
+  std::vector<Vec2> points;
+  points.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const float x0 = lo.x + static_cast<float>(i % columns) * cw,
+                y0 = lo.y + static_cast<float>(i / columns) * ch;
+    Vec2 p;
+    for (int tries = 0; tries < 8; ++tries) {
+      // Jitter within the middle 60 % of the cell: neighbours stay at least 40 % of a cell apart.
+      p = {x0 + cw * (0.2f + 0.6f * rng.uniform()), y0 + ch * (0.2f + 0.6f * rng.uniform())};
+      if (!insideObstacle(g, p, pad)) break;
+    }
+    points.push_back(p);
   }
-  return p;
+  return points;
 }
 
 Vec2 randomVelocity(steer::Rng& rng, float speed) {
@@ -69,34 +89,88 @@ std::unique_ptr<World> makeScenario(std::string_view name, const ScenarioOptions
   return nullptr;
 }
 
-std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
-  steer::Rng rng(steer::mix64(options.seed) ^ 0xdefa017ULL);
-  StaticGeometry g;
-  g.bounds = {0, 0, 240, 240};
+namespace {
+
+// One 240 m district of the default scenario: its geometry (walls, obstacles, two paths) added
+// to `g` at `origin`. Returns the indices of its patrol route and race track.
+struct District {
+  Vec2 origin;
+  std::int32_t patrolPath = -1;
+  std::int32_t trackPath = -1;
+};
+
+constexpr float kDistrictSize = 240.0f;
+constexpr int kAgentsPerDistrict = 344;  // 300 boids, 6 pursuers, 20 hiders, 12 patrols, 6 racers
+
+District addDistrict(StaticGeometry& g, steer::Rng& rng, Vec2 origin) {
+  auto at = [&](float x, float y) { return origin + Vec2{x, y}; };
   // A walled yard in the south-west corner: a concave corner for wall avoidance to handle.
-  g.walls.push_back(steer::makeWall({20, 20}, {80, 20}));
-  g.walls.push_back(steer::makeWall({20, 80}, {20, 20}));
-  // The racers' track: a loop through the east half; its corners are kept clear of obstacles.
-  const std::vector<Vec2> track = {{150, 40}, {215, 60}, {220, 140}, {200, 210}, {140, 200}, {130, 120}};
-  // The path followers' patrol route around the middle.
-  const std::vector<Vec2> patrol = {{60, 100}, {110, 100}, {110, 160}, {60, 160}};
-  for (int placed = 0; placed < 28;) {
-    StaticGeometry probe = g;
-    scatterObstacles(probe, rng, 1, 2.0f, 6.0f, 10.0f);
-    if (probe.obstacles.size() == g.obstacles.size()) break;
-    const auto& o = probe.obstacles.back();
-    bool clearOfRoutes = true;
-    for (const auto* route : {&track, &patrol}) {
-      for (const Vec2 p : *route)
-        clearOfRoutes = clearOfRoutes && steer::distance(p, o.center) > o.radius + 8.0f;
+  // Walls are one-sided, so each fence is two walls back to back.
+  for (auto [a, b] : {std::pair{at(20, 20), at(80, 20)}, std::pair{at(20, 80), at(20, 20)}}) {
+    g.walls.push_back(steer::makeWall(a, b));
+    g.walls.push_back(steer::makeWall(b, a));
+  }
+  // The racers' track: a loop through the east half; the path followers' patrol round the middle.
+  std::vector<Vec2> track, patrol;
+  for (Vec2 p : {Vec2{150, 40}, {215, 60}, {220, 140}, {200, 210}, {140, 200}, {130, 120}})
+    track.push_back(at(p.x, p.y));
+  for (Vec2 p : {Vec2{60, 100}, {110, 100}, {110, 160}, {60, 160}}) patrol.push_back(at(p.x, p.y));
+  // Obstacles, kept clear of the routes' waypoints and of each other.
+  StaticGeometry local;
+  local.bounds = {origin.x, origin.y, origin.x + kDistrictSize, origin.y + kDistrictSize};
+  for (int placed = 0, tries = 0; placed < 28 && tries < 400; ++tries) {
+    const std::size_t before = local.obstacles.size();
+    scatterObstacles(local, rng, 1, 2.0f, 6.0f, 10.0f);
+    if (local.obstacles.size() == before) continue;
+    const auto o = local.obstacles.back();
+    bool clear = true;
+    // No wedge between an obstacle and a wall that a body could be squeezed into.
+    for (const auto& w : g.walls) {
+      const float t = std::clamp(
+          steer::dot(o.center - w.from, w.to - w.from) / steer::lengthSq(w.to - w.from), 0.0f, 1.0f);
+      clear = clear && steer::distance(w.from + (w.to - w.from) * t, o.center) > o.radius + 3.0f;
     }
-    if (clearOfRoutes) {
-      g.obstacles.push_back(o);
+    // Routes stay open: no obstacle within 6 m of a leg (they may stand beside it).
+    for (const auto* route : {&track, &patrol}) {
+      for (std::size_t k = 0; k < route->size(); ++k) {
+        const Vec2 a = (*route)[k], b = (*route)[(k + 1) % route->size()];
+        const float t = std::clamp(steer::dot(o.center - a, b - a) / steer::lengthSq(b - a), 0.0f, 1.0f);
+        clear = clear && steer::distance(a + (b - a) * t, o.center) > o.radius + 6.0f;
+      }
+    }
+    if (clear) {
       ++placed;
+    } else {
+      local.obstacles.pop_back();
     }
   }
+  g.obstacles.insert(g.obstacles.end(), local.obstacles.begin(), local.obstacles.end());
+  District d{origin, static_cast<std::int32_t>(g.paths.size()),
+             static_cast<std::int32_t>(g.paths.size() + 1)};
   g.paths.push_back({patrol, true});
   g.paths.push_back({track, true});
+  return d;
+}
+
+}  // namespace
+
+std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
+  steer::Rng rng(steer::mix64(options.seed) ^ 0xdefa017ULL);
+  // --agents asks for about that many agents in all: the district is tiled to hold them.
+  const std::size_t districts =
+      options.agents > 0
+          ? std::max<std::size_t>(1, (options.agents + kAgentsPerDistrict / 2) / kAgentsPerDistrict)
+          : 1;
+  const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(districts))));
+  const int rows = static_cast<int>((districts + columns - 1) / columns);
+  StaticGeometry g;
+  g.bounds = {0, 0, columns * kDistrictSize, rows * kDistrictSize};
+  std::vector<District> placed;
+  for (std::size_t k = 0; k < districts; ++k) {
+    const Vec2 origin{static_cast<float>(k % columns) * kDistrictSize,
+                      static_cast<float>(k / columns) * kDistrictSize};
+    placed.push_back(addDistrict(g, rng, origin));
+  }
 
   std::vector<Archetype> arch(5);
   enum : ArchetypeIndex { kBoid, kPursuer, kHider, kPatrol, kRacer };
@@ -129,7 +203,7 @@ std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
   arch[kPatrol].name = "patrol";
   arch[kPatrol].limits = {0.6f, 1.0f, 4.0f, 10.0f, steer::kPi};
   BehaviourSpec follow = spec(BehaviourKind::kFollowPath, 1, 2);
-  follow.pathIndex = 0;
+  follow.pathIndex = -1;  // each patrol follows its own district's route
   arch[kPatrol].behaviours = {spec(BehaviourKind::kObstacleAvoidance, 4, 0),
                               spec(BehaviourKind::kSeparation, 2, 1), follow};
   arch[kPatrol].pathSeekDistance = 3.0f;
@@ -137,27 +211,29 @@ std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
   arch[kRacer].name = "racer";
   arch[kRacer].limits = {0.6f, 1.0f, 8.0f, 16.0f, 1.5f * steer::kPi};
   BehaviourSpec race = spec(BehaviourKind::kContextSeekWaypoints, 1, 1);
-  race.pathIndex = 1;
+  race.pathIndex = -1;  // each racer laps its own district's track
   arch[kRacer].behaviours = {spec(BehaviourKind::kSeparation, 2, 0), race};
   arch[kRacer].pathSeekDistance = 6.0f;
-  arch[kRacer].contextSlots = 16;
+  arch[kRacer].contextSlots = 32;
 
   WorldConfig config;
   config.seed = options.seed;
   config.threads = options.threads;
   auto world = std::make_unique<World>(std::move(g), std::move(arch), config);
   const StaticGeometry& geo = world->geometry();
-  auto spawnIn = [&](ArchetypeIndex a, int count, Vec2 lo, Vec2 hi, float speed) {
-    for (int i = 0; i < count; ++i) {
-      world->spawn(a, randomFreePoint(geo, rng, lo, hi, 1.5f), randomVelocity(rng, speed));
-    }
-  };
-  const std::size_t boids = options.agents > 0 ? options.agents : 300;
-  spawnIn(kBoid, static_cast<int>(boids), {30, 30}, {210, 210}, 3.0f);
-  spawnIn(kPursuer, 6, {100, 100}, {140, 140}, 2.0f);
-  spawnIn(kHider, 20, {20, 150}, {100, 230}, 1.0f);
-  spawnIn(kPatrol, 12, {55, 95}, {115, 165}, 1.0f);
-  spawnIn(kRacer, 6, {140, 30}, {160, 50}, 1.0f);
+  for (const District& d : placed) {
+    auto spawnIn = [&](ArchetypeIndex a, int count, Vec2 lo, Vec2 hi, float speed, std::int32_t path = -1) {
+      for (const Vec2 p :
+           latticePoints(geo, rng, static_cast<std::size_t>(count), d.origin + lo, d.origin + hi, 1.5f)) {
+        world->spawn(a, p, randomVelocity(rng, speed), path);
+      }
+    };
+    spawnIn(kBoid, 300, {30, 30}, {210, 210}, 3.0f);
+    spawnIn(kPursuer, 6, {100, 100}, {140, 140}, 2.0f);
+    spawnIn(kHider, 20, {20, 150}, {100, 230}, 1.0f);
+    spawnIn(kPatrol, 12, {55, 95}, {115, 165}, 1.0f, d.patrolPath);
+    spawnIn(kRacer, 6, {140, 30}, {160, 50}, 1.0f, d.trackPath);
+  }
   return world;
 }
 
@@ -185,8 +261,8 @@ std::unique_ptr<World> makeCrowdScenario(const ScenarioOptions& options) {
   config.threads = options.threads;
   auto world = std::make_unique<World>(std::move(g), std::vector<Archetype>{boid}, config);
   const StaticGeometry& geo = world->geometry();
-  for (std::size_t i = 0; i < agents; ++i) {
-    world->spawn(0, randomFreePoint(geo, rng, {1, 1}, {side - 1, side - 1}, 1.0f), randomVelocity(rng, 1.5f));
+  for (const Vec2 p : latticePoints(geo, rng, agents, {1, 1}, {side - 1, side - 1}, 1.0f)) {
+    world->spawn(0, p, randomVelocity(rng, 1.5f));
   }
   return world;
 }

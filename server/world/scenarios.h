@@ -15,7 +15,7 @@ namespace steerd {
 struct ScenarioOptions {
   std::uint64_t seed = 1;
   unsigned threads = 1;
-  std::size_t agents = 0;  // 0: the scenario's default size
+  std::size_t agents = 0;  // 0: the scenario's default size; crowd: exact; default: about
 };
 
 // Names accepted by makeScenario().
@@ -24,9 +24,11 @@ std::vector<std::string> builtinScenarioNames();
 // Builds a world; nullptr when `name` is not a built-in scenario.
 std::unique_ptr<World> makeScenario(std::string_view name, const ScenarioOptions& options);
 
-// default: a flock of boids (flocking + wander + obstacle and wall avoidance), pursuers chasing
-// the nearest boid, hiders hiding from the nearest pursuer behind obstacles, path followers on a
-// looped path, and context-steering racers around a track through obstacles.
+// default: a 240 m district with a flock of 300 boids (flocking + wander + obstacle and wall
+// avoidance), 6 pursuers chasing the nearest boid, 20 hiders hiding from the nearest pursuer
+// behind obstacles, 12 path followers on a looped patrol route, and 6 context-steering racers
+// lapping a track through obstacles (344 agents). With `agents` set, districts are tiled in a
+// square until they hold about that many agents.
 std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options);
 
 // crowd: `agents` boids (default 10,000) with flocking (separation all round; alignment and

@@ -5,34 +5,126 @@
 
 namespace steerd {
 
+namespace {
+
+struct Rect {
+  float x0, y0, x1, y1;
+};
+
+bool circleTouches(const steer::CircleObstacle& o, const Rect& r) {
+  const float dx = std::max({r.x0 - o.center.x, 0.0f, o.center.x - r.x1});
+  const float dy = std::max({r.y0 - o.center.y, 0.0f, o.center.y - r.y1});
+  return dx * dx + dy * dy <= o.radius * o.radius;
+}
+
+// Conservative: the segment's bounding box overlaps the rectangle.
+bool segmentMayTouch(const steer::Wall& w, const Rect& r) {
+  return std::max(w.from.x, w.to.x) >= r.x0 && std::min(w.from.x, w.to.x) <= r.x1 &&
+         std::max(w.from.y, w.to.y) >= r.y0 && std::min(w.from.y, w.to.y) <= r.y1;
+}
+
+}  // namespace
+
 void StaticGeometry::index(float cellSize, float reach) {
   cellSize_ = cellSize > 0.0f ? cellSize : 16.0f;
   nx_ = std::max(1, static_cast<int>(std::ceil(bounds.width() / cellSize_)));
   ny_ = std::max(1, static_cast<int>(std::ceil(bounds.height() / cellSize_)));
-  cellStart_.assign(static_cast<std::size_t>(nx_) * ny_ + 1, 0);
-  bucketed_.clear();
-  for (int cy = 0; cy < ny_; ++cy) {
-    for (int cx = 0; cx < nx_; ++cx) {
-      const float x0 = bounds.minX + cx * cellSize_ - reach, x1 = x0 + cellSize_ + 2 * reach;
-      const float y0 = bounds.minY + cy * cellSize_ - reach, y1 = y0 + cellSize_ + 2 * reach;
-      for (const auto& o : obstacles) {
-        // Circle against padded rectangle: distance from centre to the rectangle.
-        const float dx = std::max({x0 - o.center.x, 0.0f, o.center.x - x1});
-        const float dy = std::max({y0 - o.center.y, 0.0f, o.center.y - y1});
-        if (dx * dx + dy * dy <= o.radius * o.radius) bucketed_.push_back(o);
+  const std::size_t cells = static_cast<std::size_t>(nx_) * ny_;
+  obstacleStart_.assign(cells + 1, 0);
+  wallStart_.assign(cells + 1, 0);
+  ownStart_.assign(cells + 1, 0);
+  bucketedObstacles_.clear();
+  bucketedWalls_.clear();
+  ownIndex_.clear();
+  // Each obstacle and wall only visits the cells its padded bounding box covers.
+  std::vector<std::vector<std::uint32_t>> nearObstacles(cells), nearWalls(cells), own(cells);
+  auto forCells = [&](float x0, float y0, float x1, float y1, auto&& f) {
+    const int cx0 = std::clamp(static_cast<int>(std::floor((x0 - bounds.minX) / cellSize_)), 0, nx_ - 1);
+    const int cx1 = std::clamp(static_cast<int>(std::floor((x1 - bounds.minX) / cellSize_)), 0, nx_ - 1);
+    const int cy0 = std::clamp(static_cast<int>(std::floor((y0 - bounds.minY) / cellSize_)), 0, ny_ - 1);
+    const int cy1 = std::clamp(static_cast<int>(std::floor((y1 - bounds.minY) / cellSize_)), 0, ny_ - 1);
+    for (int cy = cy0; cy <= cy1; ++cy) {
+      for (int cx = cx0; cx <= cx1; ++cx) {
+        const float rx = bounds.minX + cx * cellSize_, ry = bounds.minY + cy * cellSize_;
+        f(static_cast<std::size_t>(cy) * nx_ + cx, Rect{rx, ry, rx + cellSize_, ry + cellSize_});
       }
-      cellStart_[static_cast<std::size_t>(cy) * nx_ + cx + 1] = static_cast<std::uint32_t>(bucketed_.size());
     }
+  };
+  for (std::uint32_t i = 0; i < obstacles.size(); ++i) {
+    const auto& o = obstacles[i];
+    const float r = o.radius + reach;
+    forCells(o.center.x - r, o.center.y - r, o.center.x + r, o.center.y + r, [&](std::size_t c, Rect cell) {
+      if (circleTouches(o, {cell.x0 - reach, cell.y0 - reach, cell.x1 + reach, cell.y1 + reach})) {
+        nearObstacles[c].push_back(i);
+      }
+      if (circleTouches(o, cell)) own[c].push_back(i);
+    });
+  }
+  for (std::uint32_t i = 0; i < walls.size(); ++i) {
+    const auto& w = walls[i];
+    forCells(std::min(w.from.x, w.to.x) - reach, std::min(w.from.y, w.to.y) - reach,
+             std::max(w.from.x, w.to.x) + reach, std::max(w.from.y, w.to.y) + reach,
+             [&](std::size_t c, Rect cell) {
+               if (segmentMayTouch(w, {cell.x0 - reach, cell.y0 - reach, cell.x1 + reach, cell.y1 + reach})) {
+                 nearWalls[c].push_back(i);
+               }
+             });
+  }
+  // Lists come out in index order within a cell, so every agent sees shapes in the same order.
+  for (std::size_t c = 0; c < cells; ++c) {
+    for (std::uint32_t i : nearObstacles[c]) bucketedObstacles_.push_back(obstacles[i]);
+    for (std::uint32_t i : nearWalls[c]) bucketedWalls_.push_back(walls[i]);
+    ownIndex_.insert(ownIndex_.end(), own[c].begin(), own[c].end());
+    obstacleStart_[c + 1] = static_cast<std::uint32_t>(bucketedObstacles_.size());
+    wallStart_[c + 1] = static_cast<std::uint32_t>(bucketedWalls_.size());
+    ownStart_[c + 1] = static_cast<std::uint32_t>(ownIndex_.size());
   }
 }
 
-std::span<const steer::CircleObstacle> StaticGeometry::obstaclesNear(float x, float y) const {
-  if (bucketed_.empty()) return {};
+std::size_t StaticGeometry::cellOf(float x, float y) const {
   const float fx = (x - bounds.minX) / cellSize_, fy = (y - bounds.minY) / cellSize_;
   const int cx = fx >= 1.0f ? std::min(static_cast<int>(fx), nx_ - 1) : 0;
   const int cy = fy >= 1.0f ? std::min(static_cast<int>(fy), ny_ - 1) : 0;
-  const std::size_t c = static_cast<std::size_t>(cy) * nx_ + cx;
-  return {bucketed_.data() + cellStart_[c], bucketed_.data() + cellStart_[c + 1]};
+  return static_cast<std::size_t>(cy) * nx_ + cx;
+}
+
+std::span<const steer::CircleObstacle> StaticGeometry::obstaclesNear(float x, float y) const {
+  if (bucketedObstacles_.empty()) return {};
+  const std::size_t c = cellOf(x, y);
+  return {bucketedObstacles_.data() + obstacleStart_[c], bucketedObstacles_.data() + obstacleStart_[c + 1]};
+}
+
+std::span<const steer::Wall> StaticGeometry::wallsNear(float x, float y) const {
+  if (bucketedWalls_.empty()) return {};
+  const std::size_t c = cellOf(x, y);
+  return {bucketedWalls_.data() + wallStart_[c], bucketedWalls_.data() + wallStart_[c + 1]};
+}
+
+std::size_t StaticGeometry::obstaclesInRange(float x, float y, float range,
+                                             std::span<steer::CircleObstacle> out) const {
+  if (ownIndex_.empty() || out.empty()) return 0;
+  const int cx0 = static_cast<int>(cellOf(x - range, y) % nx_),
+            cx1 = static_cast<int>(cellOf(x + range, y) % nx_);
+  const int cy0 = static_cast<int>(cellOf(x, y - range) / nx_),
+            cy1 = static_cast<int>(cellOf(x, y + range) / nx_);
+  std::size_t n = 0;
+  std::uint32_t taken[64];  // indices already copied: an obstacle overlapping several cells counts once
+  std::size_t takenCount = 0;
+  for (int cy = cy0; cy <= cy1; ++cy) {
+    for (int cx = cx0; cx <= cx1; ++cx) {
+      const std::size_t c = static_cast<std::size_t>(cy) * nx_ + cx;
+      for (std::uint32_t k = ownStart_[c]; k < ownStart_[c + 1]; ++k) {
+        const std::uint32_t i = ownIndex_[k];
+        const auto& o = obstacles[i];
+        if (steer::distance(o.center, {x, y}) > range + o.radius) continue;
+        if (std::find(taken, taken + takenCount, i) != taken + takenCount) continue;
+        if (takenCount < std::size(taken)) taken[takenCount++] = i;
+        out[n++] = o;
+        if (n == out.size()) return n;
+      }
+    }
+  }
+  return n;
 }
 
 }  // namespace steerd

@@ -1,8 +1,9 @@
 // The parts of the world that do not move: bounds, circle obstacles, walls, paths.
 //
-// Obstacles are also bucketed into a coarse grid once at load time, each cell listing the
-// obstacles within reach of any agent standing in it (cell padded by the longest detection box),
-// so an agent's obstacle avoidance looks at a handful of circles, not all of them.
+// Obstacles and walls are also bucketed into a coarse grid once at load time, each cell holding
+// copies of the obstacles and walls within reach of any agent standing in it (cell padded by the
+// longest detection box or feeler), so an agent's avoidance looks at a handful of shapes, not all
+// of them, however large the world.
 #pragma once
 
 #include <cstdint>
@@ -26,17 +27,27 @@ class StaticGeometry {
   std::vector<steer::Wall> walls;
   std::vector<Path> paths;
 
-  // Builds the obstacle buckets; `reach` is the farthest an agent looks for obstacles.
+  // Builds the buckets; `reach` is the farthest an agent looks for obstacles and walls.
   void index(float cellSize, float reach);
 
-  // Obstacles that may matter to an agent at (x, y).
+  // Obstacles and walls that may matter to an agent at (x, y).
   std::span<const steer::CircleObstacle> obstaclesNear(float x, float y) const;
+  std::span<const steer::Wall> wallsNear(float x, float y) const;
+
+  // Copies into `out` the obstacles whose edge is within `range` of (x, y), up to out.size();
+  // returns how many. For far-looking behaviours (hide) that need more than the buckets hold.
+  std::size_t obstaclesInRange(float x, float y, float range, std::span<steer::CircleObstacle> out) const;
 
  private:
+  std::size_t cellOf(float x, float y) const;
+
   float cellSize_ = 16.0f;
   int nx_ = 1, ny_ = 1;
-  std::vector<std::uint32_t> cellStart_;
-  std::vector<steer::CircleObstacle> bucketed_;  // obstacles copied per cell, contiguous
+  std::vector<std::uint32_t> obstacleStart_, wallStart_;  // per cell, prefix sums
+  std::vector<steer::CircleObstacle> bucketedObstacles_;  // copies per cell, contiguous
+  std::vector<steer::Wall> bucketedWalls_;
+  std::vector<std::uint32_t> ownStart_;  // per cell: obstacles whose circle overlaps the cell itself
+  std::vector<std::uint32_t> ownIndex_;  // indices into `obstacles`
 };
 
 }  // namespace steerd

@@ -35,7 +35,8 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
 
 World::~World() = default;
 
-AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity) {
+AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity,
+                     std::int32_t path) {
   if (archetype >= archetypes_.size()) throw std::out_of_range("unknown archetype index");
   const AgentId id = static_cast<AgentId>(current_.size());
   const std::size_t n = current_.size() + 1;
@@ -50,6 +51,7 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.hy[s] = heading.y;
   current_.memory[s] = AgentMemory{};
   current_.memory[s].wanderX = archetypes_[archetype].wander.radius;
+  current_.memory[s].assignedPath = path;
   current_.id[s] = id;
   current_.archetype[s] = archetype;
   slotOfId_.resize(n);

@@ -41,8 +41,10 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  // Adds an agent between ticks; returns its id (ids are dense, in spawn order).
-  AgentId spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity = {});
+  // Adds an agent between ticks; returns its id (ids are dense, in spawn order). `path` is the
+  // agent's own path for behaviours that name path -1 (e.g. one patrol route per district).
+  AgentId spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity = {},
+                std::int32_t path = -1);
 
   void step();
 

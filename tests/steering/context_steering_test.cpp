@@ -464,5 +464,56 @@ TEST(ContextSteer, EndToEndChaseAroundAThreat) {
   EXPECT_GT(std::abs(s.linear.y), 0.1f);
 }
 
+TEST(WriteAvoidDisc, BlocksOnlyTheSlotsThatPointIntoTheDisc) {
+  // 16 slots (22.5 degrees apart); a disc of radius 1 at distance 4 straight along +x: angular
+  // half-width asin(1/4) = 14.5 degrees, widened by half a slot (11.25) = 25.7 degrees: slots 0,
+  // 1 and 15 (0 and +/-22.5 degrees) are dangerous, slot 2 (45 degrees) is not.
+  ContextMap map(16);
+  writeAvoidDisc(map, {0, 0}, {4, 0}, 1.0f, 0.0f);
+  EXPECT_FLOAT_EQ(map.danger()[0], 1.0f);
+  EXPECT_FLOAT_EQ(map.danger()[1], 1.0f);
+  EXPECT_FLOAT_EQ(map.danger()[15], 1.0f);
+  EXPECT_FLOAT_EQ(map.danger()[2], 0.0f);
+  EXPECT_FLOAT_EQ(map.danger()[8], 0.0f);
+}
+
+TEST(WriteAvoidDisc, ClosenessScalesWithTheGapAndFarDiscsAreIgnored) {
+  ContextMap map(8);
+  writeAvoidDisc(map, {0, 0}, {5, 0}, 1.0f, 8.0f);  // gap 4 of 8: closeness 0.5
+  EXPECT_FLOAT_EQ(map.danger()[0], 0.5f);
+  ContextMap far(8);
+  writeAvoidDisc(far, {0, 0}, {20, 0}, 1.0f, 8.0f);  // gap 19 > 8
+  for (float d : far.danger()) EXPECT_EQ(d, 0.0f);
+}
+
+TEST(WriteAvoidDisc, GoalBehindAnObstacleStillLeavesAWayRound) {
+  // The target is straight behind a disc: the cosine lobe of writeAvoid masks every slot with
+  // interest, so Fray's chooser stops; the disc form leaves the tangent slots open.
+  ContextMap lobe(16), disc(16);
+  const Vec2 target[1] = {{10, 0}};
+  const Vec2 threat[1] = {{2, 0}};
+  writeChase(lobe, {0, 0}, target);
+  writeChase(disc, {0, 0}, target);
+  writeAvoid(lobe, {0, 0}, threat);
+  writeAvoidDisc(disc, {0, 0}, {2, 0}, 1.0f, 0.0f);
+  EXPECT_EQ(chooseMasked(lobe).slot, -1);
+  const ContextChoice c = chooseMasked(disc);
+  ASSERT_GE(c.slot, 0);
+  EXPECT_GT(c.strength, 0.0f);
+  EXPECT_GT(c.direction.x, 0.0f);            // still heading towards the target...
+  EXPECT_GT(std::abs(c.direction.y), 0.3f);  // ...but round the disc
+}
+
+TEST(WriteAvoidDisc, DegenerateInputsWriteNothingOrStayFinite) {
+  ContextMap map(8);
+  writeAvoidDisc(map, {1, 1}, {1, 1}, 1.0f, 5.0f);  // on top: no direction
+  for (float d : map.danger()) EXPECT_EQ(d, 0.0f);
+  writeAvoidDisc(map, {0, 0}, {0.5f, 0}, 1.0f, 5.0f);  // inside: the facing half
+  EXPECT_FLOAT_EQ(map.danger()[0], 1.0f);
+  EXPECT_EQ(map.danger()[4], 0.0f);
+  writeAvoidDisc(map, {0, 0}, {3, 0}, -2.0f, 5.0f);  // negative radius counts as 0
+  for (float d : map.danger()) EXPECT_TRUE(std::isfinite(d));
+}
+
 }  // namespace
 }  // namespace steer

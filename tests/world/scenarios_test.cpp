@@ -1,0 +1,80 @@
+// Built-in scenarios: sizes, and the motion quality a watcher would judge them by.
+#include "world/scenarios.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "world/motion_quality.h"
+
+namespace steerd {
+namespace {
+
+TEST(Scenarios, UnknownNameGivesNull) { EXPECT_EQ(makeScenario("nope", {}), nullptr); }
+
+TEST(Scenarios, CrowdHasExactlyTheAgentsAskedForAtOnePer25SquareMetres) {
+  auto w = makeScenario("crowd", {1, 1, 2500});
+  EXPECT_EQ(w->agentCount(), 2500u);
+  const Bounds b = w->geometry().bounds;
+  EXPECT_NEAR(b.width() * b.height() / 2500.0f, 25.0f, 0.01f);
+}
+
+TEST(Scenarios, DefaultTilesDistrictsToHoldAboutTheAgentsAskedFor) {
+  EXPECT_EQ(makeScenario("default", {1, 1, 0})->agentCount(), 344u);
+  auto big = makeScenario("default", {1, 1, 3440});
+  EXPECT_EQ(big->agentCount(), 3440u);
+  EXPECT_EQ(big->geometry().paths.size(), 20u);  // a patrol route and a track per district
+}
+
+TEST(Scenarios, EveryPatrolFollowsItsOwnDistrictsRoute) {
+  auto w = makeScenario("default", {1, 1, 4 * 344});
+  for (int i = 0; i < 90; ++i) w->step();
+  const auto& a = w->agents();
+  const auto& paths = w->geometry().paths;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    if (w->archetypes()[a.archetype[s]].name != "patrol") continue;
+    const auto path = a.memory[s].assignedPath;
+    ASSERT_GE(path, 0);
+    // The waypoint it is heading for is on its own route, within the district it started in.
+    const auto& wp = paths[path].points[a.memory[s].pathIndex];
+    EXPECT_LT(std::hypot(wp.x - a.px[s], wp.y - a.py[s]), 120.0f);
+  }
+}
+
+// What crowd-library users complain about, measured over 30 s of the default scenario: nobody
+// ends up inside an obstacle or a wall, nobody is stuck short of its goal, and bodies do not sink
+// deep into each other.
+TEST(Scenarios, DefaultMotionQualityOverThirtySeconds) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    auto w = makeScenario("default", {seed, 2, 0});
+    MotionQualityMonitor monitor(w->config().dt);
+    for (int i = 0; i < 900; ++i) {
+      w->step();
+      monitor.observe(*w);
+    }
+    const MotionQuality q = monitor.summary();
+    EXPECT_EQ(q.insideObstacleMax, 0u) << "seed " << seed;
+    EXPECT_EQ(q.stuckMax, 0u) << "seed " << seed;
+    EXPECT_LT(q.meanOverlap, 0.2) << "seed " << seed;
+    EXPECT_LT(q.maxOverlap, 1.0) << "seed " << seed;
+    EXPECT_LT(q.headingJitterDeg, 2.0) << "seed " << seed;
+    EXPECT_GT(q.agentsWithGoal, 20u) << "seed " << seed;
+  }
+}
+
+TEST(Scenarios, CrowdMotionQualityOverTenSeconds) {
+  auto w = makeScenario("crowd", {1, 2, 5000});
+  MotionQualityMonitor monitor(w->config().dt);
+  for (int i = 0; i < 300; ++i) {
+    w->step();
+    monitor.observe(*w);
+  }
+  const MotionQuality q = monitor.summary();
+  EXPECT_EQ(q.insideObstacleMax, 0u);
+  EXPECT_LT(q.meanOverlap, 0.2);
+  EXPECT_LT(q.maxOverlap, 1.0);
+  EXPECT_LT(q.headingJitterDeg, 2.0);
+}
+
+}  // namespace
+}  // namespace steerd
