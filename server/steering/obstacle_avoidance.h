@@ -48,6 +48,7 @@ inline float detectionBoxLength(const Body& body, float minDetectionLength) {
 // the obstacle's centre is further ahead than its radius.
 inline SteeringOutput obstacleAvoidance(const Body& body, std::span<const CircleObstacle> obstacles,
                                         const ObstacleAvoidanceParams& params = {}) {
+  if (obstacles.empty()) return {};
   const float boxLength = detectionBoxLength(body, params.minDetectionLength);
   if (boxLength <= kEpsilon) return {};
   const Vec2 heading = normalizedOr(body.heading, Vec2{1.0f, 0.0f});

@@ -50,8 +50,16 @@ enum ContactFlag : std::uint8_t {
   kContactBounds = 2,    // clamped back inside the world bounds
 };
 
-// Writes slot `slot` of `out` (already sized); returns ContactFlag bits.
-std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, AgentColumns& out);
+// Writes slot `slot` of `out` (already sized) from state[n] and the slot's neighbour sums;
+// returns ContactFlag bits.
+std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
+                         AgentColumns& out);
+
+// updateAgent for slots [begin, end), scanning their neighbours first; contactFlags[slot] gets
+// each slot's flags.
+void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentColumns& out,
+                 std::uint8_t* contactFlags);
+inline constexpr std::uint32_t kMaxChunk = 256;  // slots per scan pass (scratch on the stack)
 
 // Nearest agent of `archetype` within `range` of slot `self` (ties: lower id); -1 when none.
 std::int32_t nearestOfArchetype(const StepContext& ctx, std::uint32_t self, ArchetypeIndex archetype,

@@ -28,7 +28,14 @@ F4 sqrt4(F4 v) {
   for (int k = 0; k < kLanes; ++k) r[k] = __builtin_sqrtf(v[k]);
   return r;
 }
-float sum(F4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+// {sum(a), sum(b), sum(c), sum(d)} by a 4x4 transpose: three shuffles and adds per four sums
+// instead of three per sum (the scan ends with ten of them, which had cost as much as a block).
+// Each sum is (x0 + x2) + (x1 + x3), the same order every time.
+F4 sum4(F4 a, F4 b, F4 c, F4 d) {
+  const F4 ab = __builtin_shuffle(a, b, I4{0, 4, 1, 5}) + __builtin_shuffle(a, b, I4{2, 6, 3, 7});
+  const F4 cd = __builtin_shuffle(c, d, I4{0, 4, 1, 5}) + __builtin_shuffle(c, d, I4{2, 6, 3, 7});
+  return __builtin_shuffle(ab, cd, I4{0, 1, 4, 5}) + __builtin_shuffle(ab, cd, I4{2, 3, 6, 7});
+}
 
 }  // namespace
 
@@ -58,11 +65,12 @@ NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std
 
   F4 sepX = zero, sepY = zero, headX = zero, headY = zero, offX = zero, offY = zero;
   F4 fov = zero, count = zero, pushX = zero, pushY = zero;
-  const int cx = grid.cellX(px0), cy = grid.cellY(py0);
-  const int rowFirst = cy > 0 ? cy - 1 : 0;
-  const int rowLast = cy + 1 < grid.rows() ? cy + 1 : grid.rows() - 1;
-  for (int row = rowFirst; row <= rowLast; ++row) {
-    const SlotRange range = grid.rowRange(row, cx - 1, cx + 1);
+  // Cells are at least the radius wide, so the disc around p lies in the 2x2 block of cells
+  // nearest p (the half of its cell p is in picks the neighbour column and row): 4 cells to read
+  // instead of 9, two row runs instead of three.
+  const NeighbourBlock block = grid.blockAround(px0, py0, q.radius);
+  for (int row = block.rowFirst; row <= block.rowLast; ++row) {
+    const SlotRange range = grid.rowRange(row, block.columnFirst, block.columnLast);
     for (std::uint32_t j = range.begin; j < range.end; j += kLanes) {
       const I4 valid = laneIndex < static_cast<std::int32_t>(range.end - j);
       const F4 dx = load(xs + j) - px, dy = load(ys + j) - py;
@@ -89,8 +97,10 @@ NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std
       pushY -= dy * pushPerD;
     }
   }
-  return {sum(sepX), sum(sepY), sum(headX), sum(headY), sum(offX),
-          sum(offY), sum(fov),  sum(count), sum(pushX), sum(pushY)};
+  const F4 s0 = sum4(sepX, sepY, headX, headY);
+  const F4 s1 = sum4(offX, offY, fov, count);
+  const F4 s2 = sum4(pushX, pushY, zero, zero);
+  return {s0[0], s0[1], s0[2], s0[3], s1[0], s1[1], s1[2], s1[3], s2[0], s2[1]};
 }
 
 }  // namespace steerd

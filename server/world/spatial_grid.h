@@ -27,6 +27,11 @@ struct SlotRange {
   std::uint32_t end = 0;
 };
 
+// A block of cells: columns [columnFirst, columnLast] of rows [rowFirst, rowLast].
+struct NeighbourBlock {
+  int columnFirst, columnLast, rowFirst, rowLast;
+};
+
 class SpatialGrid {
  public:
   // rebuild() leaves this many extra entries after the last agent in the columns the neighbour
@@ -67,6 +72,12 @@ class SpatialGrid {
     x1 = std::clamp(x1, 0, nx_ - 1);
     const std::size_t base = static_cast<std::size_t>(row) * nx_;
     return {cellStart_[base + x0], cellStart_[base + x1 + 1]};
+  }
+
+  // The cells that can hold an agent within `radius` (<= cellSize) of (x, y): the columns and
+  // rows of the square [x - radius, x + radius] x [y - radius, y + radius], at most 2 x 2.
+  NeighbourBlock blockAround(float x, float y, float radius) const {
+    return {cellX(x - radius), cellX(x + radius), cellY(y - radius), cellY(y + radius)};
   }
 
   // Calls f(slot) for every agent in the cells overlapping the square of half-size r around

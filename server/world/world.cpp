@@ -70,9 +70,8 @@ void World::step() {
   const StepContext ctx{sorted_,      grid_, geometry_,  archetypes_,         runtime_,
                         config_.seed, tick_, config_.dt, config_.boundsMargin};
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      contactFlags_[i] = updateAgent(ctx, static_cast<std::uint32_t>(i), current_);
-    }
+    updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
+                contactFlags_.data());
   });
   counters_ = {};
   for (std::uint8_t f : contactFlags_) {
