@@ -65,9 +65,8 @@ NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std
 
   F4 sepX = zero, sepY = zero, headX = zero, headY = zero, offX = zero, offY = zero;
   F4 fov = zero, count = zero, pushX = zero, pushY = zero;
-  // Cells are at least the radius wide, so the disc around p lies in the 2x2 block of cells
-  // nearest p (the half of its cell p is in picks the neighbour column and row): 4 cells to read
-  // instead of 9, two row runs instead of three.
+  // Cells are at least the radius wide, so the disc around p lies in the cells its bounding
+  // square touches: 2 or 3 per axis (6.25 cells on average instead of a fixed 3 x 3).
   const NeighbourBlock block = grid.blockAround(px0, py0, q.radius);
   for (int row = block.rowFirst; row <= block.rowLast; ++row) {
     const SlotRange range = grid.rowRange(row, block.columnFirst, block.columnLast);

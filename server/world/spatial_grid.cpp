@@ -18,12 +18,20 @@ void SpatialGrid::rebuild(AgentColumns& from, AgentColumns& to, std::vector<std:
                           const ParallelFor& parallelFor) {
   const std::size_t n = from.size();
   dest_.resize(n);
-  std::fill(cellStart_.begin(), cellStart_.end(), 0u);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t c = static_cast<std::uint32_t>(cellY(from.py[i]) * nx_ + cellX(from.px[i]));
-    dest_[i] = c;
-    ++cellStart_[c + 1];
+  // Cell of every slot: independent per slot, so it runs in parallel; the histogram, prefix sum
+  // and destination pass that follow are serial (they are what makes the sort stable).
+  const auto cellsOf = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      dest_[i] = static_cast<std::uint32_t>(cellY(from.py[i]) * nx_ + cellX(from.px[i]));
+    }
+  };
+  if (parallelFor) {
+    parallelFor(n, cellsOf);
+  } else {
+    cellsOf(0, n);
   }
+  std::fill(cellStart_.begin(), cellStart_.end(), 0u);
+  for (std::size_t i = 0; i < n; ++i) ++cellStart_[dest_[i] + 1];
   for (std::size_t c = 1; c < cellStart_.size(); ++c) cellStart_[c] += cellStart_[c - 1];
   // Cell of each slot -> destination slot: the counting sort's serial, stable pass.
   cursor_.assign(cellStart_.begin(), cellStart_.end() - 1);

@@ -75,7 +75,8 @@ class SpatialGrid {
   }
 
   // The cells that can hold an agent within `radius` (<= cellSize) of (x, y): the columns and
-  // rows of the square [x - radius, x + radius] x [y - radius, y + radius], at most 2 x 2.
+  // rows of the square [x - radius, x + radius] x [y - radius, y + radius]: 2 or 3 of each
+  // when radius <= cellSize.
   NeighbourBlock blockAround(float x, float y, float radius) const {
     return {cellX(x - radius), cellX(x + radius), cellY(y - radius), cellY(y + radius)};
   }
