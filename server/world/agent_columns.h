@@ -29,6 +29,7 @@ struct AgentColumns {
   std::vector<float> px, py;  // position, m
   std::vector<float> vx, vy;  // velocity, m/s
   std::vector<float> hx, hy;  // heading (unit), smoothed per archetype
+  std::vector<float> radius;  // body radius (the archetype's), for overlap between archetypes
   // Per-agent memory, written only by the agent's own update. One record per agent, not one
   // array per field: every update touches all of it, and one stream instead of six keeps the
   // hardware prefetcher (which follows a limited number of streams) ahead of the tick.
@@ -44,6 +45,7 @@ struct AgentColumns {
   template <class A, class B, class F>
   static void zipColumns(A& a, B& b, F&& f) {
     f(a.px, b.px), f(a.py, b.py), f(a.vx, b.vx), f(a.vy, b.vy), f(a.hx, b.hx), f(a.hy, b.hy);
+    f(a.radius, b.radius);
     f(a.memory, b.memory);
     f(a.id, b.id), f(a.archetype, b.archetype);
   }

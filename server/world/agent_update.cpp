@@ -28,7 +28,6 @@ ArchetypeRuntime prepareArchetype(const Archetype& a, float dt) {
   r.neighbours.radius = a.flock.radius;
   r.neighbours.cosHalfFov = steer::cosHalfFovFromDegrees(a.flock.fovDegrees);
   r.neighbours.selfRadius = a.limits.radius;
-  r.neighbours.otherRadius = a.limits.radius;
   r.combine = steer::forceLimitsOf(a.limits);
   r.step = steer::DynamicStep::of(a.limits, dt);
   r.obstacles.minDetectionLength = a.obstacleMinDetectionLength;
@@ -384,6 +383,7 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const Neigh
   out.hy[slot] = heading.y;
   out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y, eval.pathIndex,   eval.targetId,
                       eval.goal.x,         eval.goal.y,         eval.assignedPath};
+  out.radius[slot] = in.radius[slot];
   out.id[slot] = id;
   out.archetype[slot] = in.archetype[slot];
   return flags;

@@ -45,9 +45,7 @@ NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std
   const F4 px = splat(px0), py = splat(py0);
   const F4 hx = splat(s.hx[slot]), hy = splat(s.hy[slot]);
   const F4 r2 = splat(q.radius * q.radius);
-  const float contactScalar = q.selfRadius + q.otherRadius;
-  const F4 contact = splat(contactScalar);
-  const F4 contact2 = splat(contactScalar * contactScalar);
+  const F4 selfRadius = splat(q.selfRadius);
   // Field of view without a square root: dot(h, d) >= c |d| is, for c < 0, "dot >= 0 or
   // dot^2 <= c^2 |d|^2", and for c >= 0, "dot >= 0 and dot^2 >= c^2 |d|^2".
   const float c = q.cosHalfFov;
@@ -62,6 +60,7 @@ NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std
   const float* ys = s.py.data();
   const float* hxs = s.hx.data();
   const float* hys = s.hy.data();
+  const float* radii = s.radius.data();
 
   F4 sepX = zero, sepY = zero, headX = zero, headY = zero, offX = zero, offY = zero;
   F4 fov = zero, count = zero, pushX = zero, pushY = zero;
@@ -91,7 +90,8 @@ NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std
       offY += select(inFov, dy);
       fov += select(inFov, splat(1.0f));
       const F4 d = sqrt4(d2);
-      const F4 pushPerD = select(in & (d2 < contact2), half * (contact - d) / (d + tiny));
+      const F4 contact = selfRadius + load(radii + j);
+      const F4 pushPerD = select(in & (d < contact), half * (contact - d) / (d + tiny));
       pushX -= dx * pushPerD;
       pushY -= dy * pushPerD;
     }

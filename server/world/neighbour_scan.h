@@ -23,15 +23,16 @@ struct NeighbourSums {
   float offsetX = 0, offsetY = 0;  // sum of (q - p), so the centre is p + offset / count
   float fovCount = 0;
   float count = 0;  // all round, within radius
-  // Overlap resolution: sum of (p - q)/|p - q| * overlapDepth/2 over overlapping neighbours.
+  // Overlap resolution: sum of (p - q)/|p - q| * overlapDepth/2 over overlapping neighbours,
+  // overlapDepth = r_self + r_neighbour - |p - q| (neighbours beyond the query radius are not
+  // seen: the grid cell, hence the radius, is at least the widest body's diameter).
   float pushX = 0, pushY = 0;
 };
 
 struct NeighbourQuery {
   float radius = 4.0f;
   float cosHalfFov = -1.0f;  // -1: all round
-  float selfRadius = 0.5f;
-  float otherRadius = 0.5f;  // radius assumed for neighbours in overlap resolution
+  float selfRadius = 0.5f;   // neighbours' radii come from the radius column
 };
 
 // `s` must be the grid-sorted state the grid was rebuilt into; `slot` the agent.

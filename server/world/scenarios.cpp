@@ -222,9 +222,23 @@ std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
   auto world = std::make_unique<World>(std::move(g), std::move(arch), config);
   const StaticGeometry& geo = world->geometry();
   for (const District& d : placed) {
+    // Groups spawn on their own lattices, which may cross: a point too close to one already taken
+    // in this district is moved (deterministically) until it is clear, so no two bodies start
+    // on top of each other.
+    std::vector<Vec2> taken;
+    auto clearOfOthers = [&](Vec2 p) {
+      for (const Vec2 q : taken) {
+        if (steer::distanceSq(p, q) < 2.0f * 2.0f) return false;
+      }
+      return true;
+    };
     auto spawnIn = [&](ArchetypeIndex a, int count, Vec2 lo, Vec2 hi, float speed, std::int32_t path = -1) {
-      for (const Vec2 p :
+      for (Vec2 p :
            latticePoints(geo, rng, static_cast<std::size_t>(count), d.origin + lo, d.origin + hi, 1.5f)) {
+        for (int tries = 0; tries < 16 && (!clearOfOthers(p) || insideObstacle(geo, p, 1.5f)); ++tries) {
+          p += steer::fromAngle(2.0f * steer::kPi * rng.uniform()) * 2.5f;
+        }
+        taken.push_back(p);
         world->spawn(a, p, randomVelocity(rng, speed), path);
       }
     };

@@ -50,7 +50,7 @@ void SpatialGrid::rebuild(AgentColumns& from, AgentColumns& to, std::vector<std:
   } else {
     scatter(0, n);
   }
-  for (auto* column : {&to.px, &to.py, &to.hx, &to.hy}) column->resize(n + kScanPadding, 0.0f);
+  for (auto* column : {&to.px, &to.py, &to.hx, &to.hy, &to.radius}) column->resize(n + kScanPadding, 0.0f);
 }
 
 }  // namespace steerd

@@ -49,6 +49,7 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.vy[s] = velocity.y;
   current_.hx[s] = heading.x;
   current_.hy[s] = heading.y;
+  current_.radius[s] = archetypes_[archetype].limits.radius;
   current_.memory[s] = AgentMemory{};
   current_.memory[s].wanderX = archetypes_[archetype].wander.radius;
   current_.memory[s].assignedPath = path;

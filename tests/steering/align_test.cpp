@@ -87,5 +87,43 @@ TEST(Align, DegenerateInputsGiveFiniteOutput) {
   EXPECT_TRUE(isFinite(nan.angular));
 }
 
+TEST(Face, DegenerateInputsGiveFiniteOutput) {
+  // Coincident target with a body at rest and every limit zero: no direction, zero.
+  Body b = turner(0.0f, 0.0f);
+  b.limits.maxSpeed = 0.0f;
+  b.limits.maxRotation = 0.0f;
+  b.limits.maxAngularAcceleration = 0.0f;
+  EXPECT_EQ(face(b, {0, 0}, kParams), SteeringOutput{});
+  // Not coincident but no turning allowed: finite zero.
+  const SteeringOutput locked = face(b, {0, 5}, kParams);
+  EXPECT_TRUE(std::isfinite(locked.linear.x) && std::isfinite(locked.linear.y) &&
+              std::isfinite(locked.angular));
+  EXPECT_EQ(locked.angular, 0.0f);
+  // Target straight behind (exactly pi): short way undefined, turns left at the clamp.
+  EXPECT_NEAR(face(turner(0.0f, 0.0f), {-5, 0}, kParams).angular, 4.0f * kPi, 1e-4f);
+  // timeToTarget 0: as fast as allowed, never a division by zero.
+  EXPECT_NEAR(face(turner(0.0f, 0.0f), {0, 5}, {0.02f, 0.5f, 0.0f}).angular, 4.0f * kPi, 1e-4f);
+}
+
+TEST(LookWhereYouAreGoing, DegenerateInputsGiveFiniteOutput) {
+  // Zero velocity with zero limits: no direction, zero.
+  Body b = turner(0.3f, 0.0f);
+  b.limits.maxSpeed = 0.0f;
+  b.limits.maxRotation = 0.0f;
+  b.limits.maxAngularAcceleration = 0.0f;
+  EXPECT_EQ(lookWhereYouAreGoing(b, kParams), SteeringOutput{});
+  // Moving with zero maxSpeed (before locomotion truncates) but no turning allowed: finite zero.
+  b.velocity = {0, 1};
+  const SteeringOutput locked = lookWhereYouAreGoing(b, kParams);
+  EXPECT_TRUE(std::isfinite(locked.angular));
+  EXPECT_EQ(locked.angular, 0.0f);
+  // Zero maxSpeed does not matter for the turn itself: pi/2 - 0.25 facing, velocity +y -> the pinned
+  // rate of LookWhereYouAreGoing.AlignsToTheVelocity.
+  Body turning = turner(kPi / 2.0f - 0.25f, 1.0f);
+  turning.limits.maxSpeed = 0.0f;
+  turning.velocity = {0, 2};
+  EXPECT_NEAR(lookWhereYouAreGoing(turning, kParams).angular, (kPi / 2.0f - 1.0f) / 0.1f, 1e-3f);
+}
+
 }  // namespace
 }  // namespace steer

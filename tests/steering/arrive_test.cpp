@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <limits>
 
 #include "steering/locomotion.h"
@@ -143,6 +144,37 @@ TEST(ArriveMillington, BodySettlesOnTheTarget) {
   for (int i = 0; i < 600; ++i) b = integrateDynamic(b, arriveMillington(b, target).linear, 0.05f);
   EXPECT_LT(distance(b.position, target), 0.15f);
   EXPECT_LT(length(b.velocity), 0.05f);
+}
+
+TEST(ArriveBuckland, CoincidentZeroVelocityAndZeroMaxSpeedGiveZero) {
+  // The table's last column (distance 0, v = 0) for both decelerations, and with maxSpeed 0.
+  for (const float decel : {kDecelerationNormal, kDecelerationFast}) {
+    const SteeringOutput out = arrive(bodyAt({2, 2}), {2, 2}, {.deceleration = decel});
+    EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+    EXPECT_EQ(out, SteeringOutput{});
+  }
+  EXPECT_EQ(arrive(bodyAt({2, 2}, {}, 0.0f), {2, 2}), SteeringOutput{});
+  EXPECT_EQ(arrive(bodyAt({}, {}, 0.0f), {5, 0}), SteeringOutput{});
+  // Negative max speed counts as 0; a negative deceleration as "no slowing down".
+  EXPECT_EQ(arrive(bodyAt({}, {1, 0}, -3.0f), {5, 0}).linear, (Vec2{-1, 0}));
+  EXPECT_FLOAT_EQ(length(arrive(bodyAt({}), {1, 0}, {.deceleration = -2.0f}).linear), 4.0f);
+}
+
+TEST(ArriveMillington, CoincidentZeroVelocityAndZeroMaxSpeedGiveZero) {
+  const SteeringOutput on = arriveMillington(bodyAt({2, 2}), {2, 2});
+  EXPECT_TRUE(std::isfinite(on.linear.x) && std::isfinite(on.linear.y) && std::isfinite(on.angular));
+  EXPECT_EQ(on, SteeringOutput{});
+  // Seed 004's form (targetRadius 0) exactly on the target: no 0/0.
+  EXPECT_EQ(arriveMillington(bodyAt({2, 2}), {2, 2}, {.targetRadius = 0.0f}), SteeringOutput{});
+  EXPECT_EQ(arriveMillington(bodyAt({}, {}, 0.0f), {5, 0}), SteeringOutput{});
+  // Target behind a moving body, zero max speed: brake at the clamp, (0 - 1) / 0.1 * mass 1 = -10.
+  const SteeringOutput behind = arriveMillington(bodyAt({}, {1, 0}, 0.0f), {-5, 0});
+  EXPECT_NEAR(behind.linear.x, -10.0f, 1e-4f);
+  EXPECT_NEAR(behind.linear.y, 0.0f, 1e-6f);
+  // Negative timeToTarget is treated as the smallest positive one: clamped, finite.
+  const SteeringOutput neg = arriveMillington(bodyAt({}, {1, 0}), {5, 0}, {.timeToTarget = -1.0f});
+  EXPECT_TRUE(isFinite(neg.linear));
+  EXPECT_LE(length(neg.linear), 10.0f + 1e-4f);
 }
 
 }  // namespace

@@ -119,5 +119,25 @@ TEST(CollisionAvoidance, DegenerateInputsGiveNoOrFiniteOutput) {
   EXPECT_EQ(collisionAvoidance(b, onCourse, {0.0f}), SteeringOutput{});
 }
 
+TEST(CollisionAvoidance, ZeroMaxSpeedAndZeroVelocitiesGiveNoOrFiniteOutput) {
+  // The force comes from maxForce, not maxSpeed: a body with maxSpeed 0 still avoids (-3, 0).
+  Body b = mover();
+  b.limits.maxSpeed = 0.0f;
+  const std::array<Kinematic, 1> headOn{other({10, 0}, {-1, 0})};
+  const SteeringOutput s = collisionAvoidance(b, headOn, kHorizon);
+  EXPECT_TRUE(std::isfinite(s.linear.x) && std::isfinite(s.linear.y) && std::isfinite(s.angular));
+  EXPECT_NEAR(s.linear.x, -3.0f, 1e-5f);
+  EXPECT_NEAR(s.linear.y, 0.0f, 1e-5f);
+  // Both at rest (overlapping or not, coincident or not): no relative motion, nothing to predict.
+  b.velocity = {};
+  const std::array<Kinematic, 3> still{other({0.5f, 0}, {}), other({0, 0}, {}), other({3, 0}, {})};
+  EXPECT_EQ(collisionAvoidance(b, still, kHorizon), SteeringOutput{});
+  // Zero heading as well: the fallback direction is never needed for a closing threat.
+  b.heading = {};
+  const SteeringOutput noHeading = collisionAvoidance(b, headOn, kHorizon);
+  expectFinite(noHeading);
+  EXPECT_NEAR(noHeading.linear.x, -3.0f, 1e-5f);
+}
+
 }  // namespace
 }  // namespace steer

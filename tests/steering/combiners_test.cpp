@@ -377,5 +377,60 @@ TEST(LazyBehaviour, LazyAndPrecomputedAgree) {
   EXPECT_EQ(dithered(lazy, kLimits, r1), dithered(pre, kLimits, r2));
 }
 
+// ---- degenerate limits and sets, every combiner -------------------------------------------------
+
+TEST(Prioritised, DegenerateInputsGiveZeroNotNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::array bs{wb(force(3, 4, 1.0f))};
+  for (const CombineLimits limits :
+       {CombineLimits{0.0f, 0.0f, kEpsilon}, CombineLimits{-5.0f, -1.0f, kEpsilon},
+        CombineLimits{nan, nan, kEpsilon}}) {
+    const SteeringOutput s = prioritised(bs, limits);
+    expectFinite(s);
+    EXPECT_EQ(s.linear, Vec2{});
+    EXPECT_EQ(s.angular, 0.0f);
+  }
+  // Every weight zero: nothing wins.
+  const std::array off{wb(force(3, 4), 0.0f, 0), wb(force(0, 1, 1.0f), 0.0f, 1)};
+  EXPECT_EQ(prioritised(off, kLimits), SteeringOutput{});
+}
+
+TEST(CombinersAll, EmptySetsZeroWeightsAndNaNLimitsNeverGiveNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::span<const WeightedBehaviour> none{};
+  const std::array bs{wb(force(6, 8, 1.5f), 1.0f, 0), wb(force(-3, 0), 2.0f, 1)};
+  const std::array zeroWeights{wb(force(6, 8, 1.5f), 0.0f, 0), wb(force(-3, 0), 0.0f, 1)};
+  const CombineLimits nanLimits{nan, nan, kEpsilon};
+  const CombineLimits zeroLimits{0.0f, 0.0f, kEpsilon};
+  Rng rng(7);
+  EXPECT_EQ(weightedBlend(none, kLimits), SteeringOutput{});
+  EXPECT_EQ(prioritised(none, kLimits), SteeringOutput{});
+  EXPECT_EQ(runningSum(none, kLimits), SteeringOutput{});
+  EXPECT_EQ(dithered(none, kLimits, rng), SteeringOutput{});
+  EXPECT_EQ(priorityGroups(none, kLimits), SteeringOutput{});
+  EXPECT_EQ(weightedBlend(zeroWeights, kLimits), SteeringOutput{});
+  EXPECT_EQ(runningSum(zeroWeights, kLimits), SteeringOutput{});
+  EXPECT_EQ(dithered(zeroWeights, kLimits, rng), SteeringOutput{});
+  EXPECT_EQ(priorityGroups(zeroWeights, kLimits), SteeringOutput{});
+  for (const CombineLimits& limits : {nanLimits, zeroLimits}) {
+    for (const SteeringOutput& s :
+         {weightedBlend(bs, limits), prioritised(bs, limits), runningSum(bs, limits),
+          dithered(bs, limits, rng), priorityGroups(bs, limits)}) {
+      expectFinite(s);
+      EXPECT_EQ(s.linear, Vec2{});
+      EXPECT_EQ(s.angular, 0.0f);
+    }
+  }
+}
+
+TEST(Dithered, ProbabilityAboveOneAlwaysRunsAndScalesDown) {
+  // p = 2: uniform() < 2 always; the winner is scaled by weight / p = 0.5.
+  const std::array bs{wb(force(4, 0), 1.0f, 0, 2.0f)};
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    Rng rng(seed);
+    expectVec(dithered(bs, kLimits, rng).linear, {2, 0});
+  }
+}
+
 }  // namespace
 }  // namespace steer

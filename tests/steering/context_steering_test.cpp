@@ -515,5 +515,74 @@ TEST(WriteAvoidDisc, DegenerateInputsWriteNothingOrStayFinite) {
   for (float d : map.danger()) EXPECT_TRUE(std::isfinite(d));
 }
 
+// ---- degenerate inputs for every writer and both choosers ------------------------------------
+
+TEST(ContextWriters, NaNOrNegativeParamsNeverWriteNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // NaN max distance means unlimited (as <= 0 does): the far target and threat still count.
+  ContextMap map(8);
+  writeChase(map, {0, 0}, std::array{Vec2{1000, 0}}, {nan, ChaseMode::kMaxOverTargets});
+  writeChase(map, {0, 0}, std::array{Vec2{1000, 0}}, {nan, ChaseMode::kSumToCentre});
+  writeAvoid(map, {0, 0}, std::array{Vec2{0, -1000}}, {nan, true});
+  expectAllFiniteAndNonNegative(map);
+  expectMap(map.interest(), {1, kDiag, 0, 0, 0, 0, 0, kDiag});
+  expectMap(map.danger(), {0, 0, 0, 0, 0, kDiag, 1, kDiag});
+  // Directional with a NaN, negative or zero strength writes nothing (the map never goes negative).
+  ContextMap dir(8);
+  writeDirectional(dir, {1, 0}, {nan});
+  writeDirectional(dir, {1, 0}, {-0.8f});
+  writeDirectional(dir, {1, 0}, {0.0f});
+  writeDirectional(dir, {nan, 0}, {});
+  expectAllFiniteAndNonNegative(dir);
+  // Disc with NaN distance or radius: nothing NaN.
+  writeAvoidDisc(dir, {0, 0}, {3, 0}, nan, 5.0f);
+  writeAvoidDisc(dir, {0, 0}, {3, 0}, 1.0f, nan);
+  expectAllFiniteAndNonNegative(dir);
+}
+
+TEST(ContextChoosers, CoincidentEverythingAndZeroMaxSpeedStayFinite) {
+  // Body, targets and threats all at one point: every writer skips, both choosers stop, and the
+  // force for a body at rest with maxSpeed 0 is exactly zero.
+  ContextMap map(16);
+  const std::array here{Vec2{3, 3}};
+  writeChase(map, {3, 3}, here);
+  writeChase(map, {3, 3}, here, {0.0f, ChaseMode::kSumToCentre});
+  writeAvoid(map, {3, 3}, here, {5.0f, true});
+  writeAvoidDisc(map, {3, 3}, {3, 3}, 1.0f, 5.0f);
+  writeDirectional(map, {0, 0});
+  expectAllFiniteAndNonNegative(map);
+  for (const ContextChoice& c :
+       {chooseArgmax(map), chooseMasked(map), chooseMasked(map, {0.5f, ContextInterpolation::kNone})}) {
+    expectEmpty(c);
+    const SteeringOutput s = contextSteer(bodyWith({}, 0.0f), c);
+    EXPECT_TRUE(std::isfinite(s.linear.x) && std::isfinite(s.linear.y) && std::isfinite(s.angular));
+    EXPECT_EQ(s, SteeringOutput{});
+  }
+  // A real choice with maxSpeed 0 and a body at rest: zero force, not NaN.
+  ContextMap chase(16);
+  writeChase(chase, {0, 0}, kTargetPlusX);
+  EXPECT_EQ(contextSteer(bodyWith({}, 0.0f), chooseMasked(chase)), SteeringOutput{});
+  EXPECT_EQ(contextSteer(bodyWith({}, 0.0f), chooseArgmax(chase)), SteeringOutput{});
+}
+
+TEST(ChooseMasked, NaNToleranceIsStrictAndFlatInterestDoesNotInterpolate) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  ContextMap map(8);
+  writeChase(map, {0, 0}, kTargetPlusX);
+  writeAvoid(map, {0, 0}, std::array{Vec2{0, 5}});
+  MaskParams params;
+  params.dangerTolerance = nan;  // treated as 0: only the safest slots stay open
+  const ContextChoice c = chooseMasked(map, params);
+  EXPECT_TRUE(isFinite(c.direction));
+  EXPECT_EQ(c.slot, 0);
+  // Every slot equally interesting: curvature 0, no 0/0 in the parabola, slot 0's own direction.
+  ContextMap flat(8);
+  for (float& v : flat.interest()) v = 0.5f;
+  const ContextChoice f = chooseMasked(flat);
+  EXPECT_EQ(f.slot, 0);
+  expectVec(f.direction, {1, 0});
+  EXPECT_NEAR(f.strength, 0.5f, kTol);
+}
+
 }  // namespace
 }  // namespace steer

@@ -234,5 +234,40 @@ TEST(KinematicFlock, CoincidentNeighboursStayFinite) {
   expectFinite(kinematicFlock(bodyAt({0, 0}), ns));
 }
 
+TEST(Flock, ZeroMaxSpeedDropsOnlyCohesionsPull) {
+  // As Flock.WeightedSumOfTheThree with maxSpeed 0: separation (-0.5, 0) + alignment (-1, 1) +
+  // cohesion (0, 0) (seek with maxSpeed 0 at rest).
+  const std::array ns{neighbour({2, 0}, {0, 1})};
+  const SteeringOutput s = flock(bodyAt({0, 0}, {}, 0.0f), ns);
+  expectFinite(s);
+  expectVec(s.linear, {-1.5f, 1.0f});
+}
+
+TEST(Flock, CoincidentNeighbourAtRestWithZeroMaxSpeed) {
+  // Separation skips the coincident neighbour, cohesion's centre is the body itself (seek brakes,
+  // v = 0), alignment still sees its heading: (0, 1) - (1, 0).
+  const std::array ns{neighbour({0, 0}, {0, 1})};
+  const SteeringOutput s = flock(bodyAt({0, 0}, {}, 0.0f), ns);
+  expectFinite(s);
+  expectVec(s.linear, {-1.0f, 1.0f});
+}
+
+TEST(Alignment, ZeroHeadingsAndCoincidentNeighboursStayFinite) {
+  Body b = bodyAt({0, 0});
+  b.heading = {};
+  const std::array ns{neighbour({0, 0}, {0, 0}), neighbour({0, 0}, {0, 0})};
+  const SteeringOutput s = alignment(b, ns);
+  expectFinite(s);
+  EXPECT_EQ(s.linear, Vec2{});
+}
+
+TEST(Separation, ZeroMaxSpeedAndZeroVelocityDoNotMatter) {
+  // Separation reads positions only: the pinned (-0.5, 0) at distance 2.
+  const std::array ns{neighbour({2, 0})};
+  const SteeringOutput s = separation(bodyAt({0, 0}, {}, 0.0f), ns);
+  expectFinite(s);
+  expectVec(s.linear, {-0.5f, 0});
+}
+
 }  // namespace
 }  // namespace steer

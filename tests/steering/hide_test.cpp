@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 
 #include "steering/locomotion.h"
 
@@ -105,6 +106,22 @@ TEST(LineOfSight, ZeroLengthSegmentAndNoObstacles) {
   EXPECT_TRUE(lineOfSightBlocked({1, 1.5f}, {1, 1.5f}, o));
   EXPECT_FALSE(lineOfSightBlocked({5, 5}, {5, 5}, o));
   EXPECT_FALSE(lineOfSightBlocked({0, 0}, {10, 0}, {}));
+}
+
+TEST(Hide, OnTheSpotAtRestOrWithZeroMaxSpeedIsZero) {
+  // Obstacle (10, 0) r 2, hunter at the origin: the spot is (13, 0). Standing on it at rest: zero.
+  const std::array<CircleObstacle, 1> obstacles{{{{10, 0}, 2.0f}}};
+  const SteeringOutput on = hide(bodyAt({13, 0}), hunterAt({0, 0}), obstacles);
+  EXPECT_TRUE(std::isfinite(on.linear.x) && std::isfinite(on.linear.y) && std::isfinite(on.angular));
+  EXPECT_EQ(on, SteeringOutput{});
+  // Zero max speed away from the spot, at rest: arrive's desired speed is 0.
+  EXPECT_EQ(hide(bodyAt({0, 5}, 0.0f), hunterAt({0, 0}), obstacles), SteeringOutput{});
+  // No obstacles, hunter on top of a body with no heading and no velocity: evade has no "away".
+  Body lost = bodyAt({4, 4});
+  lost.heading = {};
+  const SteeringOutput none = hide(lost, hunterAt({4, 4}), {});
+  EXPECT_TRUE(std::isfinite(none.linear.x) && std::isfinite(none.linear.y));
+  EXPECT_EQ(none.linear, Vec2{});
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "steering/locomotion.h"
 
 namespace steer {
@@ -90,6 +92,25 @@ TEST(Interpose, DegenerateInputsGiveFiniteOutput) {
   EXPECT_TRUE(isFinite(avoidInterpose(guardAt({1, 1}), a, b).linear));
   EXPECT_EQ(interposeTarget(guardAt({5, 5}, 0.0f), a, b), (Vec2{1, 1}));
   EXPECT_EQ(interpose(guardAt({5, 5}, 0.0f), a, b).linear, Vec2{});
+}
+
+TEST(Interpose, CoincidentAtRestWithZeroMaxSpeedIsZero) {
+  // Everyone at rest at one point and the guard cannot move: exact zero, not NaN.
+  const Kinematic a{{1, 1}, {}, {1, 0}, 0.5f};
+  const Kinematic b{{1, 1}, {}, {1, 0}, 0.5f};
+  const SteeringOutput out = interpose(guardAt({1, 1}, 0.0f), a, b);
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out, SteeringOutput{});
+  EXPECT_EQ(avoidInterpose(guardAt({1, 1}, 0.0f), a, b), SteeringOutput{});
+  // Guard on the midpoint of two moving bodies: T = 0, the target is the current midpoint.
+  const Kinematic c{{0, 0}, {1, 0}, {1, 0}, 0.5f};
+  const Kinematic d{{4, 0}, {0, 1}, {0, 1}, 0.5f};
+  EXPECT_EQ(interposeTarget(guardAt({2, 0}), c, d), (Vec2{2, 0}));
+  EXPECT_EQ(interpose(guardAt({2, 0}), c, d), SteeringOutput{});
+  // Guard 2 below it, maxSpeed 2: T = 1, a' = (1, 0), b' = (4, 1): target (2.5, 0.5).
+  const Vec2 t = interposeTarget(guardAt({2, -2}), c, d);
+  EXPECT_NEAR(t.x, 2.5f, 1e-6f);
+  EXPECT_NEAR(t.y, 0.5f, 1e-6f);
 }
 
 }  // namespace

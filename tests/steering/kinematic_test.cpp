@@ -121,5 +121,41 @@ TEST(KinematicWander, ZeroHeadingFallsBackToOrientation) {
   EXPECT_TRUE(isFinite(out.linear));
 }
 
+TEST(KinematicSeek, ZeroMaxSpeedGivesZero) {
+  const SteeringOutput out = kinematicSeek(bodyAt({}, 0.0f), {5, 5});
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out.linear, Vec2{});
+  EXPECT_EQ(kinematicSeek(bodyAt({1, 1}, 0.0f), {1, 1}).linear, Vec2{});
+}
+
+TEST(KinematicFlee, DegenerateInputsGiveFiniteOutput) {
+  EXPECT_EQ(kinematicFlee(bodyAt({}, 0.0f), {5, 5}).linear, Vec2{});
+  // On the threat with no heading to fall back on: zero, not NaN.
+  Body b = bodyAt({1, 1});
+  b.heading = {};
+  const SteeringOutput out = kinematicFlee(b, {1, 1});
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out.linear, Vec2{});
+}
+
+TEST(KinematicArrive, ZeroMaxSpeedWithZeroTimeToTargetIsZero) {
+  const SteeringOutput out =
+      kinematicArrive(bodyAt({}, 0.0f), {5, 0}, {.satisfactionRadius = 0.0f, .timeToTarget = 0.0f});
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y));
+  EXPECT_EQ(out.linear, Vec2{});
+  // Negative time to target counts as "as fast as allowed".
+  EXPECT_NEAR(kinematicArrive(bodyAt({}), {5, 0}, {.timeToTarget = -1.0f}).linear.x, 2.0f, 1e-6f);
+}
+
+TEST(KinematicWander, ZeroMaxSpeedAndZeroMaxRotationGiveZero) {
+  Body b = bodyAt({}, 0.0f);
+  b.limits.maxRotation = 0.0f;
+  Rng rng(5);
+  const SteeringOutput out = kinematicWander(b, rng);
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out.linear, Vec2{});
+  EXPECT_EQ(out.angular, 0.0f);
+}
+
 }  // namespace
 }  // namespace steer

@@ -287,5 +287,97 @@ TEST(HeadingSmoother, OppositeHeadingsThatCancelFallBack) {
   EXPECT_NEAR(length(h), 1.0f, 1e-6f);
 }
 
+TEST(IntegrateDynamic, ZeroMaxForceCoastsAndZeroTurnRateNeverTurns) {
+  // maxForce 0: the force is truncated to nothing, the body coasts at its velocity.
+  const Body coasting = integrateDynamic(movingBody({1, 0}, 10.0f, 0.0f), {0, 50}, 0.1f);
+  expectFiniteBody(coasting);
+  EXPECT_EQ(coasting.velocity, (Vec2{1, 0}));
+  EXPECT_FLOAT_EQ(coasting.position.x, 0.1f);
+  // maxTurnRate 0: the direction of travel never changes, only the speed.
+  Body b = movingBody({1, 0});
+  b.limits.maxTurnRate = 0.0f;
+  const Body n = integrateDynamic(b, {0, 10}, 0.1f);  // wanted (1, 1)
+  expectFiniteBody(n);
+  EXPECT_NEAR(n.velocity.y, 0.0f, 1e-6f);
+  EXPECT_NEAR(n.velocity.x, std::sqrt(2.0f), 1e-5f);
+}
+
+TEST(IntegrateDynamic, AtRestWithZeroForceAndZeroMaxSpeedStaysPut) {
+  Body b = movingBody({}, 0.0f, 0.0f);
+  b.position = {2, -1};
+  const Body n = integrateDynamic(b, {}, 0.05f);
+  expectFiniteBody(n);
+  EXPECT_EQ(n.position, b.position);
+  EXPECT_EQ(n.velocity, Vec2{});
+  EXPECT_EQ(n.heading, b.heading);
+}
+
+TEST(IntegrateKinematic, ZeroMaxSpeedAndMaxRotationKeepTheBodyStill) {
+  Body b;
+  b.position = {1, 2};
+  b.orientation = 0.4f;
+  b.heading = fromAngle(0.4f);
+  b.limits.maxSpeed = 0.0f;
+  b.limits.maxRotation = 0.0f;
+  for (KinematicFacing facing : {KinematicFacing::kFromRotation, KinematicFacing::kFromVelocity}) {
+    const Body n = integrateKinematic(b, {{3, 4}, 2.0f}, 0.1f, facing);
+    expectFiniteBody(n);
+    EXPECT_EQ(n.velocity, Vec2{});
+    EXPECT_EQ(n.position, b.position);
+    EXPECT_EQ(n.rotation, 0.0f);
+    EXPECT_FLOAT_EQ(n.orientation, 0.4f);  // no velocity to face along, no rotation allowed
+  }
+  // Negative limits count as zero.
+  b.limits.maxSpeed = -1.0f;
+  b.limits.maxRotation = -1.0f;
+  const Body neg = integrateKinematic(b, {{3, 4}, 2.0f}, 0.1f);
+  EXPECT_EQ(neg.velocity, Vec2{});
+  EXPECT_EQ(neg.rotation, 0.0f);
+}
+
+TEST(IntegrateKinematic, ZeroRequestAndBadDt) {
+  Body b;
+  b.position = {1, 1};
+  b.orientation = 1.0f;
+  b.heading = fromAngle(1.0f);
+  const Body n = integrateKinematic(b, {}, 0.1f, KinematicFacing::kFromVelocity);
+  expectFiniteBody(n);
+  EXPECT_EQ(n.position, b.position);
+  EXPECT_FLOAT_EQ(n.orientation, 1.0f);  // standing still keeps the orientation
+  for (float dt : {0.0f, -0.1f, kNaN, kInf}) {
+    const Body m = integrateKinematic(b, {{1, 0}, 1.0f}, dt);
+    EXPECT_EQ(m.position, b.position);
+    EXPECT_EQ(m.velocity, b.velocity);
+  }
+}
+
+TEST(IntegrateKinematicAccel, DegenerateInputsStayFinite) {
+  Body b;
+  b.position = {1, 1};
+  b.velocity = {1, 0};
+  b.limits.maxSpeed = 2.0f;
+  b.limits.maxRotation = 1.0f;
+  // Non-finite request: treated as zero, the body coasts.
+  const Body n = integrateKinematicAccel(b, {{kNaN, kInf}, kNaN}, 0.5f);
+  expectFiniteBody(n);
+  EXPECT_EQ(n.velocity, (Vec2{1, 0}));
+  EXPECT_FLOAT_EQ(n.position.x, 1.5f);
+  // Bad dt: unchanged.
+  for (float dt : {0.0f, -0.1f, kNaN, kInf}) {
+    const Body m = integrateKinematicAccel(b, {{1, 0}, 1.0f}, dt);
+    EXPECT_EQ(m.position, b.position);
+    EXPECT_EQ(m.velocity, b.velocity);
+  }
+  // Zero max speed and rotation: the velocity and rotation are clamped to zero.
+  Body still = b;
+  still.velocity = {};
+  still.limits.maxSpeed = 0.0f;
+  still.limits.maxRotation = 0.0f;
+  const Body s = integrateKinematicAccel(still, {{4, 0}, 3.0f}, 0.5f);
+  expectFiniteBody(s);
+  EXPECT_EQ(s.velocity, Vec2{});
+  EXPECT_EQ(s.rotation, 0.0f);
+}
+
 }  // namespace
 }  // namespace steer

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <limits>
 
 namespace steer {
@@ -138,6 +139,22 @@ TEST(ObstacleAvoidance, DegenerateInputsGiveFiniteOutput) {
   EXPECT_EQ(obstacleAvoidance(pinnedBody(), onBody, {0.0f, 0.2f}), SteeringOutput{});
   const std::array<CircleObstacle, 1> negative{{{{2.0f, 0.0f}, -3.0f}}};
   expectFinite(obstacleAvoidance(pinnedBody(), negative, kPinned));
+}
+
+// Zero maxSpeed while still moving (before locomotion truncates): the box does not grow, L = minLen
+// = 4. Obstacle r 1 at local (3, 0.5): multiplier 1 + (4 - 3) / 4 = 1.25, lateral -(1.5 - 0.5) *
+// 1.25 = -1.25, braking (1 - 3) * 0.2 = -0.4.
+TEST(ObstacleAvoidance, ZeroMaxSpeedKeepsTheMinimumBoxAndTheFormula) {
+  Body b = pinnedBody();
+  b.limits.maxSpeed = 0.0f;
+  const std::array<CircleObstacle, 1> obstacles{{{{3.0f, 0.5f}, 1.0f}}};
+  const SteeringOutput s = obstacleAvoidance(b, obstacles, kPinned);
+  EXPECT_TRUE(std::isfinite(s.linear.x) && std::isfinite(s.linear.y) && std::isfinite(s.angular));
+  EXPECT_NEAR(s.linear.x, -0.4f, 1e-5f);
+  EXPECT_NEAR(s.linear.y, -1.25f, 1e-5f);
+  // At rest with zero max speed: same box, same answer (the box never depends on 0 / 0).
+  b.velocity = {};
+  EXPECT_EQ(obstacleAvoidance(b, obstacles, kPinned), s);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "steering/locomotion.h"
 
 namespace steer {
@@ -67,6 +69,33 @@ TEST(OffsetPursuit, DegenerateInputsGiveFiniteOutput) {
   EXPECT_EQ(offsetPursuit(followerAt({2, 1}), still, {1, 0}).linear, Vec2{});
   EXPECT_TRUE(isFinite(offsetPursuit(followerAt({}, 0.0f), still, {1, 0}).linear));
   EXPECT_TRUE(isFinite(offsetPursuitTarget(followerAt({}, 0.0f), still, {1, 0})));
+}
+
+// Zero max speed: T = |W - p| / |leader.v| (the closing speed is the leader's alone), finite; arrive
+// with maxSpeed 0 then only brakes. Leader at the origin moving (2, 0), offset (-1, 0): W = (-1, 0);
+// follower at (-1, -10): T = 10 / 2 = 5, target (9, 0).
+TEST(OffsetPursuit, ZeroMaxSpeedWithAMovingLeaderIsFiniteAndOnlyBrakes) {
+  const Kinematic leader{{0, 0}, {2, 0}, {1, 0}, 0.5f};
+  Body b = followerAt({-1, -10}, 0.0f);
+  const Vec2 t = offsetPursuitTarget(b, leader, {-1, 0});
+  EXPECT_NEAR(t.x, 9.0f, 1e-5f);
+  EXPECT_NEAR(t.y, 0.0f, 1e-5f);
+  EXPECT_EQ(offsetPursuit(b, leader, {-1, 0}).linear, Vec2{});
+  b.velocity = {0, 1};
+  const SteeringOutput out = offsetPursuit(b, leader, {-1, 0});
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out.linear, (Vec2{0, -1}));
+}
+
+TEST(OffsetPursuit, FollowerOnItsSlotAtRestWithAMovingLeaderGetsNoNaN) {
+  // Coincident with the slot: T = 0, so the target is the slot itself and arrive's d = 0 case runs.
+  const Kinematic leader{{0, 0}, {2, 0}, {1, 0}, 0.5f};
+  const SteeringOutput out = offsetPursuit(followerAt({-1, 0}), leader, {-1, 0});
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out, SteeringOutput{});
+  // Zero offset on a leader with no heading: the slot is the leader itself.
+  const Kinematic still{{3, 3}, {}, {}, 0.5f};
+  EXPECT_EQ(offsetPursuit(followerAt({3, 3}, 0.0f), still, {}), SteeringOutput{});
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include "steering/locomotion.h"
@@ -158,6 +159,34 @@ TEST(FollowPath, OpenPathEndsAtRestOnTheLastWaypoint) {
   EXPECT_EQ(index, 2);
   EXPECT_LT(distance(b.position, {10, 10}), 0.05f);
   EXPECT_LT(length(b.velocity), 0.05f);
+}
+
+TEST(FollowPath, ZeroMaxSpeedOnlyBrakesAndAtRestGivesZero) {
+  for (bool looped : {false, true}) {
+    Body b = bodyAt({0, -3}, {1, 0});
+    b.limits.maxSpeed = 0.0f;
+    const PathFollowResult r = followPath(b, {kSquare, looped}, 1);
+    EXPECT_TRUE(std::isfinite(r.steering.linear.x) && std::isfinite(r.steering.linear.y) &&
+                std::isfinite(r.steering.angular));
+    EXPECT_EQ(r.steering.linear, (Vec2{-1, 0}));
+    b.velocity = {};
+    EXPECT_EQ(followPath(b, {kSquare, looped}, 1).steering, SteeringOutput{});
+  }
+}
+
+TEST(FollowPath, OnTheLastWaypointAtRestGivesZero) {
+  // Coincident with the end of an open path, zero velocity: arrive's d = 0 case, exactly zero.
+  const PathFollowResult r = followPath(bodyAt({10, 10}), {kOpen, false}, 2);
+  EXPECT_EQ(r.index, 2);
+  EXPECT_EQ(r.steering, SteeringOutput{});
+  // Coincident with a middle waypoint: advances past it; the next one is the last, so arrive.
+  const PathFollowResult mid = followPath(bodyAt({10, 0}), {kOpen, false}, 1);
+  EXPECT_EQ(mid.index, 2);
+  expectSame(mid.steering, arrive(bodyAt({10, 0}), {10, 10}, {.deceleration = kDecelerationNormal}));
+  // On a looped path the waypoint after it is sought instead.
+  const PathFollowResult loop = followPath(bodyAt({10, 0}), {kSquare, true}, 1);
+  EXPECT_EQ(loop.index, 2);
+  expectSame(loop.steering, seek(bodyAt({10, 0}), {10, 10}));
 }
 
 }  // namespace

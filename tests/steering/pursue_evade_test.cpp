@@ -144,5 +144,51 @@ TEST(Evade, CoincidentPursuerFleesAlongHeadingNotNaN) {
   EXPECT_NEAR(out.linear.y, -3.0f, 1e-6f);
 }
 
+// Zero maxSpeed: the closing speed is the target's own, T = d / |target.v| (finite), and seek with
+// maxSpeed 0 only brakes. Distance 10, target speed 2: T = 5.
+TEST(Pursue, ZeroMaxSpeedWithAMovingTargetUsesItsSpeedAndOnlyBrakes) {
+  Body b = pursuerAt({}, 0.0f);
+  b.velocity = {1, 0};
+  const Kinematic target = movingAt({10, 0}, {0, 2});
+  EXPECT_FLOAT_EQ(lookaheadTime(b, target), 5.0f);
+  const SteeringOutput out = pursue(b, target);
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out.linear, (Vec2{-1, 0}));
+}
+
+TEST(Pursue, CoincidentMovingTargetSeeksWhereItWillBe) {
+  // Coincident: T = 0, so the prediction is the target itself and seek brakes (no NaN direction).
+  Body b = pursuerAt({2, 2});
+  b.velocity = {0, 1};
+  const SteeringOutput out = pursue(b, movingAt({2, 2}, {1, 0}));
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y));
+  EXPECT_EQ(out.linear, (Vec2{0, -1}));
+}
+
+TEST(Evade, DegenerateInputsGiveFiniteOutput) {
+  // Zero max speed, pursuer still: T = 0, flee with maxSpeed 0 gives zero.
+  EXPECT_EQ(evade(pursuerAt({}, 0.0f), movingAt({5, 0}, {})), SteeringOutput{});
+  // Zero max speed, pursuer moving: finite, only brakes.
+  Body moving = pursuerAt({}, 0.0f);
+  moving.velocity = {0, 1};
+  const SteeringOutput brake = evade(moving, movingAt({5, 0}, {-1, 0}));
+  EXPECT_TRUE(std::isfinite(brake.linear.x) && std::isfinite(brake.linear.y));
+  EXPECT_EQ(brake.linear, (Vec2{0, -1}));
+  // Coincident, zero heading, zero velocity: nowhere to go, zero and finite.
+  Body lost = pursuerAt({3, 3});
+  lost.heading = {};
+  const SteeringOutput none = evade(lost, movingAt({3, 3}, {}));
+  EXPECT_TRUE(std::isfinite(none.linear.x) && std::isfinite(none.linear.y));
+  EXPECT_EQ(none.linear, Vec2{});
+  // Coincident inside a threat range: still flees (along the heading).
+  const SteeringOutput ranged = evade(pursuerAt({3, 3}), movingAt({3, 3}, {}), {.threatRange = 1.0f});
+  EXPECT_NEAR(ranged.linear.x, 3.0f, 1e-6f);
+  // Pursuer behind us, moving away: still flees from its predicted position (ahead of us: +x).
+  // Body at 0, pursuer at (-10, 0) moving (-2, 0): T = 10 / 5 = 2, predicted (-14, 0): flee +x.
+  const SteeringOutput behind = evade(pursuerAt({}), movingAt({-10, 0}, {-2, 0}));
+  EXPECT_NEAR(behind.linear.x, 3.0f, 1e-6f);
+  EXPECT_NEAR(behind.linear.y, 0.0f, 1e-6f);
+}
+
 }  // namespace
 }  // namespace steer

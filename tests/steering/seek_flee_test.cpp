@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace steer {
 namespace {
 
@@ -91,6 +93,32 @@ TEST(Flee, OnTheThreatKeepsGoingTheWayItFaces) {
 TEST(Flee, ZeroMaxSpeedBrakes) {
   const SteeringOutput out = flee(bodyAt({}, {1, 0}, 0.0f), {1, 1});
   EXPECT_EQ(out.linear, (Vec2{-1, 0}));
+}
+
+TEST(Seek, CoincidentWithZeroVelocityAndZeroMaxSpeedIsZero) {
+  // Every degenerate input at once: on the target, at rest, no speed allowed.
+  const SteeringOutput out = seek(bodyAt({3, -2}, {}, 0.0f), {3, -2});
+  EXPECT_TRUE(std::isfinite(out.linear.x) && std::isfinite(out.linear.y) && std::isfinite(out.angular));
+  EXPECT_EQ(out, SteeringOutput{});
+  // Target behind with zero max speed: only brakes.
+  EXPECT_EQ(seek(bodyAt({}, {2, 0}, 0.0f), {-5, 0}).linear, (Vec2{-2, 0}));
+}
+
+TEST(Flee, DegenerateInputsGiveFiniteOutput) {
+  // On the threat with no heading to fall back on (zero heading, zero velocity): no way "away".
+  Body b = bodyAt({1, 1});
+  b.heading = {};
+  const SteeringOutput noHeading = flee(b, {1, 1});
+  EXPECT_TRUE(std::isfinite(noHeading.linear.x) && std::isfinite(noHeading.linear.y));
+  EXPECT_EQ(noHeading.linear, Vec2{});
+  // On the threat with zero max speed and a velocity: brakes.
+  EXPECT_EQ(flee(bodyAt({1, 1}, {0, 2}, 0.0f), {1, 1}).linear, (Vec2{0, -2}));
+  // On the threat inside a panic distance: still flees along the heading (distance 0 < panic).
+  const SteeringOutput panic = flee(bodyAt({1, 1}), {1, 1}, {.panicDistance = 2.0f});
+  EXPECT_NEAR(panic.linear.x, 4.0f, 1e-6f);
+  EXPECT_NEAR(panic.linear.y, 0.0f, 1e-6f);
+  // Threat behind a moving body: full reversal, -4 - 2.
+  EXPECT_NEAR(flee(bodyAt({}, {2, 0}), {5, 0}).linear.x, -6.0f, 1e-6f);
 }
 
 }  // namespace

@@ -54,5 +54,24 @@ TEST(VelocityMatch, DegenerateInputsGiveFiniteOutput) {
   EXPECT_EQ(velocityMatch(massless, Vec2{5, 5}), SteeringOutput{});
 }
 
+TEST(VelocityMatch, ZeroVelocityAndZeroMaxSpeedGiveFiniteOutput) {
+  // At rest matching rest: zero.
+  Body b = matcher(3.0f);
+  b.velocity = {};
+  const SteeringOutput rest = velocityMatch(b, Vec2{});
+  EXPECT_TRUE(std::isfinite(rest.linear.x) && std::isfinite(rest.linear.y) && std::isfinite(rest.angular));
+  EXPECT_EQ(rest, SteeringOutput{});
+  // Velocity matching does not read maxSpeed: maxSpeed 0 gives the pinned (4, 4).
+  Body still = matcher(10.0f);
+  still.limits.maxSpeed = 0.0f;
+  const SteeringOutput s = velocityMatch(still, Vec2{2, 1}, {0.5f});
+  EXPECT_NEAR(s.linear.x, 4.0f, 1e-5f);
+  EXPECT_NEAR(s.linear.y, 4.0f, 1e-5f);
+  // A coincident target body at rest.
+  const Kinematic target{{0, 0}, {}, {}, 0.5f};
+  EXPECT_TRUE(isFinite(velocityMatch(b, target).linear));
+  EXPECT_EQ(velocityMatch(b, target), SteeringOutput{});
+}
+
 }  // namespace
 }  // namespace steer

@@ -120,5 +120,21 @@ TEST(WallAvoidance, DegenerateInputsGiveFiniteOutput) {
   EXPECT_NEAR(onWall.linear.x, -(4.0f + 2.0f + 2.0f), 1e-4f);
 }
 
+TEST(WallAvoidance, ZeroMaxSpeedAndZeroVelocityUseTheSameFeelers) {
+  // Feelers have a fixed length: a body at rest that cannot move still feels the wall ahead, with
+  // the same penetration as in the pinned case, (-1, 0).
+  const std::array<Wall, 1> walls{makeWall({3, -5}, {3, 5})};
+  Body b;
+  b.limits.maxSpeed = 0.0f;
+  const SteeringOutput s = wallAvoidance(b, walls, {4.0f, 0.5f, kPi / 4.0f});
+  EXPECT_TRUE(std::isfinite(s.linear.x) && std::isfinite(s.linear.y) && std::isfinite(s.angular));
+  EXPECT_NEAR(s.linear.x, -1.0f, 1e-5f);
+  EXPECT_NEAR(s.linear.y, 0.0f, 1e-5f);
+  // Feeler tip exactly on the wall: penetration 0, finite and zero.
+  const SteeringOutput touching = wallAvoidance(b, walls, {3.0f, 0.5f, kPi / 4.0f});
+  expectFinite(touching);
+  EXPECT_NEAR(length(touching.linear), 0.0f, 1e-6f);
+}
+
 }  // namespace
 }  // namespace steer

@@ -138,5 +138,31 @@ TEST(Wander, ReynoldsFormIsSmootherThanAFreshRandomPointEachTick) {
   EXPECT_LT(smooth * 3.0f, jumpy);
 }
 
+TEST(Wander, ZeroCircleZeroMaxSpeedAndZeroJitterStayFinite) {
+  Rng rng(2);
+  // Zero radius and distance: the wander point is the body itself, F = 0.
+  const WanderResult zero = wander(bodyAt({5, 5}), {1, 0}, 0.05f, rng, {.radius = 0.0f, .distance = 0.0f});
+  EXPECT_TRUE(std::isfinite(zero.steering.linear.x) && std::isfinite(zero.steering.linear.y));
+  EXPECT_EQ(zero.steering.linear, Vec2{});
+  // Wander does not read maxSpeed: a body with maxSpeed 0 and no velocity gets the same force.
+  Body still = bodyAt({});
+  still.limits.maxSpeed = 0.0f;
+  Rng a(8);
+  Rng b(8);
+  const WanderResult r0 = wander(still, {0, 1.2f}, 0.05f, a);
+  const WanderResult r1 = wander(bodyAt({}), {0, 1.2f}, 0.05f, b);
+  EXPECT_TRUE(isFinite(r0.steering.linear));
+  EXPECT_EQ(r0.steering, r1.steering);
+  // Zero jitter and negative dt: the target does not move.
+  const WanderResult noJitter = wander(bodyAt({}), {0, 1.2f}, 0.05f, rng, {.jitterPerSecond = 0.0f});
+  EXPECT_NEAR(noJitter.target.x, 0.0f, 1e-6f);
+  EXPECT_NEAR(noJitter.target.y, 1.2f, 1e-6f);
+  EXPECT_EQ(wander(bodyAt({}), {0, 1.2f}, -1.0f, rng).target, (Vec2{0, 1.2f}));
+  // Jittery form with a zero circle: straight ahead by D.
+  const SteeringOutput j = wanderJittery(still, rng, {.radius = 0.0f});
+  EXPECT_NEAR(j.linear.x, 2.0f, 1e-6f);
+  EXPECT_NEAR(j.linear.y, 0.0f, 1e-6f);
+}
+
 }  // namespace
 }  // namespace steer
