@@ -52,15 +52,14 @@ class SpatialGrid {
   void rebuild(AgentColumns& from, AgentColumns& to, std::vector<std::uint32_t>& slotOfId,
                const ParallelFor& parallelFor = {});
 
-  // Cell column / row of a coordinate, clamped to the grid. NaN compares false everywhere and
-  // lands in cell 0 rather than indexing out of range.
-  int cellX(float x) const {
-    const float c = (x - bounds_.minX) * invCell_;
-    return c >= 1.0f ? std::min(static_cast<int>(c), nx_ - 1) : 0;
-  }
-  int cellY(float y) const {
-    const float c = (y - bounds_.minY) * invCell_;
-    return c >= 1.0f ? std::min(static_cast<int>(c), ny_ - 1) : 0;
+  // Cell column / row of a coordinate, clamped to the grid. The clamp happens in float, before
+  // the conversion: converting infinity or 1e12 to int is undefined (and gave INT_MIN, a negative
+  // index). NaN compares false everywhere and lands in cell 0.
+  int cellX(float x) const { return clampCell((x - bounds_.minX) * invCell_, nx_); }
+  int cellY(float y) const { return clampCell((y - bounds_.minY) * invCell_, ny_); }
+  static int clampCell(float c, int cells) {
+    if (!(c >= 1.0f)) return 0;
+    return c < static_cast<float>(cells - 1) ? static_cast<int>(c) : cells - 1;
   }
   int columns() const { return nx_; }
   int rows() const { return ny_; }

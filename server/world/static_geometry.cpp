@@ -39,10 +39,10 @@ void StaticGeometry::index(float cellSize, float reach) {
   // Each obstacle and wall only visits the cells its padded bounding box covers.
   std::vector<std::vector<std::uint32_t>> nearObstacles(cells), nearWalls(cells), own(cells);
   auto forCells = [&](float x0, float y0, float x1, float y1, auto&& f) {
-    const int cx0 = std::clamp(static_cast<int>(std::floor((x0 - bounds.minX) / cellSize_)), 0, nx_ - 1);
-    const int cx1 = std::clamp(static_cast<int>(std::floor((x1 - bounds.minX) / cellSize_)), 0, nx_ - 1);
-    const int cy0 = std::clamp(static_cast<int>(std::floor((y0 - bounds.minY) / cellSize_)), 0, ny_ - 1);
-    const int cy1 = std::clamp(static_cast<int>(std::floor((y1 - bounds.minY) / cellSize_)), 0, ny_ - 1);
+    const int cx0 = SpatialGrid::clampCell((x0 - bounds.minX) / cellSize_, nx_);
+    const int cx1 = SpatialGrid::clampCell((x1 - bounds.minX) / cellSize_, nx_);
+    const int cy0 = SpatialGrid::clampCell((y0 - bounds.minY) / cellSize_, ny_);
+    const int cy1 = SpatialGrid::clampCell((y1 - bounds.minY) / cellSize_, ny_);
     for (int cy = cy0; cy <= cy1; ++cy) {
       for (int cx = cx0; cx <= cx1; ++cx) {
         const float rx = bounds.minX + cx * cellSize_, ry = bounds.minY + cy * cellSize_;
@@ -82,9 +82,8 @@ void StaticGeometry::index(float cellSize, float reach) {
 }
 
 std::size_t StaticGeometry::cellOf(float x, float y) const {
-  const float fx = (x - bounds.minX) / cellSize_, fy = (y - bounds.minY) / cellSize_;
-  const int cx = fx >= 1.0f ? std::min(static_cast<int>(fx), nx_ - 1) : 0;
-  const int cy = fy >= 1.0f ? std::min(static_cast<int>(fy), ny_ - 1) : 0;
+  const int cx = SpatialGrid::clampCell((x - bounds.minX) / cellSize_, nx_);
+  const int cy = SpatialGrid::clampCell((y - bounds.minY) / cellSize_, ny_);
   return static_cast<std::size_t>(cy) * nx_ + cx;
 }
 

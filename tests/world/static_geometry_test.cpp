@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace steerd {
 namespace {
 
@@ -43,6 +45,7 @@ TEST(StaticGeometry, ObstaclesInRangeFindsFarOnesOnceEach) {
 TEST(StaticGeometry, QueriesOutsideTheBoundsOrNaNStayInRange) {
   const StaticGeometry g = field();
   EXPECT_NO_FATAL_FAILURE(g.obstaclesNear(-1e9f, 1e9f));
+  EXPECT_NO_FATAL_FAILURE(g.obstaclesNear(std::numeric_limits<float>::infinity(), -1e30f));
   EXPECT_NO_FATAL_FAILURE(g.wallsNear(std::numeric_limits<float>::quiet_NaN(), 5));
   steer::CircleObstacle out[4];
   EXPECT_LE(g.obstaclesInRange(-500, -500, 10, out), 4u);
