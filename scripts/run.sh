@@ -4,5 +4,5 @@
 # (e.g. scripts/run.sh --scenario crowd --agents 100000). Ctrl-C stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh release
+scripts/build.sh release steerd
 exec build/release/server/app/steerd "$@"

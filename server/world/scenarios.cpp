@@ -177,10 +177,17 @@ std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
   arch[kBoid].name = "boid";
   arch[kBoid].limits = {0.5f, 1.0f, 6.0f, 14.0f, 2.0f * steer::kPi};
   arch[kBoid].flock = {5.0f, 270.0f};
-  arch[kBoid].behaviours = {
-      spec(BehaviourKind::kWallAvoidance, 6, 0), spec(BehaviourKind::kObstacleAvoidance, 4, 0),
-      spec(BehaviourKind::kSeparation, 3, 1),    spec(BehaviourKind::kAlignment, 2, 2),
-      spec(BehaviourKind::kCohesion, 1, 2),      spec(BehaviourKind::kWander, 1, 3)};
+  // Boids scatter from a pursuer that comes within 12 m (evade: flee its predicted position).
+  BehaviourSpec scatter = spec(BehaviourKind::kEvadeNearest, 2, 1);
+  scatter.targetArchetype = kPursuer;
+  scatter.range = 12.0f;
+  arch[kBoid].behaviours = {spec(BehaviourKind::kWallAvoidance, 6, 0),
+                            spec(BehaviourKind::kObstacleAvoidance, 4, 0),
+                            scatter,
+                            spec(BehaviourKind::kSeparation, 3, 1),
+                            spec(BehaviourKind::kAlignment, 2, 2),
+                            spec(BehaviourKind::kCohesion, 1, 2),
+                            spec(BehaviourKind::kWander, 1, 3)};
 
   arch[kPursuer].name = "pursuer";
   arch[kPursuer].limits = {0.8f, 1.0f, 7.0f, 16.0f, 1.5f * steer::kPi};

@@ -25,10 +25,10 @@ std::vector<std::string> builtinScenarioNames();
 std::unique_ptr<World> makeScenario(std::string_view name, const ScenarioOptions& options);
 
 // default: a 240 m district with a flock of 300 boids (flocking + wander + obstacle and wall
-// avoidance), 6 pursuers chasing the nearest boid, 20 hiders hiding from the nearest pursuer
-// behind obstacles, 12 path followers on a looped patrol route, and 6 context-steering racers
-// lapping a track through obstacles (344 agents). With `agents` set, districts are tiled in a
-// square until they hold about that many agents.
+// avoidance, scattering from pursuers within 12 m), 6 pursuers chasing the nearest boid, 20 hiders hiding
+// from the nearest pursuer behind obstacles, 12 path followers on a looped patrol route, and 6
+// context-steering racers lapping a track through obstacles (344 agents). With `agents` set, districts are
+// tiled in a square until they hold about that many agents.
 std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options);
 
 // crowd: `agents` boids (default 10,000) with flocking (separation all round; alignment and
