@@ -120,11 +120,17 @@ bool nextPriority(std::span<const B> behaviours, bool first, int after, int& out
 // Calls visit(b) for every behaviour in priority order until visit returns true (stop).
 // A span already sorted by priority (the world sorts each archetype's set once at load) is
 // walked straight through; otherwise the order is found by repeated selection.
+template <typename B>
+concept DeclaresSortedByPriority = B::kSortedByPriority;
+
 template <typename B, typename Visit>
 void forEachInPriorityOrder(std::span<const B> behaviours, Visit&& visit) {
   bool sorted = true;
-  for (std::size_t i = 1; i < behaviours.size(); ++i)
-    sorted = sorted && behaviours[i - 1].priority <= behaviours[i].priority;
+  if constexpr (!DeclaresSortedByPriority<B>) {
+    for (std::size_t i = 1; i < behaviours.size(); ++i) {
+      sorted = sorted && behaviours[i - 1].priority <= behaviours[i].priority;
+    }
+  }
   if (sorted) {
     for (const B& b : behaviours) {
       if (visit(b)) return;
@@ -217,7 +223,9 @@ SteeringOutput priorityGroups(std::span<const B> behaviours, const CombineLimits
 }  // namespace detail
 
 // Any behaviour record the combiners can read: weight, priority, probability, and an
-// `evaluate(b)` found by argument-dependent lookup that returns its SteeringOutput. The world
+// `evaluate(b)` found by argument-dependent lookup that returns its SteeringOutput. A record type
+// with `static constexpr bool kSortedByPriority = true` promises that its spans come sorted by
+// priority, and the per-call order check is skipped. The world
 // passes its own records this way, so its data-driven behaviour sets need no function pointers.
 template <typename B>
 concept CombinableBehaviour = requires(const B& b) {

@@ -50,17 +50,6 @@ struct AgentColumns {
     f(a.id, b.id), f(a.archetype, b.archetype);
   }
 
-  // A cache hint for every column's entry at `slot`; changes nothing but timing.
-  void prefetch(std::size_t slot, bool forWrite) const {
-    zipColumns(*this, *this, [&](const auto& column, const auto&) {
-      if (forWrite) {
-        __builtin_prefetch(column.data() + slot, 1);
-      } else {
-        __builtin_prefetch(column.data() + slot, 0);
-      }
-    });
-  }
-
   void resize(std::size_t n) {
     zipColumns(*this, *this, [n](auto& c, auto&) { c.resize(n); });
   }

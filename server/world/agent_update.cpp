@@ -76,8 +76,7 @@ struct AgentEval {
         rt(r),
         body(b),
         sums(n),
-        obstacles(c.geometry.obstaclesNear(b.position.x, b.position.y)),
-        walls(c.geometry.wallsNear(b.position.x, b.position.y)),
+        near(c.geometry.near(b.position.x, b.position.y)),
         rng(steer::Rng::forAgent(c.seed, c.in.id[s], c.tick)),
         wanderTarget{c.in.memory[s].wanderX, c.in.memory[s].wanderY},
         pathIndex(c.in.memory[s].pathIndex),
@@ -91,8 +90,7 @@ struct AgentEval {
   NeighbourSums sums;
   // Obstacles near the agent. Buckets are padded by the longest reach (static_geometry.h), far
   // more than a body moves in a tick, so the same list also serves the contacts after the move.
-  std::span<const steer::CircleObstacle> obstacles;
-  std::span<const steer::Wall> walls;
+  StaticGeometry::Near near;
   steer::Rng rng;
   // Memory for state[n+1], starting as state[n].
   Vec2 wanderTarget;
@@ -120,6 +118,7 @@ struct AgentEval {
 // Adapter the steering library's combiners read (weight, priority, probability and an evaluate()
 // found by argument-dependent lookup), so behaviours a combiner skips are never computed.
 struct SpecRef {
+  static constexpr bool kSortedByPriority = true;  // World sorts every archetype's set at load
   const BehaviourSpec* spec;
   AgentEval* eval;
   float weight;
@@ -144,9 +143,9 @@ SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       if (sums.fovCount <= 0.0f) return {};
       return steer::seek(body, body.position + Vec2{sums.offsetX, sums.offsetY} / sums.fovCount);
     case BehaviourKind::kObstacleAvoidance:
-      return steer::obstacleAvoidance(body, obstacles, rt.obstacles);
+      return steer::obstacleAvoidance(body, near.obstacles, rt.obstacles);
     case BehaviourKind::kWallAvoidance:
-      return steer::wallAvoidance(body, walls, rt.walls);
+      return steer::wallAvoidance(body, near.walls, rt.walls);
     case BehaviourKind::kPursueNearest: {
       const std::int32_t t = target(spec);
       if (t < 0) return {};
@@ -221,7 +220,7 @@ SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
   // Danger: obstacles and other agents close ahead, scaled by closeness so a far one only dims its
   // own direction while a near one masks it.
   const float lookahead = arch.obstacleMinDetectionLength * 2.0f;
-  for (const auto& o : obstacles) {
+  for (const auto& o : near.obstacles) {
     steer::writeAvoidDisc(map, body.position, o.center, o.radius + arch.limits.radius, lookahead);
   }
   const float personalSpace = 4.0f * arch.limits.radius;
@@ -269,13 +268,6 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const Neigh
   const AgentColumns& in = ctx.in;
   const Archetype& arch = ctx.archetypes[in.archetype[slot]];
   const ArchetypeRuntime& rt = ctx.runtime[in.archetype[slot]];
-  // The columns are streamed slot by slot, eighteen arrays at once (nine in, nine out): more
-  // streams than the hardware prefetcher follows, so it is told where the next agents' data is.
-  constexpr std::uint32_t kPrefetchAhead = 16;
-  if (slot + kPrefetchAhead < in.size()) {
-    in.prefetch(slot + kPrefetchAhead, false);
-    out.prefetch(slot + kPrefetchAhead, true);
-  }
   steer::Body body;
   body.position = {in.px[slot], in.py[slot]};
   body.velocity = {in.vx[slot], in.vy[slot]};
@@ -331,7 +323,7 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const Neigh
 
   // Static contacts: project out of obstacles and walls, and drop the velocity into them.
   const float r = arch.limits.radius;
-  for (const auto& o : eval.obstacles) {
+  for (const auto& o : eval.near.obstacles) {
     const Vec2 away = next.position - o.center;
     const float reach = o.radius + r;
     const float d2 = steer::lengthSq(away);
@@ -343,7 +335,7 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const Neigh
       flags |= kContactObstacle;
     }
   }
-  for (const auto& w : eval.walls) {
+  for (const auto& w : eval.near.walls) {
     const Vec2 seg = w.to - w.from;
     const float len2 = steer::lengthSq(seg);
     const float t =

@@ -27,6 +27,7 @@ bool segmentMayTouch(const steer::Wall& w, const Rect& r) {
 
 void StaticGeometry::index(float cellSize, float reach) {
   cellSize_ = cellSize > 0.0f ? cellSize : 16.0f;
+  invCellSize_ = 1.0f / cellSize_;
   nx_ = std::max(1, static_cast<int>(std::ceil(bounds.width() / cellSize_)));
   ny_ = std::max(1, static_cast<int>(std::ceil(bounds.height() / cellSize_)));
   const std::size_t cells = static_cast<std::size_t>(nx_) * ny_;
@@ -82,8 +83,8 @@ void StaticGeometry::index(float cellSize, float reach) {
 }
 
 std::size_t StaticGeometry::cellOf(float x, float y) const {
-  const int cx = SpatialGrid::clampCell((x - bounds.minX) / cellSize_, nx_);
-  const int cy = SpatialGrid::clampCell((y - bounds.minY) / cellSize_, ny_);
+  const int cx = SpatialGrid::clampCell((x - bounds.minX) * invCellSize_, nx_);
+  const int cy = SpatialGrid::clampCell((y - bounds.minY) * invCellSize_, ny_);
   return static_cast<std::size_t>(cy) * nx_ + cx;
 }
 
@@ -91,6 +92,19 @@ std::span<const steer::CircleObstacle> StaticGeometry::obstaclesNear(float x, fl
   if (bucketedObstacles_.empty()) return {};
   const std::size_t c = cellOf(x, y);
   return {bucketedObstacles_.data() + obstacleStart_[c], bucketedObstacles_.data() + obstacleStart_[c + 1]};
+}
+
+StaticGeometry::Near StaticGeometry::near(float x, float y) const {
+  const std::size_t c = cellOf(x, y);
+  Near n;
+  if (!bucketedObstacles_.empty()) {
+    n.obstacles = {bucketedObstacles_.data() + obstacleStart_[c],
+                   bucketedObstacles_.data() + obstacleStart_[c + 1]};
+  }
+  if (!bucketedWalls_.empty()) {
+    n.walls = {bucketedWalls_.data() + wallStart_[c], bucketedWalls_.data() + wallStart_[c + 1]};
+  }
+  return n;
 }
 
 std::span<const steer::Wall> StaticGeometry::wallsNear(float x, float y) const {

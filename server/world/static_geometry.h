@@ -33,6 +33,12 @@ class StaticGeometry {
   // Obstacles and walls that may matter to an agent at (x, y).
   std::span<const steer::CircleObstacle> obstaclesNear(float x, float y) const;
   std::span<const steer::Wall> wallsNear(float x, float y) const;
+  // Both at once (one cell lookup).
+  struct Near {
+    std::span<const steer::CircleObstacle> obstacles;
+    std::span<const steer::Wall> walls;
+  };
+  Near near(float x, float y) const;
 
   // Copies into `out` the obstacles whose edge is within `range` of (x, y), up to out.size();
   // returns how many. For far-looking behaviours (hide) that need more than the buckets hold.
@@ -42,6 +48,7 @@ class StaticGeometry {
   std::size_t cellOf(float x, float y) const;
 
   float cellSize_ = 16.0f;
+  float invCellSize_ = 1.0f / 16.0f;
   int nx_ = 1, ny_ = 1;
   std::vector<std::uint32_t> obstacleStart_, wallStart_;  // per cell, prefix sums
   std::vector<steer::CircleObstacle> bucketedObstacles_;  // copies per cell, contiguous
