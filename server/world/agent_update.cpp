@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "steering/arrive.h"
 #include "steering/combiners.h"
@@ -17,6 +18,7 @@
 #include "steering/wall_avoidance.h"
 #include "steering/wander.h"
 #include "world/neighbour_scan.h"
+#include "world/simd.h"
 
 namespace steerd {
 
@@ -244,82 +246,44 @@ SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
 
 Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback; }
 
-}  // namespace
+constexpr std::size_t kMaxBehaviours = 16;  // per archetype (checked at load)
 
-void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentColumns& out,
-                 std::uint8_t* contactFlags) {
-  // Two passes over the chunk: all neighbour scans, then all the rest. Each loop's body is short
-  // enough for the CPU to overlap one agent's work with the next (one long body per agent ran as
-  // one long dependency chain at a time), and the scans stream through the grid together.
-  NeighbourSums sums[kMaxChunk];
-  for (std::uint32_t b = begin; b < end; b += kMaxChunk) {
-    const std::uint32_t e = std::min(end, b + kMaxChunk);
-    for (std::uint32_t slot = b; slot < e; ++slot) {
-      sums[slot - b] = scanNeighbours(ctx.in, ctx.grid, slot, ctx.runtime[ctx.in.archetype[slot]].neighbours);
-    }
-    for (std::uint32_t slot = b; slot < e; ++slot) {
-      contactFlags[slot] = updateAgent(ctx, slot, sums[slot - b], out);
-    }
+// The neighbour sums of a chunk, one array per field, so a quad of slots loads each as a vector.
+struct SumsBlock {
+  float sepX[kMaxChunk], sepY[kMaxChunk], headingX[kMaxChunk], headingY[kMaxChunk];
+  float offsetX[kMaxChunk], offsetY[kMaxChunk], fovCount[kMaxChunk], count[kMaxChunk];
+  float pushX[kMaxChunk], pushY[kMaxChunk];
+
+  void put(std::uint32_t i, const NeighbourSums& s) {
+    sepX[i] = s.sepX, sepY[i] = s.sepY, headingX[i] = s.headingX, headingY[i] = s.headingY;
+    offsetX[i] = s.offsetX, offsetY[i] = s.offsetY, fovCount[i] = s.fovCount, count[i] = s.count;
+    pushX[i] = s.pushX, pushY[i] = s.pushY;
   }
-}
+  NeighbourSums get(std::uint32_t i) const {
+    return {sepX[i],    sepY[i],     headingX[i], headingY[i], offsetX[i],
+            offsetY[i], fovCount[i], count[i],    pushX[i],    pushY[i]};
+  }
+};
 
-std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
-                         AgentColumns& out) {
+steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Archetype& arch) {
   const AgentColumns& in = ctx.in;
-  const Archetype& arch = ctx.archetypes[in.archetype[slot]];
-  const ArchetypeRuntime& rt = ctx.runtime[in.archetype[slot]];
   steer::Body body;
   body.position = {in.px[slot], in.py[slot]};
   body.velocity = {in.vx[slot], in.vy[slot]};
   body.heading = {in.hx[slot], in.hy[slot]};
   body.limits = arch.limits;
-  const AgentId id = in.id[slot];
+  return body;
+}
 
-  AgentEval eval(ctx, slot, arch, rt, body, sums);
-
-  // Behaviours arrive sorted by priority; at most kMaxBehaviours per archetype (checked at load).
-  constexpr std::size_t kMaxBehaviours = 16;
-  SpecRef refs[kMaxBehaviours];
-  const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
-  for (std::size_t b = 0; b < count; ++b) {
-    const BehaviourSpec& s = arch.behaviours[b];
-    refs[b] = {&s, &eval, s.weight, s.priority, s.probability};
-  }
-  const std::span<const SpecRef> set(refs, count);
-  const steer::CombineLimits& limits = rt.combine;
-  SteeringOutput force;
-  switch (arch.combiner) {
-    case CombinerKind::kWeightedBlend:
-      force = steer::weightedBlend(set, limits);
-      break;
-    case CombinerKind::kPriority:
-      force = steer::prioritised(set, limits);
-      break;
-    case CombinerKind::kWeightedTruncatedRunningSum:
-      force = steer::runningSum(set, limits);
-      break;
-    case CombinerKind::kPrioritisedDithering:
-      force = steer::dithered(set, limits, eval.rng);
-      break;
-  }
-
-  // World bounds policy: steer back. Inside a margin band along the edges the body seeks the
-  // nearest point of the inner rectangle on top of whatever else it wants; a hard clamp below is
-  // the backstop.
+// The end of an agent's update, after integration: static contacts, bounds clamp, heading
+// smoothing, and the writes of its slot of state[n+1]. Returns its ContactFlag bits.
+std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer::Body next,
+                         const AgentEval& eval, AgentColumns& out) {
+  const AgentColumns& in = ctx.in;
+  const Archetype& arch = eval.arch;
+  const std::uint32_t slot = eval.slot;
   const Bounds& bounds = ctx.geometry.bounds;
-  const float m = ctx.boundsMargin;
-  const Vec2 inner{std::clamp(body.position.x, bounds.minX + m, std::max(bounds.minX + m, bounds.maxX - m)),
-                   std::clamp(body.position.y, bounds.minY + m, std::max(bounds.minY + m, bounds.maxY - m))};
-  if (!(inner == body.position)) {
-    force.linear = steer::truncate(force.linear + steer::seek(body, inner).linear, arch.limits.maxForce);
-  }
-
-  steer::Body next = steer::integrateDynamicStep(body, force.linear, rt.step);
   std::uint8_t flags = kContactNone;
-
-  // Overlap resolution: half of each overlap, pushed apart along the line of centres (the other
-  // agent does the other half from its own update), capped so a crowded body does not jump.
-  next.position += steer::truncate({eval.sums.pushX, eval.sums.pushY}, arch.limits.radius * 0.5f);
 
   // Static contacts: project out of obstacles and walls, and drop the velocity into them.
   const float r = arch.limits.radius;
@@ -376,9 +340,288 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const Neigh
   out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y, eval.pathIndex,   eval.targetId,
                       eval.goal.x,         eval.goal.y,         eval.assignedPath};
   out.radius[slot] = in.radius[slot];
-  out.id[slot] = id;
+  out.id[slot] = in.id[slot];
   out.archetype[slot] = in.archetype[slot];
   return flags;
+}
+
+// World bounds policy: steer back. Inside a margin band along the edges the body seeks the
+// nearest point of the inner rectangle on top of whatever else it wants; a hard clamp
+// (finishAgent) is the backstop.
+Vec2 steerBack(const StepContext& ctx, const steer::Body& body, Vec2 force) {
+  const Bounds& bounds = ctx.geometry.bounds;
+  const float m = ctx.boundsMargin;
+  const Vec2 inner{std::clamp(body.position.x, bounds.minX + m, std::max(bounds.minX + m, bounds.maxX - m)),
+                   std::clamp(body.position.y, bounds.minY + m, std::max(bounds.minY + m, bounds.maxY - m))};
+  if (inner == body.position) return force;
+  return steer::truncate(force + steer::seek(body, inner).linear, body.limits.maxForce);
+}
+
+// Overlap resolution: half of each overlap, pushed apart along the line of centres (the other
+// agent does the other half from its own update), capped so a crowded body does not jump.
+Vec2 overlapPush(const NeighbourSums& sums, float radius) {
+  return steer::truncate({sums.pushX, sums.pushY}, radius * 0.5f);
+}
+
+// The scalar update of one agent: any archetype, any combiner.
+std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
+                               AgentColumns& out) {
+  const Archetype& arch = ctx.archetypes[ctx.in.archetype[slot]];
+  const ArchetypeRuntime& rt = ctx.runtime[ctx.in.archetype[slot]];
+  const steer::Body body = bodyAt(ctx, slot, arch);
+  AgentEval eval(ctx, slot, arch, rt, body, sums);
+
+  SpecRef refs[kMaxBehaviours];
+  const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
+  for (std::size_t b = 0; b < count; ++b) {
+    const BehaviourSpec& s = arch.behaviours[b];
+    refs[b] = {&s, &eval, s.weight, s.priority, s.probability};
+  }
+  const std::span<const SpecRef> set(refs, count);
+  const steer::CombineLimits& limits = rt.combine;
+  SteeringOutput force;
+  switch (arch.combiner) {
+    case CombinerKind::kWeightedBlend:
+      force = steer::weightedBlend(set, limits);
+      break;
+    case CombinerKind::kPriority:
+      force = steer::prioritised(set, limits);
+      break;
+    case CombinerKind::kWeightedTruncatedRunningSum:
+      force = steer::runningSum(set, limits);
+      break;
+    case CombinerKind::kPrioritisedDithering:
+      force = steer::dithered(set, limits, eval.rng);
+      break;
+  }
+
+  steer::Body next = steer::integrateDynamicStep(body, steerBack(ctx, body, force.linear), rt.step);
+  next.position += overlapPush(sums, arch.limits.radius);
+  return finishAgent(ctx, body, next, eval, out);
+}
+
+// ---- The quad path: four consecutive slots of one archetype with the running-sum combiner ----
+//
+// The same computation as updateAgentScalar, lane for lane, with the parts that are the same
+// for every agent (the flocking forces from the neighbour sums, Buckland's running sum, the
+// bounds steer-back, the point-mass integration and the overlap push) done on four agents at once.
+// Behaviours that look things up (wander's random stream, obstacle lists, targets, paths) still
+// run per lane through AgentEval. Every lane mirrors the scalar expression order exactly, so the
+// two paths give identical bits (tests/world/quad_path_test.cpp checks it on whole worlds).
+namespace quad {
+
+using namespace simd;
+
+struct V2 {
+  F4 x, y;
+};
+
+V2 operator+(V2 a, V2 b) { return {a.x + b.x, a.y + b.y}; }
+V2 operator-(V2 a, V2 b) { return {a.x - b.x, a.y - b.y}; }
+V2 operator*(V2 a, F4 s) { return {a.x * s, a.y * s}; }
+V2 operator/(V2 a, F4 s) { return {a.x / s, a.y / s}; }
+V2 select(I4 m, V2 a, V2 b) { return {simd::select(m, a.x, b.x), simd::select(m, a.y, b.y)}; }
+F4 dot(V2 a, V2 b) { return a.x * b.x + a.y * b.y; }
+F4 length(V2 v) { return sqrt4(dot(v, v)); }
+// steer::normalizedOr
+V2 normalizedOr(V2 v, V2 fallback) {
+  const F4 len = length(v);
+  return select(len > splat(steer::kEpsilon), v / len, fallback);
+}
+// steer::truncate with a positive `max` (the caller handles max <= 0)
+V2 truncatePositive(V2 v, float max) {
+  const F4 lsq = dot(v, v);
+  const V2 cut = v * (splat(max) / sqrt4(lsq));
+  return select(lsq <= splat(max * max), v, cut);
+}
+V2 truncate(V2 v, float max) {
+  if (!(max > 0.0f)) return {splat(0.0f), splat(0.0f)};
+  return truncatePositive(v, max);
+}
+// locomotion_detail::finiteOrZero
+V2 finiteOrZero(V2 v) {
+  const I4 ok = finite(v.x) & finite(v.y);
+  return {simd::select(ok, v.x), simd::select(ok, v.y)};
+}
+
+// steer::integrateDynamicStep for four bodies with the same limits; orientation is not kept by
+// the world, so it is not computed.
+void integrate(const steer::BodyLimits& lim, const steer::DynamicStep& step, V2 position, V2 velocity0,
+               V2 heading0, V2 force, V2& nextPosition, V2& nextVelocity, V2& nextHeading) {
+  const F4 zero = splat(0.0f);
+  if (!(step.dt > 0.0f)) {
+    nextPosition = position, nextVelocity = velocity0, nextHeading = heading0;
+    return;
+  }
+  V2 accel{zero, zero};
+  if (lim.mass > 0.0f && steer::isFinite(lim.mass)) {
+    accel = finiteOrZero(truncate(finiteOrZero(force), lim.maxForce) / splat(lim.mass));
+  }
+  V2 velocity = truncate(finiteOrZero(velocity0 + accel * splat(step.dt)), lim.maxSpeed);
+  if (step.limitTurn) {
+    const F4 speed0 = length(velocity0);
+    const I4 moving = speed0 > splat(steer::kEpsilon);
+    const V2 prev = velocity0 / speed0;
+    // locomotion_detail::limitTurn(prev, velocity, cos, sin)
+    const F4 speed = length(velocity);
+    const V2 dir = velocity / speed;
+    const I4 within = dot(prev, dir) >= splat(step.cosMaxTurn);
+    const F4 cross = prev.x * dir.y - prev.y * dir.x;
+    const F4 side = simd::select(cross < zero, splat(-step.sinMaxTurn), splat(step.sinMaxTurn));
+    const F4 c = splat(step.cosMaxTurn);
+    const V2 turned = V2{prev.x * c - prev.y * side, prev.x * side + prev.y * c} * speed;
+    const I4 keep = (speed <= splat(steer::kEpsilon)) | within;
+    velocity = select(moving, select(keep, velocity, turned), velocity);
+  }
+  velocity = finiteOrZero(velocity);
+  nextVelocity = velocity;
+  nextPosition = position + velocity * splat(step.dt);
+  const F4 speed = length(velocity);
+  nextHeading = select(speed > splat(steer::kEpsilon), velocity / speed, heading0);
+}
+
+bool allSame(const AgentColumns& in, std::uint32_t slot) {
+  const ArchetypeIndex a = in.archetype[slot];
+  return in.archetype[slot + 1] == a && in.archetype[slot + 2] == a && in.archetype[slot + 3] == a;
+}
+
+// Slots slot..slot+3 (all of one archetype whose combiner is the running sum); `sums` at index i..i+3.
+void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, std::uint32_t i,
+            AgentColumns& out, std::uint8_t* flags) {
+  const AgentColumns& in = ctx.in;
+  const ArchetypeIndex a = in.archetype[slot];
+  const Archetype& arch = ctx.archetypes[a];
+  const ArchetypeRuntime& rt = ctx.runtime[a];
+  const F4 zero = splat(0.0f);
+
+  steer::Body bodies[kLanes];
+  std::optional<AgentEval> evals[kLanes];
+  for (int k = 0; k < kLanes; ++k) {
+    bodies[k] = bodyAt(ctx, slot + k, arch);
+    evals[k].emplace(ctx, slot + k, arch, rt, bodies[k], sums.get(i + k));
+  }
+  const V2 p{load(&in.px[slot]), load(&in.py[slot])};
+  const V2 v{load(&in.vx[slot]), load(&in.vy[slot])};
+  const V2 h{load(&in.hx[slot]), load(&in.hy[slot])};
+  const F4 fovCount = load(&sums.fovCount[i]);
+  const I4 hasFov = fovCount > zero;
+
+  // Buckland's running sum (steer::detail::runningSum), lane by lane.
+  const float maxLinear = rt.combine.maxLinear > 0.0f ? rt.combine.maxLinear : 0.0f;
+  V2 total{zero, zero};
+  F4 angular = zero;
+  I4 running = splatMask(true);
+  const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
+  for (std::size_t b = 0; b < count; ++b) {
+    const F4 remaining = splat(maxLinear) - length(total);
+    running &= remaining > zero;
+    if (!any(running)) break;
+    const BehaviourSpec& spec = arch.behaviours[b];
+    V2 s;
+    F4 sAngular = zero;
+    switch (spec.kind) {
+      case BehaviourKind::kSeparation:
+        s = {load(&sums.sepX[i]), load(&sums.sepY[i])};
+        break;
+      case BehaviourKind::kAlignment: {
+        const V2 aligned = V2{load(&sums.headingX[i]), load(&sums.headingY[i])} / fovCount - h;
+        s = select(hasFov, aligned, V2{zero, zero});
+        break;
+      }
+      case BehaviourKind::kCohesion: {
+        // steer::seek(body, p + offset / count)
+        const V2 centre = p + V2{load(&sums.offsetX[i]), load(&sums.offsetY[i])} / fovCount;
+        const V2 desired = normalizedOr(centre - p, V2{zero, zero}) * splat(arch.limits.maxSpeed);
+        s = select(hasFov, desired - v, V2{zero, zero});
+        break;
+      }
+      default:
+        // Per lane, and only for lanes still running: a lane past its budget must not advance
+        // its memory (wander target, path index), exactly as the lazy scalar combiner.
+        for (int k = 0; k < kLanes; ++k) {
+          SteeringOutput o;
+          if (running[k]) o = evals[k]->run(spec);
+          s.x[k] = o.linear.x, s.y[k] = o.linear.y, sAngular[k] = o.angular;
+        }
+        break;
+    }
+    const F4 w = splat(spec.weight);
+    s = s * w;
+    sAngular = sAngular * w;
+    angular = simd::select(running, angular + sAngular, angular);
+    const F4 magnitude = length(s);
+    const I4 overflows = magnitude >= remaining;
+    const V2 added = total + s * simd::select(overflows, remaining / magnitude, splat(1.0f));
+    total = select(running, added, total);
+    running &= ~overflows;
+  }
+  (void)angular;  // the point mass has no angular state (as in the scalar path)
+
+  // steerBack, lane by lane.
+  const Bounds& bounds = ctx.geometry.bounds;
+  const float m = ctx.boundsMargin;
+  const float loX = bounds.minX + m, hiX = std::max(bounds.minX + m, bounds.maxX - m);
+  const float loY = bounds.minY + m, hiY = std::max(bounds.minY + m, bounds.maxY - m);
+  // std::clamp(v, lo, hi) == v < lo ? lo : (hi < v ? hi : v)
+  const V2 inner{simd::select(p.x < splat(loX), splat(loX), simd::select(splat(hiX) < p.x, splat(hiX), p.x)),
+                 simd::select(p.y < splat(loY), splat(loY), simd::select(splat(hiY) < p.y, splat(hiY), p.y))};
+  const I4 outside = (inner.x != p.x) | (inner.y != p.y);
+  V2 force = total;
+  if (any(outside)) {
+    const V2 seek = normalizedOr(inner - p, V2{zero, zero}) * splat(arch.limits.maxSpeed) - v;
+    force = select(outside, truncate(total + seek, arch.limits.maxForce), total);
+  }
+
+  V2 nextP, nextV, nextH;
+  integrate(arch.limits, rt.step, p, v, h, force, nextP, nextV, nextH);
+  // overlapPush
+  nextP = nextP + truncate(V2{load(&sums.pushX[i]), load(&sums.pushY[i])}, arch.limits.radius * 0.5f);
+
+  for (int k = 0; k < kLanes; ++k) {
+    steer::Body next = bodies[k];
+    next.position = {nextP.x[k], nextP.y[k]};
+    next.velocity = {nextV.x[k], nextV.y[k]};
+    next.heading = {nextH.x[k], nextH.y[k]};
+    flags[slot + k] = finishAgent(ctx, bodies[k], next, *evals[k], out);
+  }
+}
+
+}  // namespace quad
+
+}  // namespace
+
+void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentColumns& out,
+                 std::uint8_t* contactFlags) {
+  // Two passes over each block of the chunk: all neighbour scans (kept as one array per field),
+  // then the updates, four slots at a time where they share an archetype whose combiner is the
+  // running sum, one at a time otherwise.
+  SumsBlock sums;
+  for (std::uint32_t b = begin; b < end; b += kMaxChunk) {
+    const std::uint32_t e = std::min(end, b + kMaxChunk);
+    for (std::uint32_t slot = b; slot < e; ++slot) {
+      sums.put(slot - b,
+               scanNeighbours(ctx.in, ctx.grid, slot, ctx.runtime[ctx.in.archetype[slot]].neighbours));
+    }
+    std::uint32_t slot = b;
+    if (ctx.quads) {
+      for (; slot + quad::kLanes <= e; slot += quad::kLanes) {
+        if (quad::allSame(ctx.in, slot) &&
+            ctx.archetypes[ctx.in.archetype[slot]].combiner == CombinerKind::kWeightedTruncatedRunningSum) {
+          quad::update(ctx, slot, sums, slot - b, out, contactFlags);
+        } else {
+          for (std::uint32_t k = 0; k < quad::kLanes; ++k) {
+            contactFlags[slot + k] = updateAgentScalar(ctx, slot + k, sums.get(slot + k - b), out);
+          }
+        }
+      }
+    }
+    for (; slot < e; ++slot) contactFlags[slot] = updateAgentScalar(ctx, slot, sums.get(slot - b), out);
+  }
+}
+
+std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
+                         AgentColumns& out) {
+  return updateAgentScalar(ctx, slot, sums, out);
 }
 
 }  // namespace steerd

@@ -42,6 +42,7 @@ struct StepContext {
   std::uint64_t tick = 0;
   float dt = 1.0f / 30.0f;
   float boundsMargin = 5.0f;
+  bool quads = true;  // use the four-agent SIMD path where it applies (same bits either way)
 };
 
 enum ContactFlag : std::uint8_t {

@@ -2,42 +2,17 @@
 
 #include <cmath>
 
+#include "world/simd.h"
+
 namespace steerd {
 
-namespace {
-
-// Candidates are processed in blocks of 4 with GCC/Clang vector extensions: every test is a lane
-// mask (all ones or zero) ANDed into the contribution, so the loop has no data-dependent branch
-// (a branchy version mispredicts a dozen times per agent and runs about 2x slower) and each
-// operation is one SIMD instruction. Lanes are summed in a fixed order at the end, so the result
-// is the same on every run. A block may run past the range's end; those lanes read the grid's
-// padding (SpatialGrid::kScanPadding) and are masked off.
-constexpr int kLanes = 4;
-typedef float F4 __attribute__((vector_size(16)));
-typedef std::int32_t I4 __attribute__((vector_size(16)));
-
-F4 load(const float* p) {
-  F4 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-F4 splat(float x) { return F4{x, x, x, x}; }
-F4 select(I4 mask, F4 v) { return reinterpret_cast<F4>(mask & reinterpret_cast<I4>(v)); }
-F4 sqrt4(F4 v) {
-  F4 r;
-  for (int k = 0; k < kLanes; ++k) r[k] = __builtin_sqrtf(v[k]);
-  return r;
-}
-// {sum(a), sum(b), sum(c), sum(d)} by a 4x4 transpose: three shuffles and adds per four sums
-// instead of three per sum (the scan ends with ten of them, which had cost as much as a block).
-// Each sum is (x0 + x2) + (x1 + x3), the same order every time.
-F4 sum4(F4 a, F4 b, F4 c, F4 d) {
-  const F4 ab = __builtin_shuffle(a, b, I4{0, 4, 1, 5}) + __builtin_shuffle(a, b, I4{2, 6, 3, 7});
-  const F4 cd = __builtin_shuffle(c, d, I4{0, 4, 1, 5}) + __builtin_shuffle(c, d, I4{2, 6, 3, 7});
-  return __builtin_shuffle(ab, cd, I4{0, 1, 4, 5}) + __builtin_shuffle(ab, cd, I4{2, 3, 6, 7});
-}
-
-}  // namespace
+// Candidates are processed in blocks of 4 lanes: every test is a lane mask ANDed into the
+// contribution, so the loop has no data-dependent branch (a branchy version mispredicts a dozen
+// times per agent and runs about 2x slower) and each operation is one SIMD instruction. Lanes are
+// summed in a fixed order at the end, so the result is the same on every run. A block may run
+// past the range's end; those lanes read the grid's padding (SpatialGrid::kScanPadding) and are
+// masked off.
+using namespace simd;
 
 NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std::uint32_t slot,
                              const NeighbourQuery& q) {

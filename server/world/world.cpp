@@ -68,8 +68,8 @@ void World::step() {
   // Phase 2: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
   const std::size_t n = sorted_.size();
   contactFlags_.resize(n);
-  const StepContext ctx{sorted_,      grid_, geometry_,  archetypes_,         runtime_,
-                        config_.seed, tick_, config_.dt, config_.boundsMargin};
+  const StepContext ctx{sorted_,      grid_, geometry_,  archetypes_,          runtime_,
+                        config_.seed, tick_, config_.dt, config_.boundsMargin, config_.quads};
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
                 contactFlags_.data());

@@ -26,6 +26,7 @@ struct WorldConfig {
   unsigned threads = 1;
   std::size_t chunkSize = 512;  // agents per parallel chunk; fixed so work splits the same way
   float boundsMargin = 5.0f;    // m: inside this band agents are steered back towards the middle
+  bool quads = true;            // four-agent SIMD path where it applies; false forces the scalar path (tests)
 };
 
 // Per-tick counters, summed in slot order (deterministic).

@@ -1,0 +1,46 @@
+// Four-lane float vectors (GCC/Clang vector extensions: SSE on x86-64, NEON on ARM) and the few
+// helpers the world's SIMD code needs. Every operation is lane-wise IEEE arithmetic, so a lane
+// gives exactly the bits the same scalar expression gives: the SIMD paths can be (and are) tested
+// for equality against the scalar ones.
+#pragma once
+
+#include <cstdint>
+
+namespace steerd::simd {
+
+inline constexpr int kLanes = 4;
+typedef float F4 __attribute__((vector_size(16)));
+typedef std::int32_t I4 __attribute__((vector_size(16)));  // lane masks: all ones (true) or zero
+
+inline F4 load(const float* p) {
+  F4 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store(float* p, F4 v) { __builtin_memcpy(p, &v, sizeof v); }
+inline F4 splat(float x) { return F4{x, x, x, x}; }
+inline I4 splatMask(bool b) { return b ? I4{-1, -1, -1, -1} : I4{0, 0, 0, 0}; }
+// mask ? v : 0
+inline F4 select(I4 mask, F4 v) { return reinterpret_cast<F4>(mask & reinterpret_cast<I4>(v)); }
+// mask ? a : b
+inline F4 select(I4 mask, F4 a, F4 b) {
+  return reinterpret_cast<F4>((mask & reinterpret_cast<I4>(a)) | (~mask & reinterpret_cast<I4>(b)));
+}
+inline F4 sqrt4(F4 v) {
+  F4 r;
+  for (int k = 0; k < kLanes; ++k) r[k] = __builtin_sqrtf(v[k]);
+  return r;
+}
+inline bool any(I4 m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
+// Lanes whose value is finite (x - x is NaN exactly when x is infinite or NaN).
+inline I4 finite(F4 x) { return (x - x) == splat(0.0f); }
+
+// {sum(a), sum(b), sum(c), sum(d)} by a 4x4 transpose: three shuffles and adds per four sums.
+// Each sum is (x0 + x2) + (x1 + x3), the same order every time.
+inline F4 sum4(F4 a, F4 b, F4 c, F4 d) {
+  const F4 ab = __builtin_shuffle(a, b, I4{0, 4, 1, 5}) + __builtin_shuffle(a, b, I4{2, 6, 3, 7});
+  const F4 cd = __builtin_shuffle(c, d, I4{0, 4, 1, 5}) + __builtin_shuffle(c, d, I4{2, 6, 3, 7});
+  return __builtin_shuffle(ab, cd, I4{0, 1, 4, 5}) + __builtin_shuffle(ab, cd, I4{2, 3, 6, 7});
+}
+
+}  // namespace steerd::simd
