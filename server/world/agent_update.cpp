@@ -275,19 +275,12 @@ steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Archetype& 
   return body;
 }
 
-// The end of an agent's update, after integration: static contacts, bounds clamp, heading
-// smoothing, and the writes of its slot of state[n+1]. Returns its ContactFlag bits.
-std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer::Body next,
-                         const AgentEval& eval, AgentColumns& out) {
-  const AgentColumns& in = ctx.in;
-  const Archetype& arch = eval.arch;
-  const std::uint32_t slot = eval.slot;
-  const Bounds& bounds = ctx.geometry.bounds;
+// Static contacts after the move: project out of obstacles and walls, and drop the velocity
+// into them. Returns kContactObstacle if anything was touched.
+std::uint8_t resolveStaticContacts(const steer::Body& body, steer::Body& next,
+                                   const StaticGeometry::Near& near, float r) {
   std::uint8_t flags = kContactNone;
-
-  // Static contacts: project out of obstacles and walls, and drop the velocity into them.
-  const float r = arch.limits.radius;
-  for (const auto& o : eval.near.obstacles) {
+  for (const auto& o : near.obstacles) {
     const Vec2 away = next.position - o.center;
     const float reach = o.radius + r;
     const float d2 = steer::lengthSq(away);
@@ -299,7 +292,7 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
       flags |= kContactObstacle;
     }
   }
-  for (const auto& w : eval.near.walls) {
+  for (const auto& w : near.walls) {
     const Vec2 seg = w.to - w.from;
     const float len2 = steer::lengthSq(seg);
     const float t =
@@ -315,6 +308,19 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
       flags |= kContactObstacle;
     }
   }
+  return flags;
+}
+
+// The end of an agent's update, after integration: static contacts, bounds clamp, heading
+// smoothing, and the writes of its slot of state[n+1]. Returns its ContactFlag bits.
+std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer::Body next,
+                         const AgentEval& eval, AgentColumns& out) {
+  const AgentColumns& in = ctx.in;
+  const Archetype& arch = eval.arch;
+  const std::uint32_t slot = eval.slot;
+  const Bounds& bounds = ctx.geometry.bounds;
+  std::uint8_t flags = resolveStaticContacts(body, next, eval.near, arch.limits.radius);
+
   const Vec2 clamped{std::clamp(next.position.x, bounds.minX, bounds.maxX),
                      std::clamp(next.position.y, bounds.minY, bounds.maxY)};
   if (!(clamped == next.position)) {
@@ -577,12 +583,48 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
   // overlapPush
   nextP = nextP + truncate(V2{load(&sums.pushX[i]), load(&sums.pushY[i])}, arch.limits.radius * 0.5f);
 
+  // finishAgent, four at a time: contacts per lane (most lanes have no obstacle or wall near),
+  // then the bounds clamp, the finite fallback and the heading smoothing as vectors.
+  std::uint8_t laneFlags[kLanes] = {};
   for (int k = 0; k < kLanes; ++k) {
+    if (evals[k]->near.obstacles.empty() && evals[k]->near.walls.empty()) continue;
     steer::Body next = bodies[k];
     next.position = {nextP.x[k], nextP.y[k]};
     next.velocity = {nextV.x[k], nextV.y[k]};
-    next.heading = {nextH.x[k], nextH.y[k]};
-    flags[slot + k] = finishAgent(ctx, bodies[k], next, *evals[k], out);
+    laneFlags[k] = resolveStaticContacts(bodies[k], next, evals[k]->near, arch.limits.radius);
+    nextP.x[k] = next.position.x, nextP.y[k] = next.position.y;
+    nextV.x[k] = next.velocity.x, nextV.y[k] = next.velocity.y;
+  }
+  // std::clamp(v, lo, hi) == v < lo ? lo : (hi < v ? hi : v); NaN passes through and then
+  // counts as clamped (NaN != NaN), as in the scalar path.
+  const F4 minX = splat(bounds.minX), maxX = splat(bounds.maxX);
+  const F4 minY = splat(bounds.minY), maxY = splat(bounds.maxY);
+  const V2 clamped{simd::select(nextP.x < minX, minX, simd::select(maxX < nextP.x, maxX, nextP.x)),
+                   simd::select(nextP.y < minY, minY, simd::select(maxY < nextP.y, maxY, nextP.y))};
+  const I4 movedX = clamped.x != nextP.x, movedY = clamped.y != nextP.y;
+  nextV = {simd::select(movedX, zero, nextV.x), simd::select(movedY, zero, nextV.y)};
+  nextP = clamped;
+  const I4 clampedAny = movedX | movedY;
+  // finiteOr
+  nextP = select(finite(nextP.x) & finite(nextP.y), nextP, p);
+  nextV = select(finite(nextV.x) & finite(nextV.y), nextV, V2{zero, zero});
+  const V2 blended = h * splat(1.0f - arch.headingBlend) + nextH * splat(arch.headingBlend);
+  const V2 heading = normalizedOr(blended, nextH);
+
+  store(&out.px[slot], nextP.x);
+  store(&out.py[slot], nextP.y);
+  store(&out.vx[slot], nextV.x);
+  store(&out.vy[slot], nextV.y);
+  store(&out.hx[slot], heading.x);
+  store(&out.hy[slot], heading.y);
+  store(&out.radius[slot], load(&in.radius[slot]));
+  for (int k = 0; k < kLanes; ++k) {
+    const AgentEval& e = *evals[k];
+    out.memory[slot + k] = {e.wanderTarget.x, e.wanderTarget.y, e.pathIndex,   e.targetId,
+                            e.goal.x,         e.goal.y,         e.assignedPath};
+    out.id[slot + k] = in.id[slot + k];
+    out.archetype[slot + k] = in.archetype[slot + k];
+    flags[slot + k] = laneFlags[k] | (clampedAny[k] ? kContactBounds : kContactNone);
   }
 }
 

@@ -43,7 +43,7 @@ NeighbourSums scanNeighbours(const AgentColumns& s, const SpatialGrid& grid, std
   // square touches: 2 or 3 per axis (6.25 cells on average instead of a fixed 3 x 3).
   const NeighbourBlock block = grid.blockAround(px0, py0, q.radius);
   for (int row = block.rowFirst; row <= block.rowLast; ++row) {
-    const SlotRange range = grid.rowRange(row, block.columnFirst, block.columnLast);
+    const SlotRange range = grid.rowRangeInGrid(row, block.columnFirst, block.columnLast);
     for (std::uint32_t j = range.begin; j < range.end; j += kLanes) {
       const I4 valid = laneIndex < static_cast<std::int32_t>(range.end - j);
       const F4 dx = load(xs + j) - px, dy = load(ys + j) - py;

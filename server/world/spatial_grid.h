@@ -66,9 +66,11 @@ class SpatialGrid {
   float cellSize() const { return cellSize_; }
   // The slots of cells (x0..x1, row), clamped to the grid.
   SlotRange rowRange(int row, int x0, int x1) const {
-    row = std::clamp(row, 0, ny_ - 1);
-    x0 = std::clamp(x0, 0, nx_ - 1);
-    x1 = std::clamp(x1, 0, nx_ - 1);
+    return rowRangeInGrid(std::clamp(row, 0, ny_ - 1), std::clamp(x0, 0, nx_ - 1),
+                          std::clamp(x1, 0, nx_ - 1));
+  }
+  // rowRange for arguments already inside the grid (as blockAround's are).
+  SlotRange rowRangeInGrid(int row, int x0, int x1) const {
     const std::size_t base = static_cast<std::size_t>(row) * nx_;
     return {cellStart_[base + x0], cellStart_[base + x1 + 1]};
   }
