@@ -88,8 +88,9 @@ struct AgentEval {
   std::uint32_t slot;
   const Archetype& arch;
   const ArchetypeRuntime& rt;
-  steer::Body body;
-  NeighbourSums sums;
+  // Both outlive the evaluation (they live in the caller's frame); referenced, not copied.
+  const steer::Body& body;
+  const NeighbourSums& sums;
   // Obstacles near the agent. Buckets are padded by the longest reach (static_geometry.h), far
   // more than a body moves in a tick, so the same list also serves the contacts after the move.
   StaticGeometry::Near near;
@@ -247,6 +248,7 @@ SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
 Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback; }
 
 constexpr std::size_t kMaxBehaviours = 16;  // per archetype (checked at load)
+constexpr NeighbourSums kNoSums{};
 
 // The neighbour sums of a chunk, one array per field, so a quad of slots loads each as a vector.
 struct SumsBlock {
@@ -504,7 +506,9 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
   std::optional<AgentEval> evals[kLanes];
   for (int k = 0; k < kLanes; ++k) {
     bodies[k] = bodyAt(ctx, slot + k, arch);
-    evals[k].emplace(ctx, slot + k, arch, rt, bodies[k], sums.get(i + k));
+    // The quad computes the flocking forces from the sums itself; the per-lane evaluations never
+    // read theirs.
+    evals[k].emplace(ctx, slot + k, arch, rt, bodies[k], kNoSums);
   }
   const V2 p{load(&in.px[slot]), load(&in.py[slot])};
   const V2 v{load(&in.vx[slot]), load(&in.vy[slot])};
@@ -539,6 +543,33 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
         const V2 centre = p + V2{load(&sums.offsetX[i]), load(&sums.offsetY[i])} / fovCount;
         const V2 desired = normalizedOr(centre - p, V2{zero, zero}) * splat(arch.limits.maxSpeed);
         s = select(hasFov, desired - v, V2{zero, zero});
+        break;
+      }
+      case BehaviourKind::kWander: {
+        // steer::wander, lane by lane: the random draws come from each lane's own stream, and
+        // only lanes still running draw or move their target (as the lazy scalar combiner).
+        const float jitter =
+            (ctx.dt > 0.0f && steer::isFinite(ctx.dt)) ? rt.wander.jitterPerSecond * ctx.dt : 0.0f;
+        F4 jx = zero, jy = zero;
+        V2 target{zero, zero};
+        for (int k = 0; k < kLanes; ++k) {
+          if (!running[k]) continue;
+          jx[k] = evals[k]->rng.clamped();
+          jy[k] = evals[k]->rng.clamped();
+          target.x[k] = evals[k]->wanderTarget.x, target.y[k] = evals[k]->wanderTarget.y;
+        }
+        V2 next = select(finite(target.x) & finite(target.y), target, V2{zero, zero});
+        next = next + V2{jx * splat(jitter), jy * splat(jitter)};
+        next = normalizedOr(next, V2{splat(1.0f), zero}) * splat(rt.wander.radius);
+        next = select(finite(next.x) & finite(next.y), next, V2{zero, zero});
+        const V2 heading = normalizedOr(h, V2{splat(1.0f), zero});
+        const V2 local = next + V2{splat(rt.wander.distance), zero};
+        const V2 world =
+            p + V2{local.x * heading.x - local.y * heading.y, local.x * heading.y + local.y * heading.x};
+        s = world - p;
+        for (int k = 0; k < kLanes; ++k) {
+          if (running[k]) evals[k]->wanderTarget = {next.x[k], next.y[k]};
+        }
         break;
       }
       default:
