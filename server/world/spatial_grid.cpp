@@ -11,6 +11,8 @@ void SpatialGrid::configure(const Bounds& bounds, float cellSize) {
   invCell_ = 1.0f / cellSize_;
   nx_ = std::max(1, static_cast<int>(std::ceil(bounds.width() * invCell_)));
   ny_ = std::max(1, static_cast<int>(std::ceil(bounds.height() * invCell_)));
+  axisX_ = CellAxis(bounds.minX, cellSize_, nx_);
+  axisY_ = CellAxis(bounds.minY, cellSize_, ny_);
   cellStart_.assign(static_cast<std::size_t>(nx_) * ny_ + 1, 0);
 }
 

@@ -27,6 +27,29 @@ struct SlotRange {
   std::uint32_t end = 0;
 };
 
+// One axis of a uniform grid: which cell a coordinate falls in, clamped to the grid. The clamp
+// happens in float, before the conversion: converting infinity or 1e12 to int is undefined (and
+// gave INT_MIN, a negative index). NaN compares false everywhere and lands in cell 0.
+struct CellAxis {
+  float origin = 0.0f;
+  float inverseSize = 1.0f;
+  int last = 0;           // index of the last cell
+  float lastAsFloat = 0;  // the same, converted once
+
+  CellAxis() = default;
+  CellAxis(float originIn, float cellSize, int cells)
+      : origin(originIn),
+        inverseSize(1.0f / cellSize),
+        last(cells - 1),
+        lastAsFloat(static_cast<float>(cells - 1)) {}
+
+  int index(float v) const {
+    const float c = (v - origin) * inverseSize;
+    if (!(c >= 1.0f)) return 0;
+    return c < lastAsFloat ? static_cast<int>(c) : last;
+  }
+};
+
 // A block of cells: columns [columnFirst, columnLast] of rows [rowFirst, rowLast].
 struct NeighbourBlock {
   int columnFirst, columnLast, rowFirst, rowLast;
@@ -52,15 +75,9 @@ class SpatialGrid {
   void rebuild(AgentColumns& from, AgentColumns& to, std::vector<std::uint32_t>& slotOfId,
                const ParallelFor& parallelFor = {});
 
-  // Cell column / row of a coordinate, clamped to the grid. The clamp happens in float, before
-  // the conversion: converting infinity or 1e12 to int is undefined (and gave INT_MIN, a negative
-  // index). NaN compares false everywhere and lands in cell 0.
-  int cellX(float x) const { return clampCell((x - bounds_.minX) * invCell_, nx_); }
-  int cellY(float y) const { return clampCell((y - bounds_.minY) * invCell_, ny_); }
-  static int clampCell(float c, int cells) {
-    if (!(c >= 1.0f)) return 0;
-    return c < static_cast<float>(cells - 1) ? static_cast<int>(c) : cells - 1;
-  }
+  // Cell column / row of a coordinate, clamped to the grid (CellAxis).
+  int cellX(float x) const { return axisX_.index(x); }
+  int cellY(float y) const { return axisY_.index(y); }
   int columns() const { return nx_; }
   int rows() const { return ny_; }
   float cellSize() const { return cellSize_; }
@@ -98,6 +115,7 @@ class SpatialGrid {
   float cellSize_ = 1.0f;
   float invCell_ = 1.0f;
   int nx_ = 1, ny_ = 1;
+  CellAxis axisX_, axisY_;
   std::vector<std::uint32_t> cellStart_;  // nx*ny + 1 prefix sums
   std::vector<std::uint32_t> dest_;       // rebuild scratch: destination slot of each source slot
   std::vector<std::uint32_t> cursor_;     // rebuild scratch: next free slot per cell

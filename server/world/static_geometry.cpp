@@ -27,9 +27,10 @@ bool segmentMayTouch(const steer::Wall& w, const Rect& r) {
 
 void StaticGeometry::index(float cellSize, float reach) {
   cellSize_ = cellSize > 0.0f ? cellSize : 16.0f;
-  invCellSize_ = 1.0f / cellSize_;
   nx_ = std::max(1, static_cast<int>(std::ceil(bounds.width() / cellSize_)));
   ny_ = std::max(1, static_cast<int>(std::ceil(bounds.height() / cellSize_)));
+  axisX_ = CellAxis(bounds.minX, cellSize_, nx_);
+  axisY_ = CellAxis(bounds.minY, cellSize_, ny_);
   const std::size_t cells = static_cast<std::size_t>(nx_) * ny_;
   obstacleStart_.assign(cells + 1, 0);
   wallStart_.assign(cells + 1, 0);
@@ -40,10 +41,8 @@ void StaticGeometry::index(float cellSize, float reach) {
   // Each obstacle and wall only visits the cells its padded bounding box covers.
   std::vector<std::vector<std::uint32_t>> nearObstacles(cells), nearWalls(cells), own(cells);
   auto forCells = [&](float x0, float y0, float x1, float y1, auto&& f) {
-    const int cx0 = SpatialGrid::clampCell((x0 - bounds.minX) / cellSize_, nx_);
-    const int cx1 = SpatialGrid::clampCell((x1 - bounds.minX) / cellSize_, nx_);
-    const int cy0 = SpatialGrid::clampCell((y0 - bounds.minY) / cellSize_, ny_);
-    const int cy1 = SpatialGrid::clampCell((y1 - bounds.minY) / cellSize_, ny_);
+    const int cx0 = axisX_.index(x0), cx1 = axisX_.index(x1);
+    const int cy0 = axisY_.index(y0), cy1 = axisY_.index(y1);
     for (int cy = cy0; cy <= cy1; ++cy) {
       for (int cx = cx0; cx <= cx1; ++cx) {
         const float rx = bounds.minX + cx * cellSize_, ry = bounds.minY + cy * cellSize_;
@@ -83,8 +82,7 @@ void StaticGeometry::index(float cellSize, float reach) {
 }
 
 std::size_t StaticGeometry::cellOf(float x, float y) const {
-  const int cx = SpatialGrid::clampCell((x - bounds.minX) * invCellSize_, nx_);
-  const int cy = SpatialGrid::clampCell((y - bounds.minY) * invCellSize_, ny_);
+  const int cx = axisX_.index(x), cy = axisY_.index(y);
   return static_cast<std::size_t>(cy) * nx_ + cx;
 }
 

@@ -48,8 +48,8 @@ class StaticGeometry {
   std::size_t cellOf(float x, float y) const;
 
   float cellSize_ = 16.0f;
-  float invCellSize_ = 1.0f / 16.0f;
   int nx_ = 1, ny_ = 1;
+  CellAxis axisX_, axisY_;
   std::vector<std::uint32_t> obstacleStart_, wallStart_;  // per cell, prefix sums
   std::vector<steer::CircleObstacle> bucketedObstacles_;  // copies per cell, contiguous
   std::vector<steer::Wall> bucketedWalls_;
