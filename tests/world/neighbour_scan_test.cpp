@@ -84,44 +84,42 @@ TEST(NeighbourScan, MatchesTheLibrarysFlockingFormulasOnRandomAgents) {
   EXPECT_GT(withNeighbours, 100);  // the field is dense enough to test something
 }
 
-TEST(NeighbourScan, OverlapPushSeparatesATouchingPairHalfEach) {
+// Two agents of radius 0.5 heading +x at (x0, y) and (x1, y), sorted into a 20 m grid of 4 m cells.
+struct Pair {
+  AgentColumns sorted;
+  SpatialGrid grid;
+  std::vector<std::uint32_t> slotOf = std::vector<std::uint32_t>(2);
+};
+
+Pair pairAt(float x0, float x1, float y) {
   AgentColumns a;
   a.resize(2);
-  a.px = {10.0f, 10.6f};
-  a.py = {10.0f, 10.0f};
+  a.px = {x0, x1};
+  a.py = {y, y};
   a.hx = {1.0f, 1.0f};
   a.hy = {0.0f, 0.0f};
   a.radius = {0.5f, 0.5f};
   a.id = {0, 1};
-  SpatialGrid g;
-  g.configure({0, 0, 20, 20}, 4);
-  AgentColumns s;
-  std::vector<std::uint32_t> slotOf(2);
-  g.rebuild(a, s, slotOf);
+  Pair p;
+  p.grid.configure({0, 0, 20, 20}, 4);
+  p.grid.rebuild(a, p.sorted, p.slotOf);
+  return p;
+}
+
+TEST(NeighbourScan, OverlapPushSeparatesATouchingPairHalfEach) {
+  const Pair p = pairAt(10.0f, 10.6f, 10.0f);
   NeighbourQuery q;
   q.radius = 4;
   q.selfRadius = 0.5f;
-  const NeighbourSums left = scanNeighbours(s, g, slotOf[0], q);
+  const NeighbourSums left = scanNeighbours(p.sorted, p.grid, p.slotOf[0], q);
   // Overlap 1.0 - 0.6 = 0.4: each pushes itself 0.2 away from the other.
   EXPECT_NEAR(left.pushX, -0.2f, 1e-4f);
   EXPECT_NEAR(left.pushY, 0.0f, 1e-6f);
 }
 
 TEST(NeighbourScan, AloneOrCoincidentGivesZeroSumsNotNaN) {
-  AgentColumns a;
-  a.resize(2);
-  a.px = {5.0f, 5.0f};
-  a.py = {5.0f, 5.0f};
-  a.hx = {1.0f, 1.0f};
-  a.hy = {0.0f, 0.0f};
-  a.radius = {0.5f, 0.5f};
-  a.id = {0, 1};
-  SpatialGrid g;
-  g.configure({0, 0, 20, 20}, 4);
-  AgentColumns s;
-  std::vector<std::uint32_t> slotOf(2);
-  g.rebuild(a, s, slotOf);
-  const NeighbourSums sums = scanNeighbours(s, g, 0, NeighbourQuery{});
+  const Pair p = pairAt(5.0f, 5.0f, 5.0f);
+  const NeighbourSums sums = scanNeighbours(p.sorted, p.grid, 0, NeighbourQuery{});
   EXPECT_EQ(sums.count, 0.0f);
   EXPECT_EQ(sums.sepX, 0.0f);
   EXPECT_EQ(sums.pushX, 0.0f);

@@ -1,0 +1,130 @@
+#include "world/agent_eval.h"
+
+namespace steerd::agent_internal {
+
+namespace {
+
+Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback; }
+
+}  // namespace
+
+// Seed 001's racer: chase the current waypoint of a path through the interest map; obstacles and
+// nearby agents write the danger map; Fray's masking chooses.
+SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
+  const Path* found = pathFor(spec);
+  if (!found) return {};
+  const Path& path = *found;
+  if (path.points.empty()) return {};
+  const int n = static_cast<int>(path.points.size());
+  if (pathIndex < 0 || pathIndex >= n)
+    pathIndex = steer::closestWaypointIndex({path.points, path.looped}, body.position);
+  if (steer::distance(path.points[pathIndex], body.position) < arch.pathSeekDistance) {
+    pathIndex = path.looped ? (pathIndex + 1) % n : std::min(pathIndex + 1, n - 1);
+  }
+  goal = path.points[pathIndex];
+
+  steer::ContextMap map(arch.contextSlots);
+  const Vec2 targets[1] = {goal};
+  steer::writeChase(map, body.position, targets);
+  // Danger: obstacles and other agents close ahead, scaled by closeness so a far one only dims its
+  // own direction while a near one masks it.
+  const float lookahead = arch.obstacleMinDetectionLength * 2.0f;
+  for (const auto& o : near.obstacles) {
+    steer::writeAvoidDisc(map, body.position, o.center, o.radius + arch.limits.radius, lookahead);
+  }
+  const float personalSpace = 4.0f * arch.limits.radius;
+  ctx.grid.forEachNear(body.position.x, body.position.y, personalSpace, [&](std::uint32_t j) {
+    if (j == slot) return;
+    steer::writeAvoidDisc(map, body.position, {ctx.in.px[j], ctx.in.py[j]}, 2.0f * arch.limits.radius,
+                          personalSpace);
+  });
+  // Fray's masking, strict first. When every interesting slot is masked (a gap narrower than
+  // the slots can resolve, a crowd ahead) Fray stops; an agent that stops for good looks broken,
+  // so the mask is relaxed step by step and the agent edges along the least dangerous way.
+  steer::MaskParams mask;
+  steer::ContextChoice choice;
+  for (const float tolerance : {0.1f, 0.5f, 0.9f}) {
+    mask.dangerTolerance = tolerance;
+    choice = steer::chooseMasked(map, mask);
+    if (choice.slot >= 0) break;
+  }
+  return steer::contextSteer(body, choice);
+}
+
+// Static contacts after the move: project out of obstacles and walls, and drop the velocity
+// into them. Returns kContactObstacle if anything was touched.
+std::uint8_t resolveStaticContacts(const steer::Body& body, steer::Body& next,
+                                   const StaticGeometry::Near& near, float r) {
+  std::uint8_t flags = kContactNone;
+  for (const auto& o : near.obstacles) {
+    const Vec2 away = next.position - o.center;
+    const float reach = o.radius + r;
+    const float d2 = steer::lengthSq(away);
+    if (d2 < reach * reach) {
+      const Vec2 n = steer::normalizedOr(away, steer::perp(body.heading));
+      next.position = o.center + n * reach;
+      const float into = steer::dot(next.velocity, n);
+      if (into < 0.0f) next.velocity -= n * into;
+      flags |= kContactObstacle;
+    }
+  }
+  for (const auto& w : near.walls) {
+    const Vec2 seg = w.to - w.from;
+    const float len2 = steer::lengthSq(seg);
+    const float t =
+        len2 > 0.0f ? std::clamp(steer::dot(next.position - w.from, seg) / len2, 0.0f, 1.0f) : 0.0f;
+    const Vec2 closest = w.from + seg * t;
+    const float side = steer::dot(next.position - closest, w.normal);
+    // Only bodies on the wall's front side (or that crossed it this tick) are pushed back out.
+    const float sidePrev = steer::dot(body.position - closest, w.normal);
+    if (steer::distanceSq(next.position, closest) < r * r && sidePrev >= 0.0f) {
+      next.position += w.normal * (r - side);
+      const float into = steer::dot(next.velocity, w.normal);
+      if (into < 0.0f) next.velocity -= w.normal * into;
+      flags |= kContactObstacle;
+    }
+  }
+  return flags;
+}
+
+// The end of an agent's update, after integration: static contacts, bounds clamp, heading
+// smoothing, and the writes of its slot of state[n+1]. Returns its ContactFlag bits.
+std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer::Body next,
+                         const AgentEval& eval, AgentColumns& out) {
+  const AgentColumns& in = ctx.in;
+  const Archetype& arch = eval.arch;
+  const std::uint32_t slot = eval.slot;
+  const Bounds& bounds = ctx.geometry.bounds;
+  std::uint8_t flags = resolveStaticContacts(body, next, eval.near, arch.limits.radius);
+
+  const Vec2 clamped{std::clamp(next.position.x, bounds.minX, bounds.maxX),
+                     std::clamp(next.position.y, bounds.minY, bounds.maxY)};
+  if (!(clamped == next.position)) {
+    if (clamped.x != next.position.x) next.velocity.x = 0.0f;
+    if (clamped.y != next.position.y) next.velocity.y = 0.0f;
+    next.position = clamped;
+    flags |= kContactBounds;
+  }
+  // A non-finite position can only come from a bug upstream; keep the old state rather than
+  // poisoning the neighbours and the hash.
+  next.position = finiteOr(next.position, body.position);
+  next.velocity = finiteOr(next.velocity, Vec2{});
+
+  const Vec2 blended = body.heading * (1.0f - arch.headingBlend) + next.heading * arch.headingBlend;
+  const Vec2 heading = steer::normalizedOr(blended, next.heading);
+
+  out.px[slot] = next.position.x;
+  out.py[slot] = next.position.y;
+  out.vx[slot] = next.velocity.x;
+  out.vy[slot] = next.velocity.y;
+  out.hx[slot] = heading.x;
+  out.hy[slot] = heading.y;
+  out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y, eval.pathIndex,   eval.targetId,
+                      eval.goal.x,         eval.goal.y,         eval.assignedPath};
+  out.radius[slot] = in.radius[slot];
+  out.id[slot] = in.id[slot];
+  out.archetype[slot] = in.archetype[slot];
+  return flags;
+}
+
+}  // namespace steerd::agent_internal

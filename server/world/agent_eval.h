@@ -1,0 +1,213 @@
+// Internal to the world's update (agent_update.cpp, quad_update.cpp): one agent's evaluation of
+// its behaviour set, and the pieces both update paths share. Not part of the world's interface.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+#include "steering/arrive.h"
+#include "steering/combiners.h"
+#include "steering/context_steering.h"
+#include "steering/hide.h"
+#include "steering/locomotion.h"
+#include "steering/neighbours.h"
+#include "steering/obstacle_avoidance.h"
+#include "steering/path_following.h"
+#include "steering/pursue.h"
+#include "steering/seek.h"
+#include "steering/wall_avoidance.h"
+#include "steering/wander.h"
+#include "world/agent_update.h"
+#include "world/neighbour_scan.h"
+
+namespace steerd::agent_internal {
+
+using steer::SteeringOutput;
+using steer::Vec2;
+
+inline steer::Kinematic kinematicAt(const StepContext& ctx, std::uint32_t slot) {
+  const AgentColumns& in = ctx.in;
+  return {{in.px[slot], in.py[slot]},
+          {in.vx[slot], in.vy[slot]},
+          {in.hx[slot], in.hy[slot]},
+          ctx.archetypes[in.archetype[slot]].limits.radius};
+}
+
+// One agent's evaluation of its behaviour set, with the per-agent memory it updates.
+struct AgentEval {
+  AgentEval(const StepContext& c, std::uint32_t s, const Archetype& a, const ArchetypeRuntime& r,
+            const steer::Body& b, const NeighbourSums& n)
+      : ctx(c),
+        slot(s),
+        arch(a),
+        rt(r),
+        body(b),
+        sums(n),
+        near(c.geometry.near(b.position.x, b.position.y)),
+        rng(steer::Rng::forAgent(c.seed, c.in.id[s], c.tick)),
+        wanderTarget{c.in.memory[s].wanderX, c.in.memory[s].wanderY},
+        pathIndex(c.in.memory[s].pathIndex),
+        assignedPath(c.in.memory[s].assignedPath) {}
+
+  const StepContext& ctx;
+  std::uint32_t slot;
+  const Archetype& arch;
+  const ArchetypeRuntime& rt;
+  // Both outlive the evaluation (they live in the caller's frame); referenced, not copied.
+  const steer::Body& body;
+  const NeighbourSums& sums;
+  // Obstacles near the agent. Buckets are padded by the longest reach (static_geometry.h), far
+  // more than a body moves in a tick, so the same list also serves the contacts after the move.
+  StaticGeometry::Near near;
+  steer::Rng rng;
+  // Memory for state[n+1], starting as state[n].
+  Vec2 wanderTarget;
+  std::int32_t pathIndex;
+  std::int32_t assignedPath;
+  std::int32_t targetId = -1;
+  Vec2 goal{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
+
+  // Inlined into the combiner's loop: the call was a fifth of the tick's cost in the crowd.
+  [[gnu::always_inline]] inline SteeringOutput run(const BehaviourSpec& spec);
+  SteeringOutput contextSeekWaypoints(const BehaviourSpec& spec);
+  // The path a behaviour follows: its own, or (path -1) the one this agent was given.
+  const Path* pathFor(const BehaviourSpec& spec) const {
+    const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : assignedPath;
+    return p >= 0 && static_cast<std::size_t>(p) < ctx.geometry.paths.size() ? &ctx.geometry.paths[p]
+                                                                             : nullptr;
+  }
+  std::int32_t target(const BehaviourSpec& spec) {
+    const std::int32_t t = nearestOfArchetype(ctx, slot, spec.targetArchetype, spec.range);
+    if (t >= 0) targetId = static_cast<std::int32_t>(ctx.in.id[t]);
+    return t;
+  }
+};
+
+// Adapter the steering library's combiners read (weight, priority, probability and an evaluate()
+// found by argument-dependent lookup), so behaviours a combiner skips are never computed.
+struct SpecRef {
+  static constexpr bool kSortedByPriority = true;  // World sorts every archetype's set at load
+  const BehaviourSpec* spec;
+  AgentEval* eval;
+  float weight;
+  int priority;
+  float probability;
+};
+inline SteeringOutput evaluate(const SpecRef& r) { return r.eval->run(*r.spec); }
+
+inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
+  switch (spec.kind) {
+    case BehaviourKind::kWander: {
+      const steer::WanderResult w = steer::wander(body, wanderTarget, ctx.dt, rng, rt.wander);
+      wanderTarget = w.target;
+      return w.steering;
+    }
+    case BehaviourKind::kSeparation:
+      return {{sums.sepX, sums.sepY}, 0.0f};
+    case BehaviourKind::kAlignment:
+      if (sums.fovCount <= 0.0f) return {};
+      return {Vec2{sums.headingX, sums.headingY} / sums.fovCount - body.heading, 0.0f};
+    case BehaviourKind::kCohesion:
+      if (sums.fovCount <= 0.0f) return {};
+      return steer::seek(body, body.position + Vec2{sums.offsetX, sums.offsetY} / sums.fovCount);
+    case BehaviourKind::kObstacleAvoidance:
+      return steer::obstacleAvoidance(body, near.obstacles, rt.obstacles);
+    case BehaviourKind::kWallAvoidance:
+      return steer::wallAvoidance(body, near.walls, rt.walls);
+    case BehaviourKind::kPursueNearest: {
+      const std::int32_t t = target(spec);
+      if (t < 0) return {};
+      goal = {ctx.in.px[t], ctx.in.py[t]};
+      return steer::pursue(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)));
+    }
+    case BehaviourKind::kEvadeNearest: {
+      const std::int32_t t = target(spec);
+      if (t < 0) return {};
+      return steer::evade(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)));
+    }
+    case BehaviourKind::kHideFromNearest: {
+      const std::int32_t t = target(spec);
+      if (t < 0) return {};
+      steer::HideParams params;
+      params.distanceFromBoundary = arch.hideDistanceFromBoundary;
+      // Hiding spots come from every obstacle within the hunt range, not only the nearby bucket:
+      // the best spot may be some way off.
+      steer::CircleObstacle candidates[32];
+      const std::size_t n =
+          ctx.geometry.obstaclesInRange(body.position.x, body.position.y, spec.range, candidates);
+      const std::span<const steer::CircleObstacle> spots(candidates, n);
+      const steer::Kinematic hunter = kinematicAt(ctx, static_cast<std::uint32_t>(t));
+      // The goal is the hiding spot (none while there is nowhere to hide and it just evades).
+      if (const auto spot =
+              steer::nearestHidingSpot(body.position, hunter.position, spots, params.distanceFromBoundary)) {
+        goal = *spot;
+      }
+      return steer::hide(body, hunter, spots, params);
+    }
+    case BehaviourKind::kFollowPath: {
+      const Path* found = pathFor(spec);
+      if (!found) return {};
+      const Path& path = *found;
+      const steer::PathView view{path.points, path.looped};
+      if (pathIndex < 0) pathIndex = steer::closestWaypointIndex(view, body.position);
+      steer::PathFollowParams params;
+      params.seekDistance = arch.pathSeekDistance;
+      const steer::PathFollowResult r = steer::followPath(body, view, pathIndex, params);
+      pathIndex = r.index;
+      if (!path.points.empty())
+        goal = path.points[std::clamp<std::size_t>(pathIndex, 0, path.points.size() - 1)];
+      return r.steering;
+    }
+    case BehaviourKind::kArriveAt:
+      goal = spec.point;
+      return steer::arrive(body, spec.point);
+    case BehaviourKind::kContextSeekWaypoints:
+      return contextSeekWaypoints(spec);
+  }
+  return {};
+}
+
+constexpr std::size_t kMaxBehaviours = 16;  // per archetype (checked at load)
+constexpr NeighbourSums kNoSums{};
+
+// The neighbour sums of a chunk, one array per field, so a quad of slots loads each as a vector.
+struct SumsBlock {
+  float sepX[kMaxChunk], sepY[kMaxChunk], headingX[kMaxChunk], headingY[kMaxChunk];
+  float offsetX[kMaxChunk], offsetY[kMaxChunk], fovCount[kMaxChunk], count[kMaxChunk];
+  float pushX[kMaxChunk], pushY[kMaxChunk];
+
+  void put(std::uint32_t i, const NeighbourSums& s) {
+    sepX[i] = s.sepX, sepY[i] = s.sepY, headingX[i] = s.headingX, headingY[i] = s.headingY;
+    offsetX[i] = s.offsetX, offsetY[i] = s.offsetY, fovCount[i] = s.fovCount, count[i] = s.count;
+    pushX[i] = s.pushX, pushY[i] = s.pushY;
+  }
+  NeighbourSums get(std::uint32_t i) const {
+    return {sepX[i],    sepY[i],     headingX[i], headingY[i], offsetX[i],
+            offsetY[i], fovCount[i], count[i],    pushX[i],    pushY[i]};
+  }
+};
+
+inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Archetype& arch) {
+  const AgentColumns& in = ctx.in;
+  steer::Body body;
+  body.position = {in.px[slot], in.py[slot]};
+  body.velocity = {in.vx[slot], in.vy[slot]};
+  body.heading = {in.hx[slot], in.hy[slot]};
+  body.limits = arch.limits;
+  return body;
+}
+
+// Static contacts after the move: project out of obstacles and walls, and drop the velocity
+// into them. Returns kContactObstacle if anything was touched.
+std::uint8_t resolveStaticContacts(const steer::Body& body, steer::Body& next,
+                                   const StaticGeometry::Near& near, float r);
+
+// The end of an agent's update, after integration: static contacts, bounds clamp, heading
+// smoothing, and the writes of its slot of state[n+1]. Returns its ContactFlag bits.
+std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer::Body next,
+                         const AgentEval& eval, AgentColumns& out);
+
+}  // namespace steerd::agent_internal
