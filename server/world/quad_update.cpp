@@ -9,12 +9,14 @@ namespace steerd::agent_internal {
 
 // ---- The quad path: four consecutive slots of one archetype with the running-sum combiner ----
 //
-// The same computation as updateAgentScalar, lane for lane, with the parts that are the same
-// for every agent (the flocking forces from the neighbour sums, Buckland's running sum, the
-// bounds steer-back, the point-mass integration and the overlap push) done on four agents at once.
-// Behaviours that look things up (wander's random stream, obstacle lists, targets, paths) still
-// run per lane through AgentEval. Every lane mirrors the scalar expression order exactly, so the
-// two paths give identical bits (tests/world/quad_path_test.cpp checks it on whole worlds).
+// The same computation as updateAgentScalar (agent_update.cpp), lane for lane, with the parts
+// that are the same for every agent done on four agents at once: the flocking forces from the
+// neighbour sums, wander (its random draws come from each lane's own stream), Buckland's running
+// sum, the bounds steer-back, the point-mass integration, the overlap push, the bounds clamp and
+// the heading smoothing. Behaviours that look things up (obstacle lists, targets, paths, context
+// maps) and the static contacts run per lane through AgentEval. Every lane mirrors the scalar
+// expression order exactly, so the two paths give identical bits
+// (tests/world/quad_path_test.cpp checks it on whole worlds).
 namespace quad {
 
 using namespace simd;
@@ -117,8 +119,9 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
 
   // Buckland's running sum (steer::detail::runningSum), lane by lane.
   const float maxLinear = rt.combine.maxLinear > 0.0f ? rt.combine.maxLinear : 0.0f;
+  // Only the linear part is combined: the point mass has no angular state, and the scalar path
+  // uses only force.linear as well.
   V2 total{zero, zero};
-  F4 angular = zero;
   I4 running = splatMask(true);
   const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
   for (std::size_t b = 0; b < count; ++b) {
@@ -127,7 +130,6 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
     if (!any(running)) break;
     const BehaviourSpec& spec = arch.behaviours[b];
     V2 s;
-    F4 sAngular = zero;
     switch (spec.kind) {
       case BehaviourKind::kSeparation:
         s = {load(&sums.sepX[i]), load(&sums.sepY[i])};
@@ -177,21 +179,18 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
         for (int k = 0; k < kLanes; ++k) {
           SteeringOutput o;
           if (running[k]) o = evals[k]->run(spec);
-          s.x[k] = o.linear.x, s.y[k] = o.linear.y, sAngular[k] = o.angular;
+          s.x[k] = o.linear.x, s.y[k] = o.linear.y;
         }
         break;
     }
     const F4 w = splat(spec.weight);
     s = s * w;
-    sAngular = sAngular * w;
-    angular = simd::select(running, angular + sAngular, angular);
     const F4 magnitude = length(s);
     const I4 overflows = magnitude >= remaining;
     const V2 added = total + s * simd::select(overflows, remaining / magnitude, splat(1.0f));
     total = select(running, added, total);
     running &= ~overflows;
   }
-  (void)angular;  // the point mass has no angular state (as in the scalar path)
 
   // steerBack, lane by lane.
   const Bounds& bounds = ctx.geometry.bounds;
