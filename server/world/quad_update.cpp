@@ -173,6 +173,15 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
         }
         break;
       }
+      case BehaviourKind::kObstacleAvoidance:
+        // Most quads have no obstacle near any lane, and steer::obstacleAvoidance returns zero
+        // for an empty list: skip the four calls then.
+        if (evals[0]->near.obstacles.empty() && evals[1]->near.obstacles.empty() &&
+            evals[2]->near.obstacles.empty() && evals[3]->near.obstacles.empty()) {
+          s = {zero, zero};
+          break;
+        }
+        [[fallthrough]];
       default:
         // Per lane, and only for lanes still running: a lane past its budget must not advance
         // its memory (wander target, path index), exactly as the lazy scalar combiner.
