@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 
+#include "app/scenario_file.h"
 #include "app/tick_stats.h"
 #include "world/motion_quality.h"
 #include "world/scenarios.h"
@@ -14,11 +15,10 @@ namespace steerd {
 int runHeadless(const Options& options, std::FILE* out) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
-  auto world = makeScenario(options.scenario, {options.seed, options.threads, options.agents});
-  if (!world) {
-    spdlog::error("unknown scenario '{}'", options.scenario);
-    return 2;
-  }
+  ScenarioLoad load = openScenario(options.scenario, {options.seed, options.threads, options.agents});
+  for (const auto& e : load.errors) spdlog::error("{}", e);
+  if (!load.world) return 2;
+  auto world = std::move(load.world);
   const double setupMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   spdlog::info("scenario {} seed {}: {} agents, {} obstacles, {} threads (set-up {:.1f} ms)",
                options.scenario, options.seed, world->agentCount(), world->geometry().obstacles.size(),

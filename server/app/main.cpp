@@ -8,6 +8,7 @@
 #include "app/headless_run.h"
 #include "app/options.h"
 #include "app/realtime_run.h"
+#include "app/scenario_file.h"
 
 int main(int argc, char** argv) {
   steerd::Options options;
@@ -20,6 +21,16 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
 
   try {
+    if (!options.checkScenario.empty()) {
+      const steerd::ScenarioLoad load = steerd::loadScenarioFile(options.checkScenario, {}, false);
+      for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
+      if (!load.errors.empty()) {
+        std::fprintf(stderr, "%s: %zu error(s)\n", options.checkScenario.c_str(), load.errors.size());
+        return 1;
+      }
+      std::printf("%s: ok (%s)\n", options.checkScenario.c_str(), load.summary.c_str());
+      return 0;
+    }
     return options.headless ? steerd::runHeadless(options, stdout) : steerd::runRealtime(options);
   } catch (const std::exception& e) {
     spdlog::critical("fatal: {}", e.what());

@@ -14,7 +14,20 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   CLI::App app{"steerd: server-authoritative steering server for game NPCs"};
   app.option_defaults()->always_capture_default();
   const auto names = builtinScenarioNames();
-  app.add_option("--scenario", out.scenario, "Built-in scenario to run")->check(CLI::IsMember(names));
+  std::string builtins;
+  for (const auto& n : names) builtins += (builtins.empty() ? "" : ", ") + n;
+  app.add_option("--scenario", out.scenario, "Built-in scenario (" + builtins + ") or scenario file (.txtpb)")
+      ->check(
+          [names](const std::string& v) -> std::string {
+            for (const auto& n : names) {
+              if (n == v) return {};
+            }
+            return CLI::ExistingFile(v).empty() ? std::string{}
+                                                : "no built-in scenario or readable file named '" + v + "'";
+          },
+          "NAME or FILE");
+  app.add_option("--check-scenario", out.checkScenario,
+                 "Validate a scenario file, report every error, and exit");
   app.add_option("--seed", out.seed, "World seed: same seed and inputs give the same world")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--threads", out.threads, "Simulation threads (0: one per hardware thread)")

@@ -8,7 +8,8 @@
 namespace steerd {
 
 struct Options {
-  std::string scenario = "default";
+  std::string scenario = "default";  // a built-in name or a scenario file
+  std::string checkScenario;         // --check-scenario FILE: validate and exit
   std::uint64_t seed = 1;
   unsigned threads = 0;    // 0: one per hardware thread
   std::size_t agents = 0;  // 0: the scenario's default

@@ -7,6 +7,7 @@
 #include <csignal>
 
 #include "app/fixed_timestep.h"
+#include "app/scenario_file.h"
 #include "app/tick_stats.h"
 #include "world/scenarios.h"
 
@@ -94,11 +95,10 @@ class RealtimeServer {
 }  // namespace
 
 int runRealtime(const Options& options) {
-  auto world = makeScenario(options.scenario, {options.seed, options.threads, options.agents});
-  if (!world) {
-    spdlog::error("unknown scenario '{}'", options.scenario);
-    return 2;
-  }
+  ScenarioLoad load = openScenario(options.scenario, {options.seed, options.threads, options.agents});
+  for (const auto& e : load.errors) spdlog::error("{}", e);
+  if (!load.world) return 2;
+  auto world = std::move(load.world);
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
                options.seed, world->agentCount(), options.tickRate, options.threads);
   RealtimeServer server(options, *world);

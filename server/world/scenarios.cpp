@@ -32,6 +32,16 @@ void scatterObstacles(StaticGeometry& g, steer::Rng& rng, int count, float minR,
   }
 }
 
+BehaviourSpec spec(BehaviourKind kind, float weight, int priority) {
+  BehaviourSpec s;
+  s.kind = kind;
+  s.weight = weight;
+  s.priority = priority;
+  return s;
+}
+
+}  // namespace
+
 // `g` must be indexed (a World's geometry is): only the obstacles near p are looked at.
 bool insideObstacle(const StaticGeometry& g, Vec2 p, float pad) {
   for (const auto& o : g.obstaclesNear(p.x, p.y)) {
@@ -70,16 +80,6 @@ std::vector<Vec2> latticePoints(const StaticGeometry& g, steer::Rng& rng, std::s
 Vec2 randomVelocity(steer::Rng& rng, float speed) {
   return steer::fromAngle(2 * steer::kPi * rng.uniform()) * speed;
 }
-
-BehaviourSpec spec(BehaviourKind kind, float weight, int priority) {
-  BehaviourSpec s;
-  s.kind = kind;
-  s.weight = weight;
-  s.priority = priority;
-  return s;
-}
-
-}  // namespace
 
 std::vector<std::string> builtinScenarioNames() { return {"default", "crowd"}; }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "steering/random.h"
 #include "world/world.h"
 
 namespace steerd {
@@ -17,6 +18,14 @@ struct ScenarioOptions {
   unsigned threads = 1;
   std::size_t agents = 0;  // 0: the scenario's default size; crowd: exact; default: about
 };
+
+// Spawning helpers, shared with scenario files. `g` must be indexed (a World's geometry is).
+bool insideObstacle(const StaticGeometry& g, steer::Vec2 p, float pad);
+// `count` points on a jittered lattice filling the box [lo, hi], re-drawn (a few times, within their
+// lattice cell) when they fall within `pad` of an obstacle.
+std::vector<steer::Vec2> latticePoints(const StaticGeometry& g, steer::Rng& rng, std::size_t count,
+                                       steer::Vec2 lo, steer::Vec2 hi, float pad);
+steer::Vec2 randomVelocity(steer::Rng& rng, float speed);
 
 // Names accepted by makeScenario().
 std::vector<std::string> builtinScenarioNames();

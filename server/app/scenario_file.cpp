@@ -1,0 +1,401 @@
+#include "app/scenario_file.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "proto/scenario.pb.h"
+
+namespace steerd {
+
+namespace {
+
+namespace pb = steerd::scenario;
+using steer::Vec2;
+
+// Limits that keep a bad file from asking for more than a server can give.
+constexpr float kMaxWorldSide = 20000.0f;  // m
+constexpr std::uint64_t kMaxAgents = 5'000'000;
+constexpr std::size_t kMaxBehaviours = 16;
+
+class ParseErrors : public google::protobuf::io::ErrorCollector {
+ public:
+  ParseErrors(std::string file, std::vector<std::string>& out) : file_(std::move(file)), out_(out) {}
+  void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
+    out_.push_back(file_ + ":" + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " +
+                   message);
+  }
+
+ private:
+  std::string file_;
+  std::vector<std::string>& out_;
+};
+
+bool finite(float f) { return std::isfinite(f); }
+std::string num(float f) {
+  std::ostringstream s;
+  s << f;
+  return s.str();
+}
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+// Collects semantic errors with the file name and a field path.
+class Checker {
+ public:
+  Checker(std::string file, std::vector<std::string>& out) : file_(std::move(file)), out_(out) {}
+  void error(const std::string& field, const std::string& message) {
+    out_.push_back(file_ + ": " + field + ": " + message);
+  }
+  void finitePoint(const std::string& field, const pb::Vec2& v) {
+    if (!finite(v.x()) || !finite(v.y()))
+      error(field, "not a finite point (" + num(v.x()) + ", " + num(v.y()) + ")");
+  }
+  void nonNegative(const std::string& field, float v) {
+    if (!finite(v) || v < 0.0f) error(field, "must be a finite number >= 0, not " + num(v));
+  }
+  void positive(const std::string& field, float v) {
+    if (!finite(v) || v <= 0.0f) error(field, "must be a finite number > 0, not " + num(v));
+  }
+
+ private:
+  std::string file_;
+  std::vector<std::string>& out_;
+};
+
+bool inside(const pb::Bounds& b, const pb::Vec2& p) {
+  return p.x() >= b.min().x() && p.x() <= b.max().x() && p.y() >= b.min().y() && p.y() <= b.max().y();
+}
+
+std::string archetypeField(int i, const pb::Archetype& a) {
+  return "archetypes[" + std::to_string(i) + "] (" + quoted(a.name()) + ")";
+}
+
+bool needsTarget(pb::BehaviourKind k) {
+  return k == pb::PURSUE_NEAREST || k == pb::EVADE_NEAREST || k == pb::HIDE_FROM_NEAREST;
+}
+bool followsPath(pb::BehaviourKind k) { return k == pb::FOLLOW_PATH || k == pb::CONTEXT_SEEK_WAYPOINTS; }
+
+void validate(const pb::Scenario& s, Checker& c) {
+  // World.
+  const auto& b = s.bounds();
+  c.finitePoint("bounds.min", b.min());
+  c.finitePoint("bounds.max", b.max());
+  const float w = b.max().x() - b.min().x(), h = b.max().y() - b.min().y();
+  if (!(w > 0.0f) || !(h > 0.0f)) {
+    c.error("bounds", "max must be greater than min on both axes (size " + num(w) + " x " + num(h) + ")");
+  } else if (w > kMaxWorldSide || h > kMaxWorldSide) {
+    c.error("bounds", "at most " + num(kMaxWorldSide) + " m on a side, not " + num(w) + " x " + num(h));
+  }
+  for (int i = 0; i < s.obstacles_size(); ++i) {
+    const std::string f = "obstacles[" + std::to_string(i) + "]";
+    c.finitePoint(f + ".center", s.obstacles(i).center());
+    c.positive(f + ".radius", s.obstacles(i).radius());
+    if (!inside(b, s.obstacles(i).center())) c.error(f + ".center", "outside the world bounds");
+  }
+  for (int i = 0; i < s.walls_size(); ++i) {
+    const std::string f = "walls[" + std::to_string(i) + "]";
+    const auto& wall = s.walls(i);
+    c.finitePoint(f + ".from", wall.from());
+    c.finitePoint(f + ".to", wall.to());
+    if (wall.from().x() == wall.to().x() && wall.from().y() == wall.to().y()) c.error(f, "has zero length");
+  }
+  std::map<std::string, int> waypoints, paths, archetypes;
+  for (int i = 0; i < s.waypoints_size(); ++i) {
+    const auto& wp = s.waypoints(i);
+    const std::string f = "waypoints[" + std::to_string(i) + "]";
+    if (wp.name().empty()) c.error(f + ".name", "is empty");
+    if (!waypoints.emplace(wp.name(), i).second)
+      c.error(f + ".name", "duplicate waypoint " + quoted(wp.name()));
+    c.finitePoint(f + ".position", wp.position());
+    if (!inside(b, wp.position())) c.error(f + ".position", "outside the world bounds");
+  }
+  for (int i = 0; i < s.paths_size(); ++i) {
+    const auto& p = s.paths(i);
+    const std::string f = "paths[" + std::to_string(i) + "] (" + quoted(p.name()) + ")";
+    if (p.name().empty()) c.error(f + ".name", "is empty");
+    if (!paths.emplace(p.name(), i).second) c.error(f + ".name", "duplicate path " + quoted(p.name()));
+    if (p.waypoints_size() < 2) {
+      c.error(f + ".waypoints",
+              "a path needs at least two waypoints, not " + std::to_string(p.waypoints_size()));
+    }
+    for (int k = 0; k < p.waypoints_size(); ++k) {
+      if (!waypoints.count(p.waypoints(k))) {
+        c.error(f + ".waypoints[" + std::to_string(k) + "]", "no waypoint named " + quoted(p.waypoints(k)));
+      }
+    }
+  }
+  // Archetypes.
+  if (s.archetypes_size() == 0) c.error("archetypes", "a scenario needs at least one archetype");
+  for (int i = 0; i < s.archetypes_size(); ++i) {
+    const auto& a = s.archetypes(i);
+    if (a.name().empty()) c.error(archetypeField(i, a) + ".name", "is empty");
+    if (!archetypes.emplace(a.name(), i).second) {
+      c.error(archetypeField(i, a) + ".name", "duplicate archetype " + quoted(a.name()));
+    }
+  }
+  for (int i = 0; i < s.archetypes_size(); ++i) {
+    const auto& a = s.archetypes(i);
+    const std::string f = archetypeField(i, a);
+    if (!a.has_limits()) c.error(f + ".limits", "missing (radius, mass, max_speed, max_force are needed)");
+    c.positive(f + ".limits.radius", a.limits().radius());
+    c.positive(f + ".limits.mass", a.limits().mass());
+    c.nonNegative(f + ".limits.max_speed", a.limits().max_speed());
+    c.nonNegative(f + ".limits.max_force", a.limits().max_force());
+    c.nonNegative(f + ".limits.max_turn_rate_deg", a.limits().max_turn_rate_deg());
+    for (const auto& [name, v] : {std::pair{".flock_radius", a.flock_radius()},
+                                  {".field_of_view_deg", a.field_of_view_deg()},
+                                  {".wander_radius", a.wander_radius()},
+                                  {".wander_distance", a.wander_distance()},
+                                  {".wander_jitter_per_second", a.wander_jitter_per_second()},
+                                  {".obstacle_detection_length", a.obstacle_detection_length()},
+                                  {".wall_feeler_length", a.wall_feeler_length()},
+                                  {".hide_distance_from_boundary", a.hide_distance_from_boundary()},
+                                  {".path_seek_distance", a.path_seek_distance()}}) {
+      c.nonNegative(f + name, v);
+    }
+    if (a.context_slots() < 0 || a.context_slots() > 64) {
+      c.error(f + ".context_slots", "must be 1..64 (0: default), not " + std::to_string(a.context_slots()));
+    }
+    if (!finite(a.heading_blend()) || a.heading_blend() < 0.0f || a.heading_blend() > 1.0f) {
+      c.error(f + ".heading_blend", "must be in (0, 1] (0: default), not " + num(a.heading_blend()));
+    }
+    if (a.behaviours_size() > static_cast<int>(kMaxBehaviours)) {
+      c.error(f + ".behaviours",
+              "at most " + std::to_string(kMaxBehaviours) + ", not " + std::to_string(a.behaviours_size()));
+    }
+    for (int k = 0; k < a.behaviours_size(); ++k) {
+      const auto& beh = a.behaviours(k);
+      const std::string bf = f + ".behaviours[" + std::to_string(k) + "]";
+      if (beh.kind() == pb::BEHAVIOUR_UNSPECIFIED) c.error(bf + ".kind", "missing");
+      c.nonNegative(bf + ".weight", beh.weight());
+      c.nonNegative(bf + ".probability", beh.probability());
+      if (needsTarget(beh.kind())) {
+        if (!archetypes.count(beh.target_archetype())) {
+          c.error(bf + ".target_archetype", "no archetype named " + quoted(beh.target_archetype()));
+        }
+        c.positive(bf + ".range", beh.range());
+      }
+      if (followsPath(beh.kind())) {
+        if (!beh.path().empty() && !paths.count(beh.path())) {
+          c.error(bf + ".path", "no path named " + quoted(beh.path()));
+        }
+        if (beh.path().empty()) {
+          for (int g = 0; g < s.spawns_size(); ++g) {
+            if (s.spawns(g).archetype() == a.name() && s.spawns(g).path().empty()) {
+              c.error(bf + ".path", "empty, so it follows its spawn group's path, but spawns[" +
+                                        std::to_string(g) + "] names none");
+            }
+          }
+        }
+      }
+      if (beh.kind() == pb::ARRIVE_AT && !waypoints.count(beh.waypoint())) {
+        c.error(bf + ".waypoint", "no waypoint named " + quoted(beh.waypoint()));
+      }
+    }
+  }
+  // Spawns.
+  std::uint64_t agents = 0;
+  for (int i = 0; i < s.spawns_size(); ++i) {
+    const auto& g = s.spawns(i);
+    const std::string f = "spawns[" + std::to_string(i) + "]";
+    if (!archetypes.count(g.archetype()))
+      c.error(f + ".archetype", "no archetype named " + quoted(g.archetype()));
+    if (g.count() == 0) c.error(f + ".count", "must be at least 1");
+    agents += g.count();
+    c.finitePoint(f + ".min", g.min());
+    c.finitePoint(f + ".max", g.max());
+    if (g.min().x() > g.max().x() || g.min().y() > g.max().y())
+      c.error(f, "min must not be greater than max");
+    if (!inside(b, g.min()) || !inside(b, g.max())) c.error(f, "the spawn box lies outside the world bounds");
+    c.nonNegative(f + ".speed", g.speed());
+    if (!g.path().empty() && !paths.count(g.path()))
+      c.error(f + ".path", "no path named " + quoted(g.path()));
+  }
+  if (agents > kMaxAgents)
+    c.error("spawns", "at most " + std::to_string(kMaxAgents) + " agents, not " + std::to_string(agents));
+}
+
+float orDefault(float v, float fallback) { return v > 0.0f ? v : fallback; }
+
+BehaviourKind kindOf(pb::BehaviourKind k) {
+  switch (k) {
+    case pb::WANDER:
+      return BehaviourKind::kWander;
+    case pb::SEPARATION:
+      return BehaviourKind::kSeparation;
+    case pb::ALIGNMENT:
+      return BehaviourKind::kAlignment;
+    case pb::COHESION:
+      return BehaviourKind::kCohesion;
+    case pb::OBSTACLE_AVOIDANCE:
+      return BehaviourKind::kObstacleAvoidance;
+    case pb::WALL_AVOIDANCE:
+      return BehaviourKind::kWallAvoidance;
+    case pb::PURSUE_NEAREST:
+      return BehaviourKind::kPursueNearest;
+    case pb::EVADE_NEAREST:
+      return BehaviourKind::kEvadeNearest;
+    case pb::HIDE_FROM_NEAREST:
+      return BehaviourKind::kHideFromNearest;
+    case pb::FOLLOW_PATH:
+      return BehaviourKind::kFollowPath;
+    case pb::ARRIVE_AT:
+      return BehaviourKind::kArriveAt;
+    case pb::CONTEXT_SEEK_WAYPOINTS:
+      return BehaviourKind::kContextSeekWaypoints;
+    default:
+      return BehaviourKind::kWander;  // unreachable: validated
+  }
+}
+
+CombinerKind combinerOf(pb::Combiner c) {
+  switch (c) {
+    case pb::WEIGHTED_BLEND:
+      return CombinerKind::kWeightedBlend;
+    case pb::PRIORITY:
+      return CombinerKind::kPriority;
+    case pb::PRIORITISED_DITHERING:
+      return CombinerKind::kPrioritisedDithering;
+    default:
+      return CombinerKind::kWeightedTruncatedRunningSum;
+  }
+}
+
+Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
+
+std::unique_ptr<World> build(const pb::Scenario& s, const ScenarioOptions& options) {
+  StaticGeometry g;
+  g.bounds = {s.bounds().min().x(), s.bounds().min().y(), s.bounds().max().x(), s.bounds().max().y()};
+  for (const auto& o : s.obstacles()) g.obstacles.push_back({vec(o.center()), o.radius()});
+  for (const auto& w : s.walls()) {
+    g.walls.push_back(steer::makeWall(vec(w.from()), vec(w.to())));
+    if (w.two_sided()) g.walls.push_back(steer::makeWall(vec(w.to()), vec(w.from())));
+  }
+  std::map<std::string, Vec2> waypoints;
+  for (const auto& wp : s.waypoints()) waypoints[wp.name()] = vec(wp.position());
+  std::map<std::string, std::int32_t> paths, archetypeIndex;
+  for (const auto& p : s.paths()) {
+    Path path;
+    for (const auto& name : p.waypoints()) path.points.push_back(waypoints.at(name));
+    path.looped = p.looped();
+    paths[p.name()] = static_cast<std::int32_t>(g.paths.size());
+    g.paths.push_back(std::move(path));
+  }
+  for (int i = 0; i < s.archetypes_size(); ++i) archetypeIndex[s.archetypes(i).name()] = i;
+
+  std::vector<Archetype> archetypes;
+  for (const auto& a : s.archetypes()) {
+    Archetype arch;
+    arch.name = a.name();
+    arch.limits.radius = a.limits().radius();
+    arch.limits.mass = a.limits().mass();
+    arch.limits.maxSpeed = a.limits().max_speed();
+    arch.limits.maxForce = a.limits().max_force();
+    arch.limits.maxTurnRate = a.limits().max_turn_rate_deg() * steer::kPi / 180.0f;
+    arch.combiner = combinerOf(a.combiner());
+    arch.flock.radius = orDefault(a.flock_radius(), arch.flock.radius);
+    arch.flock.fovDegrees = orDefault(a.field_of_view_deg(), arch.flock.fovDegrees);
+    arch.wander.radius = orDefault(a.wander_radius(), arch.wander.radius);
+    arch.wander.distance = orDefault(a.wander_distance(), arch.wander.distance);
+    arch.wander.jitterPerSecond = orDefault(a.wander_jitter_per_second(), arch.wander.jitterPerSecond);
+    arch.obstacleMinDetectionLength =
+        orDefault(a.obstacle_detection_length(), arch.obstacleMinDetectionLength);
+    arch.wallFeelerLength = orDefault(a.wall_feeler_length(), arch.wallFeelerLength);
+    arch.hideDistanceFromBoundary = orDefault(a.hide_distance_from_boundary(), arch.hideDistanceFromBoundary);
+    arch.pathSeekDistance = orDefault(a.path_seek_distance(), arch.pathSeekDistance);
+    arch.contextSlots = a.context_slots() > 0 ? a.context_slots() : arch.contextSlots;
+    arch.headingBlend = orDefault(a.heading_blend(), arch.headingBlend);
+    for (const auto& beh : a.behaviours()) {
+      BehaviourSpec spec;
+      spec.kind = kindOf(beh.kind());
+      spec.weight = orDefault(beh.weight(), 1.0f);
+      spec.priority = beh.priority();
+      spec.probability = orDefault(beh.probability(), 1.0f);
+      if (needsTarget(beh.kind()))
+        spec.targetArchetype = static_cast<ArchetypeIndex>(archetypeIndex.at(beh.target_archetype()));
+      spec.range = orDefault(beh.range(), spec.range);
+      spec.pathIndex = beh.path().empty() ? -1 : paths.at(beh.path());
+      if (beh.kind() == pb::ARRIVE_AT) spec.point = waypoints.at(beh.waypoint());
+      arch.behaviours.push_back(spec);
+    }
+    archetypes.push_back(std::move(arch));
+  }
+
+  WorldConfig config;
+  config.seed = options.seed;
+  config.threads = options.threads;
+  auto world = std::make_unique<World>(std::move(g), std::move(archetypes), config);
+  steer::Rng rng(steer::mix64(options.seed) ^ 0x5ce4a210ULL);
+  for (const auto& group : s.spawns()) {
+    const auto archetype = static_cast<ArchetypeIndex>(archetypeIndex.at(group.archetype()));
+    const std::int32_t path = group.path().empty() ? -1 : paths.at(group.path());
+    const float pad = world->archetypes()[archetype].limits.radius + 0.5f;
+    for (const Vec2 p :
+         latticePoints(world->geometry(), rng, group.count(), vec(group.min()), vec(group.max()), pad)) {
+      world->spawn(archetype, p, randomVelocity(rng, group.speed()), path);
+    }
+  }
+  return world;
+}
+
+}  // namespace
+
+ScenarioLoad loadScenarioText(const std::string& text, const std::string& displayName,
+                              const ScenarioOptions& options, bool buildWorld) {
+  ScenarioLoad result;
+  pb::Scenario scenario;
+  ParseErrors parseErrors(displayName, result.errors);
+  google::protobuf::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&parseErrors);
+  if (!parser.ParseFromString(text, &scenario)) {
+    if (result.errors.empty()) result.errors.push_back(displayName + ": not a valid scenario");
+    return result;
+  }
+  Checker checker(displayName, result.errors);
+  validate(scenario, checker);
+  if (!result.errors.empty()) return result;
+  std::uint64_t agents = 0;
+  for (const auto& g : scenario.spawns()) agents += g.count();
+  result.summary = "scenario " + quoted(scenario.name()) + ": " + std::to_string(scenario.archetypes_size()) +
+                   " archetypes, " + std::to_string(agents) + " agents, " +
+                   std::to_string(scenario.obstacles_size()) + " obstacles, " +
+                   std::to_string(scenario.walls_size()) + " walls, " +
+                   std::to_string(scenario.paths_size()) + " paths";
+  if (buildWorld) result.world = build(scenario, options);
+  return result;
+}
+
+ScenarioLoad openScenario(const std::string& nameOrPath, const ScenarioOptions& options) {
+  for (const auto& name : builtinScenarioNames()) {
+    if (name == nameOrPath) {
+      ScenarioLoad result;
+      result.world = makeScenario(name, options);
+      result.summary = "built-in scenario " + quoted(name);
+      return result;
+    }
+  }
+  return loadScenarioFile(nameOrPath, options, true);
+}
+
+ScenarioLoad loadScenarioFile(const std::string& path, const ScenarioOptions& options, bool buildWorld) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ScenarioLoad result;
+    result.errors.push_back(path + ": cannot open the file");
+    return result;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    ScenarioLoad result;
+    result.errors.push_back(path + ": cannot read the file");
+    return result;
+  }
+  return loadScenarioText(text.str(), path, options, buildWorld);
+}
+
+}  // namespace steerd

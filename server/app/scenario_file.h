@@ -1,0 +1,32 @@
+// Scenario files (protobuf text format, proto/scenario.proto): read, validate, build a World.
+//
+// Every problem is reported, not just the first: syntax errors as FILE:LINE:COL (from protobuf's
+// text parser), semantic ones naming the field path and the value, e.g.
+//   yard.txtpb: archetypes[1] ("pursuer").behaviours[2].target_archetype: no archetype named "boidz"
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "world/scenarios.h"
+#include "world/world.h"
+
+namespace steerd {
+
+struct ScenarioLoad {
+  std::unique_ptr<World> world;     // null when there were errors, or when only checking
+  std::vector<std::string> errors;  // empty when the file is valid
+  std::string summary;              // one line: name, archetypes, agents, obstacles, walls, paths
+};
+
+// `build` false: validate only (steerd --check-scenario).
+ScenarioLoad loadScenarioFile(const std::string& path, const ScenarioOptions& options, bool build);
+// A built-in scenario by name (default, crowd), or else a scenario file by path.
+ScenarioLoad openScenario(const std::string& nameOrPath, const ScenarioOptions& options);
+
+// The same for text already in memory; `displayName` prefixes the messages.
+ScenarioLoad loadScenarioText(const std::string& text, const std::string& displayName,
+                              const ScenarioOptions& options, bool build);
+
+}  // namespace steerd

@@ -1,0 +1,172 @@
+// Scenario files: a good one builds the world it describes; every class of bad file gets a clear
+// error naming the place (FILE:LINE:COL for syntax, the field path and value otherwise) and no
+// world, never a crash.
+#include "app/scenario_file.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace steerd {
+namespace {
+
+// A small valid scenario; tests break one thing at a time by replacing a piece of it.
+const std::string kGood = R"(
+name: "test"
+bounds { min { x: 0 y: 0 } max { x: 100 y: 100 } }
+obstacles { center { x: 50 y: 50 } radius: 3 }
+walls { from { x: 10 y: 80 } to { x: 30 y: 80 } two_sided: true }
+waypoints { name: "a" position { x: 10 y: 10 } }
+waypoints { name: "b" position { x: 90 y: 10 } }
+paths { name: "ab" waypoints: ["a", "b"] looped: true }
+archetypes {
+  name: "walker"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 6 max_turn_rate_deg: 360 }
+  behaviours { kind: OBSTACLE_AVOIDANCE weight: 4 }
+  behaviours { kind: FOLLOW_PATH priority: 1 }
+}
+archetypes {
+  name: "chaser"
+  limits { radius: 0.6 mass: 1 max_speed: 4 max_force: 8 }
+  behaviours { kind: PURSUE_NEAREST target_archetype: "walker" range: 40 }
+}
+spawns { archetype: "walker" count: 10 min { x: 5 y: 5 } max { x: 40 y: 30 } speed: 1 path: "ab" }
+spawns { archetype: "chaser" count: 2 min { x: 60 y: 60 } max { x: 70 y: 70 } }
+)";
+
+std::string replaced(const std::string& from, const std::string& to) {
+  std::string s = kGood;
+  const auto at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the good scenario";
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+ScenarioLoad load(const std::string& text) { return loadScenarioText(text, "t.txtpb", {1, 1, 0}, true); }
+
+// The load failed, built nothing, and one of its errors contains `expected`.
+void expectError(const std::string& text, const std::string& expected) {
+  const ScenarioLoad r = load(text);
+  EXPECT_EQ(r.world, nullptr);
+  ASSERT_FALSE(r.errors.empty()) << "no error; expected: " << expected;
+  bool found = false;
+  for (const auto& e : r.errors) found = found || e.find(expected) != std::string::npos;
+  EXPECT_TRUE(found) << "expected an error containing: " << expected << "\nfirst error: " << r.errors[0];
+}
+
+TEST(ScenarioFile, GoodFileBuildsTheWorldItDescribes) {
+  const ScenarioLoad r = load(kGood);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  ASSERT_NE(r.world, nullptr);
+  EXPECT_EQ(r.world->agentCount(), 12u);
+  EXPECT_EQ(r.world->archetypes().size(), 2u);
+  EXPECT_EQ(r.world->geometry().walls.size(), 2u);  // two-sided: back to back
+  EXPECT_EQ(r.world->geometry().paths.size(), 1u);
+  EXPECT_NE(r.summary.find("12 agents"), std::string::npos);
+  // Walkers follow the spawn group's path; the chaser targets walkers.
+  const auto& a = r.world->agents();
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    if (a.archetype[s] == 0) {
+      EXPECT_EQ(a.memory[s].assignedPath, 0);
+    }
+  }
+  EXPECT_EQ(r.world->archetypes()[1].behaviours[0].targetArchetype, 0);
+  for (int i = 0; i < 30; ++i) r.world->step();
+}
+
+TEST(ScenarioFile, SyntaxErrorReportsFileLineAndColumn) {
+  expectError(replaced("radius: 3 }", "radius: 3 "), "t.txtpb:");
+  const ScenarioLoad r =
+      load("name: \"x\"\nbounds { min { x: 0 y: 0 } max { x: 1 y: 1 }\narchetypes { nme: \"a\" }\n");
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].rfind("t.txtpb:3:", 0), 0u) << r.errors[0];  // line 3, the unknown field
+}
+
+TEST(ScenarioFile, UnknownBehaviourKindIsASyntaxErrorWithItsPlace) {
+  expectError(replaced("kind: OBSTACLE_AVOIDANCE", "kind: OBSTACLE_AVOIDANCEE"), "t.txtpb:");
+}
+
+TEST(ScenarioFile, UnknownArchetypeNamesAreNamed) {
+  expectError(replaced("target_archetype: \"walker\"", "target_archetype: \"walkr\""),
+              "archetypes[1] (\"chaser\").behaviours[0].target_archetype: no archetype named \"walkr\"");
+  expectError(replaced("spawns { archetype: \"chaser\"", "spawns { archetype: \"nobody\""),
+              "spawns[1].archetype: no archetype named \"nobody\"");
+}
+
+TEST(ScenarioFile, DanglingWaypointsAndPathsAreNamed) {
+  expectError(replaced("waypoints: [\"a\", \"b\"]", "waypoints: [\"a\", \"c\"]"),
+              "paths[0] (\"ab\").waypoints[1]: no waypoint named \"c\"");
+  expectError(replaced("path: \"ab\" }", "path: \"ba\" }"), "spawns[0].path: no path named \"ba\"");
+}
+
+TEST(ScenarioFile, PathWithFewerThanTwoPointsIsRefused) {
+  expectError(replaced("waypoints: [\"a\", \"b\"]", "waypoints: [\"a\"]"),
+              "a path needs at least two waypoints");
+}
+
+TEST(ScenarioFile, FollowPathWithoutAnyPathIsRefused) {
+  expectError(replaced(" speed: 1 path: \"ab\" }", " speed: 1 }"), "behaviours[1].path: empty");
+}
+
+TEST(ScenarioFile, NegativeOrNaNLimitsAreNamedWithTheirValue) {
+  expectError(replaced("radius: 0.5 mass: 1", "radius: -0.5 mass: 1"),
+              "archetypes[0] (\"walker\").limits.radius: must be a finite number > 0, not -0.5");
+  expectError(replaced("max_speed: 3", "max_speed: nan"),
+              "limits.max_speed: must be a finite number >= 0, not nan");
+  expectError(replaced("max_force: 8", "max_force: inf"), "limits.max_force");
+  expectError(replaced("radius: 3 }", "radius: 0 }"), "obstacles[0].radius");
+}
+
+TEST(ScenarioFile, SpawnsOutsideTheWorldAreRefused) {
+  expectError(replaced("max { x: 40 y: 30 }", "max { x: 140 y: 30 }"),
+              "spawns[0]: the spawn box lies outside the world bounds");
+  expectError(replaced("count: 10", "count: 0"), "spawns[0].count: must be at least 1");
+  expectError(replaced("count: 10", "count: 4000000000"), "at most 5000000 agents");
+}
+
+TEST(ScenarioFile, BadBoundsAndGeometryAreRefused) {
+  expectError(replaced("max { x: 100 y: 100 }", "max { x: 0 y: 100 }"),
+              "bounds: max must be greater than min");
+  expectError(replaced("max { x: 100 y: 100 }", "max { x: 100000 y: 100 }"), "bounds: at most 20000 m");
+  expectError(replaced("to { x: 30 y: 80 }", "to { x: 10 y: 80 }"), "walls[0]: has zero length");
+  expectError(replaced("center { x: 50 y: 50 }", "center { x: 500 y: 50 }"), "obstacles[0].center: outside");
+}
+
+TEST(ScenarioFile, DuplicateNamesAndMissingPiecesAreRefused) {
+  expectError(replaced("name: \"chaser\"", "name: \"walker\""), "duplicate archetype \"walker\"");
+  expectError(replaced("waypoints { name: \"b\"", "waypoints { name: \"a\""), "duplicate waypoint \"a\"");
+  expectError("name: \"empty\"\nbounds { min { x: 0 y: 0 } max { x: 10 y: 10 } }\n",
+              "at least one archetype");
+  expectError(replaced("behaviours { kind: FOLLOW_PATH priority: 1 }", "behaviours { priority: 1 }"),
+              "behaviours[1].kind: missing");
+}
+
+TEST(ScenarioFile, EveryErrorIsReportedNotJustTheFirst) {
+  std::string text = replaced("radius: 0.5 mass: 1", "radius: -1 mass: -1");
+  const ScenarioLoad r = load(text);
+  EXPECT_GE(r.errors.size(), 2u);
+}
+
+TEST(ScenarioFile, MissingFileAndGarbageAreErrorsNotCrashes) {
+  const ScenarioLoad missing = loadScenarioFile("/nonexistent/steerd.txtpb", {}, true);
+  ASSERT_EQ(missing.errors.size(), 1u);
+  EXPECT_NE(missing.errors[0].find("cannot open"), std::string::npos);
+  expectError(std::string("\x01\x02\xff garbage {{{", 14), "t.txtpb:1:");
+  expectError("", "at least one archetype");
+}
+
+TEST(ScenarioFile, CheckOnlyValidatesWithoutBuilding) {
+  const ScenarioLoad r = loadScenarioText(kGood, "t.txtpb", {}, false);
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(r.world, nullptr);
+  EXPECT_FALSE(r.summary.empty());
+}
+
+TEST(ScenarioFile, OpenScenarioPrefersBuiltInNames) {
+  const ScenarioLoad r = openScenario("default", {1, 1, 0});
+  ASSERT_NE(r.world, nullptr);
+  EXPECT_EQ(r.world->agentCount(), 344u);
+}
+
+}  // namespace
+}  // namespace steerd
