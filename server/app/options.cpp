@@ -28,6 +28,8 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
           "NAME or FILE");
   app.add_option("--check-scenario", out.checkScenario,
                  "Validate a scenario file, report every error, and exit");
+  app.add_flag("--watch", out.watch,
+               "Reload the scenario file's archetypes when the file changes (SIGHUP always reloads)");
   app.add_option("--seed", out.seed, "World seed: same seed and inputs give the same world")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--threads", out.threads, "Simulation threads (0: one per hardware thread)")

@@ -19,6 +19,7 @@ struct Options {
   bool report = false;
   std::string logLevel = "info";
   double statusInterval = 1.0;  // s between status lines; 0 turns them off
+  bool watch = false;           // reload the scenario file's archetypes when it changes
 };
 
 // Parses argv. On --help or a bad flag, prints to stdout/stderr and returns the exit code to use;

@@ -3,8 +3,10 @@
 #include <spdlog/spdlog.h>
 #include <asio.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 
 #include "app/fixed_timestep.h"
 #include "app/scenario_file.h"
@@ -24,7 +26,8 @@ class RealtimeServer {
         world_(world),
         timestep_(1.0 / options.tickRate, 5),
         timer_(io_),
-        signals_(io_, SIGINT, SIGTERM) {}
+        signals_(io_, SIGINT, SIGTERM),
+        reloadSignal_(io_, SIGHUP) {}
 
   void run() {
     signals_.async_wait([this](const std::error_code& ec, int signal) {
@@ -33,6 +36,8 @@ class RealtimeServer {
       stopping_ = true;
       timer_.cancel();
     });
+    armReload();
+    watchedTime_ = fileTime();
     last_ = Clock::now();
     lastStatus_ = last_;
     arm();
@@ -45,7 +50,7 @@ class RealtimeServer {
     timer_.expires_at(last_ + std::chrono::duration_cast<Clock::duration>(wait));
     timer_.async_wait([this](const std::error_code& ec) {
       if (ec || stopping_) {
-        signals_.cancel();
+        stop();
         return;
       }
       onTimer();
@@ -66,7 +71,7 @@ class RealtimeServer {
     if (plan.dropped > 0) spdlog::warn("fell {} ticks behind real time: skipped them", plan.dropped);
     if (options_.ticks > 0 && world_.tick() >= options_.ticks) {
       spdlog::info("ran {} ticks: stopping", world_.tick());
-      signals_.cancel();
+      stop();
       return;
     }
     const double sinceStatus = std::chrono::duration<double>(now - lastStatus_).count();
@@ -76,8 +81,61 @@ class RealtimeServer {
                    totalLate_);
       stats_.reset();
       lastStatus_ = now;
+      if (options_.watch) {
+        const auto t = fileTime();
+        if (t != watchedTime_) {
+          watchedTime_ = t;
+          reload("file changed");
+        }
+      }
     }
     arm();
+  }
+
+  void stop() {
+    signals_.cancel();
+    reloadSignal_.cancel();
+  }
+
+  void armReload() {
+    reloadSignal_.async_wait([this](const std::error_code& ec, int) {
+      if (ec) return;
+      reload("SIGHUP");
+      armReload();
+    });
+  }
+
+  bool isFile() const {
+    const auto names = builtinScenarioNames();
+    return std::find(names.begin(), names.end(), options_.scenario) == names.end();
+  }
+
+  std::filesystem::file_time_type fileTime() const {
+    std::error_code ignored;
+    return isFile() ? std::filesystem::last_write_time(options_.scenario, ignored)
+                    : std::filesystem::file_time_type{};
+  }
+
+  // Live tuning: the file's archetypes replace the running ones between ticks; agents and their
+  // memory stay. A file that does not load, or changes which archetypes exist, is rejected with
+  // its errors and the running version stays in force. Geometry and spawns need a restart.
+  void reload(const char* why) {
+    if (!isFile()) {
+      spdlog::warn("reload ({}): built-in scenario '{}' has no file to reload", why, options_.scenario);
+      return;
+    }
+    ScenarioLoad load = loadScenarioFile(options_.scenario, {}, false);
+    for (const auto& e : load.errors) spdlog::error("{}", e);
+    std::string problem =
+        load.errors.empty() ? std::string{} : std::to_string(load.errors.size()) + " error(s)";
+    if (problem.empty()) problem = world_.replaceArchetypes(std::move(load.archetypes));
+    if (!problem.empty()) {
+      spdlog::error("reload ({}) of {} rejected: {}; the running version stays in force", why,
+                    options_.scenario, problem);
+      return;
+    }
+    spdlog::info("reloaded {} ({}): archetype parameters and behaviours updated at tick {}, {} agents kept",
+                 options_.scenario, why, world_.tick(), world_.agentCount());
   }
 
   const Options& options_;
@@ -86,6 +144,8 @@ class RealtimeServer {
   asio::io_context io_;
   asio::steady_timer timer_;
   asio::signal_set signals_;
+  asio::signal_set reloadSignal_;
+  std::filesystem::file_time_type watchedTime_;
   Clock::time_point last_, lastStatus_;
   TickStats stats_;
   std::uint64_t totalLate_ = 0;

@@ -267,26 +267,21 @@ CombinerKind combinerOf(pb::Combiner c) {
 
 Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
 
-std::unique_ptr<World> build(const pb::Scenario& s, const ScenarioOptions& options) {
-  StaticGeometry g;
-  g.bounds = {s.bounds().min().x(), s.bounds().min().y(), s.bounds().max().x(), s.bounds().max().y()};
-  for (const auto& o : s.obstacles()) g.obstacles.push_back({vec(o.center()), o.radius()});
-  for (const auto& w : s.walls()) {
-    g.walls.push_back(steer::makeWall(vec(w.from()), vec(w.to())));
-    if (w.two_sided()) g.walls.push_back(steer::makeWall(vec(w.to()), vec(w.from())));
-  }
+// Names the file uses, resolved to what the world uses.
+struct Names {
   std::map<std::string, Vec2> waypoints;
-  for (const auto& wp : s.waypoints()) waypoints[wp.name()] = vec(wp.position());
-  std::map<std::string, std::int32_t> paths, archetypeIndex;
-  for (const auto& p : s.paths()) {
-    Path path;
-    for (const auto& name : p.waypoints()) path.points.push_back(waypoints.at(name));
-    path.looped = p.looped();
-    paths[p.name()] = static_cast<std::int32_t>(g.paths.size());
-    g.paths.push_back(std::move(path));
-  }
-  for (int i = 0; i < s.archetypes_size(); ++i) archetypeIndex[s.archetypes(i).name()] = i;
+  std::map<std::string, std::int32_t> paths, archetypes;
+};
 
+Names namesOf(const pb::Scenario& s) {
+  Names n;
+  for (const auto& wp : s.waypoints()) n.waypoints[wp.name()] = vec(wp.position());
+  for (int i = 0; i < s.paths_size(); ++i) n.paths[s.paths(i).name()] = i;
+  for (int i = 0; i < s.archetypes_size(); ++i) n.archetypes[s.archetypes(i).name()] = i;
+  return n;
+}
+
+std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
   std::vector<Archetype> archetypes;
   for (const auto& a : s.archetypes()) {
     Archetype arch;
@@ -315,14 +310,33 @@ std::unique_ptr<World> build(const pb::Scenario& s, const ScenarioOptions& optio
       spec.weight = orDefault(beh.weight(), 1.0f);
       spec.priority = beh.priority();
       spec.probability = orDefault(beh.probability(), 1.0f);
-      if (needsTarget(beh.kind()))
-        spec.targetArchetype = static_cast<ArchetypeIndex>(archetypeIndex.at(beh.target_archetype()));
+      if (needsTarget(beh.kind())) {
+        spec.targetArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.target_archetype()));
+      }
       spec.range = orDefault(beh.range(), spec.range);
-      spec.pathIndex = beh.path().empty() ? -1 : paths.at(beh.path());
-      if (beh.kind() == pb::ARRIVE_AT) spec.point = waypoints.at(beh.waypoint());
+      spec.pathIndex = beh.path().empty() ? -1 : names.paths.at(beh.path());
+      if (beh.kind() == pb::ARRIVE_AT) spec.point = names.waypoints.at(beh.waypoint());
       arch.behaviours.push_back(spec);
     }
     archetypes.push_back(std::move(arch));
+  }
+  return archetypes;
+}
+
+std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vector<Archetype> archetypes,
+                             const ScenarioOptions& options) {
+  StaticGeometry g;
+  g.bounds = {s.bounds().min().x(), s.bounds().min().y(), s.bounds().max().x(), s.bounds().max().y()};
+  for (const auto& o : s.obstacles()) g.obstacles.push_back({vec(o.center()), o.radius()});
+  for (const auto& w : s.walls()) {
+    g.walls.push_back(steer::makeWall(vec(w.from()), vec(w.to())));
+    if (w.two_sided()) g.walls.push_back(steer::makeWall(vec(w.to()), vec(w.from())));
+  }
+  for (const auto& p : s.paths()) {
+    Path path;
+    for (const auto& name : p.waypoints()) path.points.push_back(names.waypoints.at(name));
+    path.looped = p.looped();
+    g.paths.push_back(std::move(path));
   }
 
   WorldConfig config;
@@ -331,8 +345,8 @@ std::unique_ptr<World> build(const pb::Scenario& s, const ScenarioOptions& optio
   auto world = std::make_unique<World>(std::move(g), std::move(archetypes), config);
   steer::Rng rng(steer::mix64(options.seed) ^ 0x5ce4a210ULL);
   for (const auto& group : s.spawns()) {
-    const auto archetype = static_cast<ArchetypeIndex>(archetypeIndex.at(group.archetype()));
-    const std::int32_t path = group.path().empty() ? -1 : paths.at(group.path());
+    const auto archetype = static_cast<ArchetypeIndex>(names.archetypes.at(group.archetype()));
+    const std::int32_t path = group.path().empty() ? -1 : names.paths.at(group.path());
     const float pad = world->archetypes()[archetype].limits.radius + 0.5f;
     for (const Vec2 p :
          latticePoints(world->geometry(), rng, group.count(), vec(group.min()), vec(group.max()), pad)) {
@@ -365,7 +379,9 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
                    std::to_string(scenario.obstacles_size()) + " obstacles, " +
                    std::to_string(scenario.walls_size()) + " walls, " +
                    std::to_string(scenario.paths_size()) + " paths";
-  if (buildWorld) result.world = build(scenario, options);
+  const Names names = namesOf(scenario);
+  result.archetypes = archetypesOf(scenario, names);
+  if (buildWorld) result.world = build(scenario, names, result.archetypes, options);
   return result;
 }
 

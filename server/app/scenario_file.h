@@ -15,9 +15,10 @@
 namespace steerd {
 
 struct ScenarioLoad {
-  std::unique_ptr<World> world;     // null when there were errors, or when only checking
-  std::vector<std::string> errors;  // empty when the file is valid
-  std::string summary;              // one line: name, archetypes, agents, obstacles, walls, paths
+  std::unique_ptr<World> world;       // null when there were errors, or when only checking
+  std::vector<std::string> errors;    // empty when the file is valid
+  std::string summary;                // one line: name, archetypes, agents, obstacles, walls, paths
+  std::vector<Archetype> archetypes;  // as the file defines them, when it is valid (for live reload)
 };
 
 // `build` false: validate only (steerd --check-scenario).

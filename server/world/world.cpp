@@ -15,13 +15,18 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
       config_(config),
       pool_(std::make_unique<ThreadPool>(std::max(1u, config.threads))) {
   if (archetypes_.empty()) throw std::invalid_argument("a world needs at least one archetype");
+  prepareArchetypes();
+}
+
+void World::prepareArchetypes() {
   float cell = 1.0f;
   float reach = 1.0f;
+  runtime_.clear();
   for (auto& a : archetypes_) {
     std::stable_sort(a.behaviours.begin(), a.behaviours.end(),
                      [](const BehaviourSpec& x, const BehaviourSpec& y) { return x.priority < y.priority; });
-    // The neighbour scan looks at 3x3 cells, so a cell must be at least the widest radius asked for
-    // (and wide enough for two touching bodies).
+    // The neighbour scan looks at the cells around an agent, so a cell must be at least the widest
+    // radius asked for (and wide enough for two touching bodies).
     cell = std::max({cell, a.flock.radius, 2.0f * a.limits.radius});
     // An obstacle bucket must hold every obstacle an agent of the cell may see (detection box,
     // feelers) or touch after this tick's move.
@@ -31,6 +36,26 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
   }
   grid_.configure(geometry_.bounds, cell);
   geometry_.index(16.0f, reach);
+}
+
+std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
+  if (archetypes.size() != archetypes_.size()) {
+    return "the new file has " + std::to_string(archetypes.size()) + " archetypes, the running world " +
+           std::to_string(archetypes_.size()) + " (adding or removing archetypes needs a restart)";
+  }
+  for (std::size_t i = 0; i < archetypes.size(); ++i) {
+    if (archetypes[i].name != archetypes_[i].name) {
+      return "archetype " + std::to_string(i) + " is \"" + archetypes[i].name +
+             "\", the running world has \"" + archetypes_[i].name +
+             "\" (renaming or reordering archetypes needs a restart)";
+    }
+  }
+  archetypes_ = std::move(archetypes);
+  prepareArchetypes();
+  // The radius column carries each agent's archetype radius into the neighbour scan.
+  for (std::size_t s = 0; s < current_.size(); ++s)
+    current_.radius[s] = archetypes_[current_.archetype[s]].limits.radius;
+  return {};
 }
 
 World::~World() = default;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "world/agent_columns.h"
@@ -49,6 +50,11 @@ class World {
 
   void step();
 
+  // Live tuning, between ticks: new parameters and behaviour sets for the same archetypes (same
+  // names, same order), keeping every agent and its memory. Returns an error (and changes
+  // nothing) when the archetypes differ otherwise.
+  [[nodiscard]] std::string replaceArchetypes(std::vector<Archetype> archetypes);
+
   std::uint64_t tick() const { return tick_; }
   std::size_t agentCount() const { return current_.size(); }
   const AgentColumns& agents() const { return current_; }
@@ -76,6 +82,8 @@ class World {
   AgentColumns sorted_;   // state[n] in cell order (read-only during the steering phase)
   std::vector<std::uint32_t> slotOfId_;
   std::vector<std::uint8_t> contactFlags_;  // per slot, written by the steering phase
+  void prepareArchetypes();  // sorts behaviour sets, derives runtime_, sizes the grid and buckets
+
   std::uint64_t tick_ = 0;
   TickCounters counters_;
 };

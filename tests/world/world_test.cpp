@@ -112,5 +112,31 @@ TEST(World, NearestOfArchetypeHonoursRange) {
   EXPECT_GT(withTarget, 0);
 }
 
+TEST(World, ReplaceArchetypesRetunesWithoutLosingAgents) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 200, 200};
+  World w(g, {walker({arriveAt({150, 100})})}, {});
+  for (int i = 0; i < 20; ++i) w.spawn(0, {20.0f + i, 100});
+  for (int i = 0; i < 30; ++i) w.step();
+  Archetype slower = walker({arriveAt({150, 100})});
+  slower.limits.maxSpeed = 0.5f;
+  EXPECT_EQ(w.replaceArchetypes({slower}), "");
+  EXPECT_EQ(w.agentCount(), 20u);
+  for (int i = 0; i < 30; ++i) w.step();
+  const auto& a = w.agents();
+  for (std::size_t s = 0; s < a.size(); ++s) EXPECT_LE(std::hypot(a.vx[s], a.vy[s]), 0.5f + 1e-4f);
+}
+
+TEST(World, ReplaceArchetypesRefusesOtherArchetypesAndKeepsTheOld) {
+  StaticGeometry g;
+  World w(g, {walker({})}, {});
+  w.spawn(0, {10, 10});
+  Archetype renamed = walker({});
+  renamed.name = "runner";
+  EXPECT_NE(w.replaceArchetypes({renamed}).find("needs a restart"), std::string::npos);
+  EXPECT_NE(w.replaceArchetypes({walker({}), walker({})}).find("needs a restart"), std::string::npos);
+  EXPECT_EQ(w.archetypes()[0].name, "walker");
+}
+
 }  // namespace
 }  // namespace steerd
