@@ -75,7 +75,8 @@ std::string archetypeField(int i, const pb::Archetype& a) {
 }
 
 bool needsTarget(pb::BehaviourKind k) {
-  return k == pb::PURSUE_NEAREST || k == pb::EVADE_NEAREST || k == pb::HIDE_FROM_NEAREST;
+  return k == pb::PURSUE_NEAREST || k == pb::EVADE_NEAREST || k == pb::HIDE_FROM_NEAREST ||
+         k == pb::INTERPOSE_NEAREST || k == pb::OFFSET_PURSUIT_NEAREST;
 }
 bool followsPath(pb::BehaviourKind k) { return k == pb::FOLLOW_PATH || k == pb::CONTEXT_SEEK_WAYPOINTS; }
 
@@ -179,6 +180,11 @@ void validate(const pb::Scenario& s, Checker& c) {
         }
         c.positive(bf + ".range", beh.range());
       }
+      if (beh.kind() == pb::INTERPOSE_NEAREST && !archetypes.count(beh.second_archetype())) {
+        c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
+      }
+      if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) c.finitePoint(bf + ".offset", beh.offset());
+      if (beh.kind() == pb::COLLISION_AVOIDANCE) c.positive(bf + ".range", beh.range());
       if (followsPath(beh.kind())) {
         if (!beh.path().empty() && !paths.count(beh.path())) {
           c.error(bf + ".path", "no path named " + quoted(beh.path()));
@@ -247,6 +253,14 @@ BehaviourKind kindOf(pb::BehaviourKind k) {
       return BehaviourKind::kArriveAt;
     case pb::CONTEXT_SEEK_WAYPOINTS:
       return BehaviourKind::kContextSeekWaypoints;
+    case pb::INTERPOSE_NEAREST:
+      return BehaviourKind::kInterposeNearest;
+    case pb::OFFSET_PURSUIT_NEAREST:
+      return BehaviourKind::kOffsetPursuitNearest;
+    case pb::WHISKER_AVOIDANCE:
+      return BehaviourKind::kWhiskerAvoidance;
+    case pb::COLLISION_AVOIDANCE:
+      return BehaviourKind::kCollisionAvoidance;
     default:
       return BehaviourKind::kWander;  // unreachable: validated
   }
@@ -316,6 +330,10 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
       spec.range = orDefault(beh.range(), spec.range);
       spec.pathIndex = beh.path().empty() ? -1 : names.paths.at(beh.path());
       if (beh.kind() == pb::ARRIVE_AT) spec.point = names.waypoints.at(beh.waypoint());
+      if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) spec.point = vec(beh.offset());
+      if (beh.kind() == pb::INTERPOSE_NEAREST) {
+        spec.secondArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.second_archetype()));
+      }
       arch.behaviours.push_back(spec);
     }
     archetypes.push_back(std::move(arch));

@@ -8,6 +8,21 @@ Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback;
 
 }  // namespace
 
+// Millington's closest-time-of-approach test against the agents within spec.range (the nearest
+// 16 in slot order, a fixed buffer: the per-agent path does not allocate).
+SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
+  constexpr std::size_t kMaxOthers = 16;
+  steer::Kinematic others[kMaxOthers];
+  std::size_t n = 0;
+  const float range2 = spec.range * spec.range;
+  ctx.grid.forEachNear(body.position.x, body.position.y, spec.range, [&](std::uint32_t j) {
+    if (j == slot || n == kMaxOthers) return;
+    const Vec2 q{ctx.in.px[j], ctx.in.py[j]};
+    if (steer::distanceSq(q, body.position) <= range2) others[n++] = kinematicAt(ctx, j);
+  });
+  return steer::collisionAvoidance(body, std::span<const steer::Kinematic>(others, n));
+}
+
 // Seed 001's racer: chase the current waypoint of a path through the interest map; obstacles and
 // nearby agents write the danger map; Fray's masking chooses.
 SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {

@@ -9,17 +9,21 @@
 #include <span>
 
 #include "steering/arrive.h"
+#include "steering/collision_avoidance.h"
 #include "steering/combiners.h"
 #include "steering/context_steering.h"
 #include "steering/hide.h"
+#include "steering/interpose.h"
 #include "steering/locomotion.h"
 #include "steering/neighbours.h"
 #include "steering/obstacle_avoidance.h"
+#include "steering/offset_pursuit.h"
 #include "steering/path_following.h"
 #include "steering/pursue.h"
 #include "steering/seek.h"
 #include "steering/wall_avoidance.h"
 #include "steering/wander.h"
+#include "steering/whisker_avoidance.h"
 #include "world/agent_update.h"
 #include "world/neighbour_scan.h"
 
@@ -73,6 +77,7 @@ struct AgentEval {
   // Inlined into the combiner's loop: the call was a fifth of the tick's cost in the crowd.
   [[gnu::always_inline]] inline SteeringOutput run(const BehaviourSpec& spec);
   SteeringOutput contextSeekWaypoints(const BehaviourSpec& spec);
+  SteeringOutput collisionAvoidance(const BehaviourSpec& spec);
   // The path a behaviour follows: its own, or (path -1) the one this agent was given.
   const Path* pathFor(const BehaviourSpec& spec) const {
     const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : assignedPath;
@@ -166,6 +171,26 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       return steer::arrive(body, spec.point);
     case BehaviourKind::kContextSeekWaypoints:
       return contextSeekWaypoints(spec);
+    case BehaviourKind::kInterposeNearest: {
+      const std::int32_t a = target(spec);
+      const std::int32_t b = nearestOfArchetype(ctx, slot, spec.secondArchetype, spec.range);
+      if (a < 0 || b < 0) return {};
+      const steer::Kinematic ka = kinematicAt(ctx, static_cast<std::uint32_t>(a));
+      const steer::Kinematic kb = kinematicAt(ctx, static_cast<std::uint32_t>(b));
+      goal = steer::interposeTarget(body, ka, kb);
+      return steer::interpose(body, ka, kb);
+    }
+    case BehaviourKind::kOffsetPursuitNearest: {
+      const std::int32_t t = target(spec);
+      if (t < 0) return {};
+      const steer::Kinematic leader = kinematicAt(ctx, static_cast<std::uint32_t>(t));
+      goal = steer::offsetWorldPoint(leader, spec.point);
+      return steer::offsetPursuit(body, leader, spec.point);
+    }
+    case BehaviourKind::kWhiskerAvoidance:
+      return steer::whiskerAvoidance(body, near.walls, near.obstacles);
+    case BehaviourKind::kCollisionAvoidance:
+      return collisionAvoidance(spec);
   }
   return {};
 }

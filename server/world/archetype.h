@@ -28,6 +28,12 @@ enum class BehaviourKind : std::uint8_t {
   kArriveAt,              // arrive at `point`
   kContextSeekWaypoints,  // context steering: chase the current waypoint of `pathIndex`, avoid
                           // obstacles and neighbours through the danger map
+  kInterposeNearest,      // get between the nearest agent of `targetArchetype` and the nearest
+                          // agent of `secondArchetype` (a bodyguard, a sheepdog)
+  kOffsetPursuitNearest,  // keep the slot `point` (leader-local: +x ahead, +y left) of the nearest
+                          // agent of `targetArchetype` (formations, escorts)
+  kWhiskerAvoidance,      // ray and whiskers against walls and obstacles, corner-safe
+  kCollisionAvoidance,    // closest time of approach against agents within `range`
 };
 
 enum class CombinerKind : std::uint8_t {
@@ -44,6 +50,7 @@ struct BehaviourSpec {
   float probability = 1.0f;  // prioritised dithering only
   // Parameters used by some kinds (unused ones are ignored).
   ArchetypeIndex targetArchetype = 0;
+  ArchetypeIndex secondArchetype = 0;
   float range = 30.0f;         // m: how far a target may be
   std::int32_t pathIndex = 0;  // -1: the path each agent was given at spawn
   steer::Vec2 point;

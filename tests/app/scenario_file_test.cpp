@@ -99,6 +99,20 @@ TEST(ScenarioFile, DanglingWaypointsAndPathsAreNamed) {
   expectError(replaced("path: \"ab\" }", "path: \"ba\" }"), "spawns[0].path: no path named \"ba\"");
 }
 
+TEST(ScenarioFile, InterposeAndCollisionAvoidanceNeedWhatTheyUse) {
+  expectError(replaced("behaviours { kind: PURSUE_NEAREST target_archetype: \"walker\" range: 40 }",
+                       "behaviours { kind: INTERPOSE_NEAREST target_archetype: \"walker\" second_archetype: "
+                       "\"ghost\" range: 40 }"),
+              "behaviours[0].second_archetype: no archetype named \"ghost\"");
+  expectError(replaced("behaviours { kind: PURSUE_NEAREST target_archetype: \"walker\" range: 40 }",
+                       "behaviours { kind: COLLISION_AVOIDANCE }"),
+              "behaviours[0].range: must be a finite number > 0, not 0");
+  expectError(replaced("behaviours { kind: PURSUE_NEAREST target_archetype: \"walker\" range: 40 }",
+                       "behaviours { kind: OFFSET_PURSUIT_NEAREST target_archetype: \"walker\" range: 40 "
+                       "offset { x: nan y: 1 } }"),
+              "behaviours[0].offset: not a finite point");
+}
+
 TEST(ScenarioFile, PathWithFewerThanTwoPointsIsRefused) {
   expectError(replaced("waypoints: [\"a\", \"b\"]", "waypoints: [\"a\"]"),
               "a path needs at least two waypoints");

@@ -138,5 +138,86 @@ TEST(World, ReplaceArchetypesRefusesOtherArchetypesAndKeepsTheOld) {
   EXPECT_EQ(w.archetypes()[0].name, "walker");
 }
 
+TEST(World, OffsetPursuitHoldsASlotBesideAStandingLeader) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 100, 100};
+  Archetype leader = walker({});
+  leader.name = "leader";
+  BehaviourSpec follow;
+  follow.kind = BehaviourKind::kOffsetPursuitNearest;
+  follow.targetArchetype = 0;
+  follow.range = 50;
+  follow.point = {0, 3};  // 3 m to the leader's left (the leader faces +x)
+  Archetype follower = walker({follow});
+  follower.name = "follower";
+  World w(g, {leader, follower}, {});
+  w.spawn(0, {50, 50}, {0.001f, 0});
+  const AgentId f = w.spawn(1, {40, 40});
+  for (int i = 0; i < 300; ++i) w.step();
+  const auto s = w.slotOf(f);
+  EXPECT_NEAR(w.agents().px[s], 50.0f, 0.5f);
+  EXPECT_NEAR(w.agents().py[s], 53.0f, 0.5f);
+}
+
+TEST(World, InterposeStandsBetweenTwoAgents) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 100, 100};
+  Archetype a = walker({}), b = walker({});
+  a.name = "a";
+  b.name = "b";
+  BehaviourSpec between;
+  between.kind = BehaviourKind::kInterposeNearest;
+  between.targetArchetype = 0;
+  between.secondArchetype = 1;
+  between.range = 80;
+  Archetype guard = walker({between});
+  guard.name = "guard";
+  World w(g, {a, b, guard}, {});
+  w.spawn(0, {20, 50});
+  w.spawn(1, {80, 50});
+  const AgentId id = w.spawn(2, {50, 20});
+  for (int i = 0; i < 600; ++i) w.step();
+  const auto s = w.slotOf(id);
+  EXPECT_NEAR(w.agents().px[s], 50.0f, 0.5f);
+  EXPECT_NEAR(w.agents().py[s], 50.0f, 0.5f);
+}
+
+TEST(World, CollisionAvoidanceTurnsAHeadOnPairAside) {
+  // Two walkers arriving at each other's start: without avoidance they meet head-on.
+  auto headOn = [](bool avoid) {
+    StaticGeometry g;
+    g.bounds = {0, 0, 100, 100};
+    std::vector<Archetype> archs;
+    for (Vec2 goal : {Vec2{80, 50}, Vec2{20, 50}}) {
+      std::vector<BehaviourSpec> set;
+      if (avoid) {
+        BehaviourSpec ca;
+        ca.kind = BehaviourKind::kCollisionAvoidance;
+        ca.range = 10;
+        ca.weight = 3;
+        set.push_back(ca);
+      }
+      BehaviourSpec go = arriveAt(goal);
+      go.priority = 1;
+      set.push_back(go);
+      Archetype a = walker(set);
+      a.name = "walker" + std::to_string(archs.size());
+      archs.push_back(a);
+    }
+    World w(g, archs, {});
+    w.spawn(0, {20, 50});
+    w.spawn(1, {80, 50.01f});
+    float closest = 1e9f;
+    for (int i = 0; i < 900; ++i) {
+      w.step();
+      const auto& a = w.agents();
+      closest = std::min(closest, std::hypot(a.px[0] - a.px[1], a.py[0] - a.py[1]));
+    }
+    return closest;
+  };
+  EXPECT_LT(headOn(false), 1.0f);  // they bump (overlap push keeps them from passing through)
+  EXPECT_GT(headOn(true), 1.0f);   // they pass with room to spare
+}
+
 }  // namespace
 }  // namespace steerd
