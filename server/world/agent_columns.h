@@ -14,7 +14,6 @@ namespace steerd {
 
 using AgentId = std::uint32_t;
 using ArchetypeIndex = std::uint16_t;
-inline constexpr std::int32_t kNoTarget = -1;
 
 struct AgentMemory {
   float wanderX = 0, wanderY = 0;  // Reynolds wander target, local space

@@ -132,9 +132,4 @@ void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end,
   }
 }
 
-std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
-                         AgentColumns& out) {
-  return updateAgentScalar(ctx, slot, sums, out);
-}
-
 }  // namespace steerd

@@ -51,13 +51,8 @@ enum ContactFlag : std::uint8_t {
   kContactBounds = 2,    // clamped back inside the world bounds
 };
 
-// Writes slot `slot` of `out` (already sized) from state[n] and the slot's neighbour sums;
-// returns ContactFlag bits.
-std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
-                         AgentColumns& out);
-
-// updateAgent for slots [begin, end), scanning their neighbours first; contactFlags[slot] gets
-// each slot's flags.
+// Writes slots [begin, end) of `out` (already sized) from state[n], scanning their neighbours
+// first; contactFlags[slot] gets each slot's ContactFlag bits.
 void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentColumns& out,
                  std::uint8_t* contactFlags);
 inline constexpr std::uint32_t kMaxChunk = 256;  // slots per scan pass (scratch on the stack)
