@@ -11,6 +11,8 @@ packages=(
   libspdlog-dev        # logging (pulls libfmt-dev)
   libcli11-dev         # command-line flags
   libxxhash-dev        # state hash of the world (determinism checks)
+  libsodium-dev        # connect cookies and tokens: keyed MACs (HMAC-SHA-512-256), random keys
+  libcpp-httplib-dev   # the /metrics and /healthz HTTP endpoint
   libgtest-dev         # tests
   libbenchmark-dev     # benches
 )

@@ -2,6 +2,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 
@@ -9,6 +10,7 @@
 #include "app/options.h"
 #include "app/realtime_run.h"
 #include "app/scenario_file.h"
+#include "net/connect_token.h"
 
 int main(int argc, char** argv) {
   steerd::Options options;
@@ -21,6 +23,23 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
 
   try {
+    if (options.issueToken >= 0) {
+      std::string error;
+      const auto key = steerd::net::readTokenKeyFile(options.tokenKeyFile, error);
+      if (!key) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 2;
+      }
+      const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+          std::chrono::system_clock::now().time_since_epoch());
+      const auto expires =
+          static_cast<std::uint64_t>(now.count()) + static_cast<std::uint64_t>(options.tokenTtl);
+      std::printf("%s\n",
+                  steerd::net::toHex(
+                      steerd::net::issueToken(*key, static_cast<std::uint64_t>(options.issueToken), expires))
+                      .c_str());
+      return 0;
+    }
     if (!options.checkScenario.empty()) {
       const steerd::ScenarioLoad load = steerd::loadScenarioFile(options.checkScenario, {}, false);
       for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());

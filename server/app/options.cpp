@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <thread>
+#include <utility>
 
 #include "world/scenarios.h"
 
@@ -17,6 +18,7 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   std::string builtins;
   for (const auto& n : names) builtins += (builtins.empty() ? "" : ", ") + n;
   app.add_option("--scenario", out.scenario, "Built-in scenario (" + builtins + ") or scenario file (.txtpb)")
+      ->envname("STEERD_SCENARIO")
       ->check(
           [names](const std::string& v) -> std::string {
             for (const auto& n : names) {
@@ -30,13 +32,46 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                  "Validate a scenario file, report every error, and exit");
   app.add_flag("--watch", out.watch,
                "Reload the scenario file's archetypes when the file changes (SIGHUP always reloads)");
+  app.add_option("--bind", out.bind, "Address to listen on (UDP game port and metrics)")
+      ->envname("STEERD_BIND");
+  app.add_option("--port", out.port, "UDP game port (0: any free port, logged)")->envname("STEERD_PORT");
+  app.add_option("--metrics-port", out.metricsPort,
+                 "HTTP port for /metrics and /healthz (0: any free port, logged)")
+      ->envname("STEERD_METRICS_PORT");
+  app.add_option("--send-rate", out.sendRate, "Snapshots per second to each client (at most --tick-rate)")
+      ->check(CLI::Range(1.0, 1000.0))
+      ->envname("STEERD_SEND_RATE");
+  app.add_option("--max-clients", out.maxClients, "Clients admitted at once; more are refused")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}))
+      ->envname("STEERD_MAX_CLIENTS");
+  app.add_option("--client-kbps", out.clientKbps, "Snapshot bandwidth budget per client, kbit/s")
+      ->check(CLI::Range(8.0, 100'000.0))
+      ->envname("STEERD_CLIENT_KBPS");
+  app.add_option("--interest-radius", out.interestRadius,
+                 "Each client sees the entities within this many m of its player (0: the whole world)")
+      ->check(CLI::Range(0.0f, 1e6f));
+  app.add_option("--client-timeout", out.clientTimeout, "Seconds of silence before a client is dropped")
+      ->check(CLI::Range(0.5, 3600.0));
+  app.add_option("--token-key", out.tokenKeyFile,
+                 "File with a 64-hex-digit key: only clients with a connect token signed with it get in")
+      ->check(CLI::ExistingFile)
+      ->envname("STEERD_TOKEN_KEY_FILE");
+  app.add_option(
+         "--issue-token", out.issueToken,
+         "Print a connect token for this client id, signed with --token-key, and exit (a matchmaker's job)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
+  app.add_option("--token-ttl", out.tokenTtl, "Seconds a token from --issue-token stays valid")
+      ->check(CLI::Range(1.0, 1e9));
   app.add_option("--seed", out.seed, "World seed: same seed and inputs give the same world")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--threads", out.threads, "Simulation threads (0: one per hardware thread)")
-      ->check(CLI::Range(0u, 256u));
+      ->check(CLI::Range(0u, 256u))
+      ->envname("STEERD_THREADS");
   app.add_option("--agents", out.agents, "Number of agents for the crowd (flock size for default)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{5'000'000}));
-  app.add_option("--tick-rate", out.tickRate, "Simulation ticks per second")->check(CLI::Range(1.0, 1000.0));
+  app.add_option("--tick-rate", out.tickRate, "Simulation ticks per second")
+      ->check(CLI::Range(1.0, 1000.0))
+      ->envname("STEERD_TICK_RATE");
   app.add_flag("--headless", out.headless,
                "Run --ticks ticks as fast as possible, no network; print state_hash");
   app.add_option("--ticks", out.ticks, "Ticks to run (required with --headless; 0 = until SIGINT otherwise)");
@@ -51,10 +86,27 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
     return app.exit(e);
   }
   // CLI11's Range lets NaN through (every comparison with NaN is false).
-  if (!std::isfinite(out.tickRate) || !std::isfinite(out.statusInterval)) {
-    std::fprintf(
-        stderr,
-        "--tick-rate and --status-interval must be finite numbers\nRun with --help for more information.\n");
+  const std::pair<const char*, double> numbers[] = {{"--tick-rate", out.tickRate},
+                                                    {"--status-interval", out.statusInterval},
+                                                    {"--send-rate", out.sendRate},
+                                                    {"--client-kbps", out.clientKbps},
+                                                    {"--interest-radius", out.interestRadius},
+                                                    {"--client-timeout", out.clientTimeout},
+                                                    {"--token-ttl", out.tokenTtl}};
+  for (const auto& [name, value] : numbers) {
+    if (!std::isfinite(value)) {
+      std::fprintf(stderr, "%s must be a finite number\nRun with --help for more information.\n", name);
+      return 2;
+    }
+  }
+  if (out.sendRate > out.tickRate) {
+    std::fprintf(stderr,
+                 "--send-rate (%g) cannot exceed --tick-rate (%g)\nRun with --help for more information.\n",
+                 out.sendRate, out.tickRate);
+    return 2;
+  }
+  if (out.issueToken >= 0 && out.tokenKeyFile.empty()) {
+    std::fprintf(stderr, "--issue-token needs --token-key FILE\nRun with --help for more information.\n");
     return 2;
   }
   if (out.headless && out.ticks == 0) {

@@ -20,6 +20,19 @@ struct Options {
   std::string logLevel = "info";
   double statusInterval = 1.0;  // s between status lines; 0 turns them off
   bool watch = false;           // reload the scenario file's archetypes when it changes
+
+  // Network (real-time mode).
+  std::string bind = "0.0.0.0";
+  std::uint16_t port = 7777;         // UDP game port; 0: the system picks one
+  std::uint16_t metricsPort = 9100;  // HTTP /metrics and /healthz; 0: the system picks one
+  double sendRate = 20.0;            // snapshots per second
+  std::size_t maxClients = 64;
+  double clientKbps = 256.0;
+  float interestRadius = 0.0f;   // m; 0: whole world
+  double clientTimeout = 5.0;    // s of silence before a client is dropped
+  std::string tokenKeyFile;      // clients need a connect token signed with this key
+  std::int64_t issueToken = -1;  // >= 0: print a token for this client id and exit
+  double tokenTtl = 3600.0;      // s a token issued with --issue-token stays valid
 };
 
 // Parses argv. On --help or a bad flag, prints to stdout/stderr and returns the exit code to use;

@@ -7,10 +7,15 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <memory>
 
 #include "app/fixed_timestep.h"
 #include "app/scenario_file.h"
 #include "app/tick_stats.h"
+#include "net/game_session.h"
+#include "net/http_endpoint.h"
+#include "net/net_endpoint.h"
+#include "net/server_metrics.h"
 #include "world/scenarios.h"
 
 namespace steerd {
@@ -21,9 +26,13 @@ using Clock = std::chrono::steady_clock;
 
 class RealtimeServer {
  public:
-  RealtimeServer(const Options& options, World& world)
+  RealtimeServer(const Options& options, World& world, net::GameSession& session, net::NetEndpoint& endpoint,
+                 net::ServerMetrics& metrics)
       : options_(options),
         world_(world),
+        session_(session),
+        endpoint_(endpoint),
+        metrics_(metrics),
         timestep_(1.0 / options.tickRate, 5),
         timer_(io_),
         signals_(io_, SIGINT, SIGTERM),
@@ -63,9 +72,22 @@ class RealtimeServer {
     last_ = now;
     for (int i = 0; i < plan.ticks; ++i) {
       const auto a = Clock::now();
+      session_.beforeTick();
       world_.step();
-      stats_.add(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
+      const auto b = Clock::now();
+      const double ms = std::chrono::duration<double, std::milli>(b - a).count();
+      stats_.add(ms);
+      metrics_.tickMs.observe(ms);
+      metrics_.ticks.fetch_add(1, std::memory_order_relaxed);
+      metrics_.agents.store(world_.agentCount(), std::memory_order_relaxed);
+      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(b.time_since_epoch()).count();
+      metrics_.lastTick.store(world_.tick(), std::memory_order_relaxed);
+      metrics_.lastTickSteadyNs.store(ns, std::memory_order_relaxed);
+      endpoint_.publishTick(static_cast<std::uint32_t>(world_.tick()), ns, options_.tickRate);
+      session_.afterTick();
     }
+    metrics_.lateTicks.fetch_add(static_cast<std::uint64_t>(plan.late + plan.dropped),
+                                 std::memory_order_relaxed);
     stats_.addLate(plan.late + plan.dropped);
     totalLate_ += plan.late + plan.dropped;
     if (plan.dropped > 0) spdlog::warn("fell {} ticks behind real time: skipped them", plan.dropped);
@@ -76,9 +98,10 @@ class RealtimeServer {
     }
     const double sinceStatus = std::chrono::duration<double>(now - lastStatus_).count();
     if (options_.statusInterval > 0 && sinceStatus >= options_.statusInterval) {
-      spdlog::info("tick {} | agents {} | tick mean {:.2f} ms p99 {:.2f} ms | late {} (total {})",
-                   world_.tick(), world_.agentCount(), stats_.mean(), stats_.percentile(99), stats_.late(),
-                   totalLate_);
+      spdlog::info(
+          "tick {} | agents {} | clients {} | tick mean {:.2f} ms p99 {:.2f} ms | late {} (total {})",
+          world_.tick(), world_.agentCount(), session_.clientCount(), stats_.mean(), stats_.percentile(99),
+          stats_.late(), totalLate_);
       stats_.reset();
       lastStatus_ = now;
       if (options_.watch) {
@@ -140,6 +163,9 @@ class RealtimeServer {
 
   const Options& options_;
   World& world_;
+  net::GameSession& session_;
+  net::NetEndpoint& endpoint_;
+  net::ServerMetrics& metrics_;
   FixedTimestep timestep_;
   asio::io_context io_;
   asio::steady_timer timer_;
@@ -159,10 +185,47 @@ int runRealtime(const Options& options) {
   for (const auto& e : load.errors) spdlog::error("{}", e);
   if (!load.world) return 2;
   auto world = std::move(load.world);
+  net::NetConfig netConfig;
+  netConfig.bind = options.bind;
+  netConfig.port = options.port;
+  netConfig.maxClients = options.maxClients;
+  netConfig.clientTimeoutSeconds = options.clientTimeout;
+  if (!options.tokenKeyFile.empty()) {
+    std::string error;
+    netConfig.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
+    if (!netConfig.tokenKey) {
+      spdlog::error("{}", error);
+      return 2;
+    }
+  }
+  net::ServerMetrics metrics;
+  std::unique_ptr<net::HttpEndpoint> http;
+  std::unique_ptr<net::NetEndpoint> endpoint;
+  try {
+    // /healthz turns 503 when no tick has completed for a second, or ten ticks if those are longer.
+    http = std::make_unique<net::HttpEndpoint>(options.bind, options.metricsPort, metrics,
+                                               std::max(1.0, 10.0 / options.tickRate));
+    endpoint = std::make_unique<net::NetEndpoint>(netConfig, metrics);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return 2;
+  }
+  net::SessionConfig sessionConfig;
+  sessionConfig.tickRate = options.tickRate;
+  sessionConfig.sendRate = options.sendRate;
+  sessionConfig.clientKbps = options.clientKbps;
+  sessionConfig.interestRadius = options.interestRadius;
+  net::GameSession session(*world, *endpoint, metrics, sessionConfig);
+  endpoint->start();
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
                options.seed, world->agentCount(), options.tickRate, options.threads);
-  RealtimeServer server(options, *world);
+  spdlog::info("listening on udp {}:{} ({} snapshots/s, up to {} clients{}); metrics on http://{}:{}/metrics",
+               options.bind, endpoint->port(), options.sendRate, options.maxClients,
+               netConfig.tokenKey ? ", connect token required" : "", options.bind, http->port());
+  RealtimeServer server(options, *world, session, *endpoint, metrics);
   server.run();
+  endpoint->stop();
+  http->stop();
   spdlog::info("stopped cleanly at tick {} (state_hash {:016x})", world->tick(), world->stateHash());
   return 0;
 }

@@ -20,7 +20,15 @@ struct AgentMemory {
   std::int32_t pathIndex = -1;     // current waypoint of path following (-1: not started)
   std::int32_t targetId = -1;      // agent id this one chased/hid from last tick (-1: none)
   float goalX = 0, goalY = 0;      // where the agent is trying to get (NaN: no goal)
-  std::int32_t assignedPath = -1;  // the path given at spawn, for behaviours whose path is -1
+  std::int16_t assignedPath = -1;  // the path given at spawn, for behaviours whose path is -1
+  std::uint8_t flags = 0;          // AgentFlag bits
+  std::uint8_t spare = 0;          // keeps the record at 24 bytes
+};
+
+enum AgentFlag : std::uint8_t {
+  // Moved from outside the simulation (a connected player): the tick copies its state instead of
+  // steering it, and the network sets its position and velocity between ticks.
+  kAgentExternal = 1,
 };
 
 struct AgentColumns {

@@ -70,7 +70,7 @@ struct AgentEval {
   // Memory for state[n+1], starting as state[n].
   Vec2 wanderTarget;
   std::int32_t pathIndex;
-  std::int32_t assignedPath;
+  std::int16_t assignedPath;
   std::int32_t targetId = -1;
   Vec2 goal{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
 

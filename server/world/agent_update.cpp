@@ -27,6 +27,7 @@ ArchetypeRuntime prepareArchetype(const Archetype& a, float dt) {
 
 std::int32_t nearestOfArchetype(const StepContext& ctx, std::uint32_t self, ArchetypeIndex archetype,
                                 float range) {
+  if (ctx.archetypePopulation != nullptr && ctx.archetypePopulation[archetype] == 0) return -1;
   const AgentColumns& in = ctx.in;
   const float px = in.px[self], py = in.py[self];
   std::int32_t best = -1;
@@ -102,6 +103,38 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   return finishAgent(ctx, body, next, eval, out);
 }
 
+// A connected player's body: the network moved it between ticks; carry it into state[n+1] as is.
+std::uint8_t copyExternal(const AgentColumns& in, std::uint32_t slot, AgentColumns& out) {
+  out.px[slot] = in.px[slot];
+  out.py[slot] = in.py[slot];
+  out.vx[slot] = in.vx[slot];
+  out.vy[slot] = in.vy[slot];
+  out.hx[slot] = in.hx[slot];
+  out.hy[slot] = in.hy[slot];
+  out.memory[slot] = in.memory[slot];
+  out.radius[slot] = in.radius[slot];
+  out.id[slot] = in.id[slot];
+  out.archetype[slot] = in.archetype[slot];
+  return kContactNone;
+}
+
+bool isExternal(const StepContext& ctx, std::uint32_t slot) {
+  return ctx.anyExternal && (ctx.in.memory[slot].flags & kAgentExternal) != 0;
+}
+
+bool quadHasExternal(const StepContext& ctx, std::uint32_t slot) {
+  if (!ctx.anyExternal) return false;
+  for (std::uint32_t k = 0; k < kQuad; ++k) {
+    if (isExternal(ctx, slot + k)) return true;
+  }
+  return false;
+}
+
+std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
+                         AgentColumns& out) {
+  return isExternal(ctx, slot) ? copyExternal(ctx.in, slot, out) : updateAgentScalar(ctx, slot, sums, out);
+}
+
 }  // namespace
 
 void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentColumns& out,
@@ -119,16 +152,16 @@ void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end,
     std::uint32_t slot = b;
     if (ctx.quads) {
       for (; slot + kQuad <= e; slot += kQuad) {
-        if (quadApplies(ctx, slot)) {
+        if (quadApplies(ctx, slot) && !quadHasExternal(ctx, slot)) {
           updateQuad(ctx, slot, sums, slot - b, out, contactFlags);
         } else {
           for (std::uint32_t k = 0; k < kQuad; ++k) {
-            contactFlags[slot + k] = updateAgentScalar(ctx, slot + k, sums.get(slot + k - b), out);
+            contactFlags[slot + k] = updateAgent(ctx, slot + k, sums.get(slot + k - b), out);
           }
         }
       }
     }
-    for (; slot < e; ++slot) contactFlags[slot] = updateAgentScalar(ctx, slot, sums.get(slot - b), out);
+    for (; slot < e; ++slot) contactFlags[slot] = updateAgent(ctx, slot, sums.get(slot - b), out);
   }
 }
 

@@ -42,7 +42,11 @@ struct StepContext {
   std::uint64_t tick = 0;
   float dt = 1.0f / 30.0f;
   float boundsMargin = 5.0f;
-  bool quads = true;  // use the four-agent SIMD path where it applies (same bits either way)
+  bool quads = true;         // use the four-agent SIMD path where it applies (same bits either way)
+  bool anyExternal = false;  // some agent has kAgentExternal (no per-slot test when none has)
+  // Live agents per archetype: a search for the nearest agent of an archetype nobody has (no
+  // player connected, say) costs nothing.
+  const std::uint32_t* archetypePopulation = nullptr;
 };
 
 enum ContactFlag : std::uint8_t {

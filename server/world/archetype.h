@@ -84,4 +84,17 @@ struct Archetype {
   float headingBlend = 0.5f;
 };
 
+// Connected players are bodies of the archetype with this name. A world whose scenario does not
+// define it gets playerArchetype() appended, so behaviours can always name "player" as a target.
+inline constexpr const char* kPlayerArchetypeName = "player";
+
+// A player's body: no behaviours (the client moves it), limits that bound what an input may do.
+inline Archetype playerArchetype() {
+  Archetype a;
+  a.name = kPlayerArchetypeName;
+  a.limits = {0.5f, 1.0f, 8.0f, 40.0f, 4.0f * steer::kPi};
+  a.flock = {2.0f, 360.0f};
+  return a;
+}
+
 }  // namespace steerd

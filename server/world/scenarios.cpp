@@ -172,8 +172,9 @@ std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
     placed.push_back(addDistrict(g, rng, origin));
   }
 
-  std::vector<Archetype> arch(5);
-  enum : ArchetypeIndex { kBoid, kPursuer, kHider, kPatrol, kRacer };
+  std::vector<Archetype> arch(6);
+  enum : ArchetypeIndex { kBoid, kPursuer, kHider, kPatrol, kRacer, kPlayer };
+  arch[kPlayer] = playerArchetype();
   arch[kBoid].name = "boid";
   arch[kBoid].limits = {0.5f, 1.0f, 6.0f, 14.0f, 2.0f * steer::kPi};
   arch[kBoid].flock = {5.0f, 270.0f};
@@ -181,8 +182,12 @@ std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
   BehaviourSpec scatter = spec(BehaviourKind::kEvadeNearest, 2, 1);
   scatter.targetArchetype = kPursuer;
   scatter.range = 12.0f;
+  // ...and from a connected player the same way.
+  BehaviourSpec scatterFromPlayer = scatter;
+  scatterFromPlayer.targetArchetype = kPlayer;
   arch[kBoid].behaviours = {spec(BehaviourKind::kWallAvoidance, 6, 0),
                             spec(BehaviourKind::kObstacleAvoidance, 4, 0),
+                            scatterFromPlayer,
                             scatter,
                             spec(BehaviourKind::kSeparation, 3, 1),
                             spec(BehaviourKind::kAlignment, 2, 2),
@@ -194,9 +199,16 @@ std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options) {
   BehaviourSpec pursue = spec(BehaviourKind::kPursueNearest, 1, 2);
   pursue.targetArchetype = kBoid;
   pursue.range = 60.0f;
-  arch[kPursuer].behaviours = {
-      spec(BehaviourKind::kWallAvoidance, 6, 0), spec(BehaviourKind::kObstacleAvoidance, 4, 0),
-      spec(BehaviourKind::kSeparation, 2, 1), pursue, spec(BehaviourKind::kWander, 1, 3)};
+  // A connected player within 30 m comes first: the running sum spends its force budget on it.
+  BehaviourSpec pursuePlayer = spec(BehaviourKind::kPursueNearest, 1.5f, 2);
+  pursuePlayer.targetArchetype = kPlayer;
+  pursuePlayer.range = 30.0f;
+  arch[kPursuer].behaviours = {spec(BehaviourKind::kWallAvoidance, 6, 0),
+                               spec(BehaviourKind::kObstacleAvoidance, 4, 0),
+                               spec(BehaviourKind::kSeparation, 2, 1),
+                               pursuePlayer,
+                               pursue,
+                               spec(BehaviourKind::kWander, 1, 3)};
 
   arch[kHider].name = "hider";
   arch[kHider].limits = {0.5f, 1.0f, 5.0f, 12.0f, 2.0f * steer::kPi};

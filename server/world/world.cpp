@@ -1,6 +1,7 @@
 #include "world/world.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <xxhash.h>
@@ -9,12 +10,23 @@
 
 namespace steerd {
 
+namespace {
+
+std::vector<Archetype> withPlayerArchetype(std::vector<Archetype> archetypes) {
+  for (const auto& a : archetypes) {
+    if (a.name == kPlayerArchetypeName) return archetypes;
+  }
+  archetypes.push_back(playerArchetype());
+  return archetypes;
+}
+
+}  // namespace
+
 World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldConfig config)
     : geometry_(std::move(geometry)),
-      archetypes_(std::move(archetypes)),
+      archetypes_(withPlayerArchetype(std::move(archetypes))),
       config_(config),
       pool_(std::make_unique<ThreadPool>(std::max(1u, config.threads))) {
-  if (archetypes_.empty()) throw std::invalid_argument("a world needs at least one archetype");
   prepareArchetypes();
 }
 
@@ -34,11 +46,13 @@ void World::prepareArchetypes() {
                       a.limits.radius + a.limits.maxSpeed * config_.dt + 1.0f});
     runtime_.push_back(prepareArchetype(a, config_.dt));
   }
+  population_.resize(archetypes_.size(), 0);
   grid_.configure(geometry_.bounds, cell);
   geometry_.index(16.0f, reach);
 }
 
 std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
+  archetypes = withPlayerArchetype(std::move(archetypes));
   if (archetypes.size() != archetypes_.size()) {
     return "the new file has " + std::to_string(archetypes.size()) + " archetypes, the running world " +
            std::to_string(archetypes_.size()) + " (adding or removing archetypes needs a restart)";
@@ -63,7 +77,8 @@ World::~World() = default;
 AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity,
                      std::int32_t path) {
   if (archetype >= archetypes_.size()) throw std::out_of_range("unknown archetype index");
-  const AgentId id = static_cast<AgentId>(current_.size());
+  if (path < -1 || path > std::numeric_limits<std::int16_t>::max()) throw std::out_of_range("path index");
+  const AgentId id = static_cast<AgentId>(slotOfId_.size());
   const std::size_t n = current_.size() + 1;
   current_.resize(n);
   const std::size_t s = n - 1;
@@ -77,12 +92,52 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.radius[s] = archetypes_[archetype].limits.radius;
   current_.memory[s] = AgentMemory{};
   current_.memory[s].wanderX = archetypes_[archetype].wander.radius;
-  current_.memory[s].assignedPath = path;
+  current_.memory[s].assignedPath = static_cast<std::int16_t>(path);
   current_.id[s] = id;
   current_.archetype[s] = archetype;
-  slotOfId_.resize(n);
-  slotOfId_[id] = static_cast<std::uint32_t>(s);
+  slotOfId_.push_back(static_cast<std::uint32_t>(s));
+  ++population_[archetype];
   return id;
+}
+
+AgentId World::spawnExternal(ArchetypeIndex archetype, steer::Vec2 position) {
+  const AgentId id = spawn(archetype, position);
+  current_.memory[slotOfId_[id]].flags |= kAgentExternal;
+  ++externalCount_;
+  return id;
+}
+
+void World::setExternalState(AgentId id, steer::Vec2 position, steer::Vec2 velocity) {
+  if (!isAlive(id)) throw std::out_of_range("unknown agent id");
+  const std::uint32_t s = slotOfId_[id];
+  current_.px[s] = position.x;
+  current_.py[s] = position.y;
+  current_.vx[s] = velocity.x;
+  current_.vy[s] = velocity.y;
+  const steer::Vec2 heading = steer::normalizedOr(velocity, {current_.hx[s], current_.hy[s]});
+  current_.hx[s] = heading.x;
+  current_.hy[s] = heading.y;
+}
+
+void World::despawn(AgentId id) {
+  if (!isAlive(id)) throw std::out_of_range("unknown agent id");
+  const std::uint32_t s = slotOfId_[id];
+  const std::uint32_t last = static_cast<std::uint32_t>(current_.size() - 1);
+  if (current_.memory[s].flags & kAgentExternal) --externalCount_;
+  --population_[current_.archetype[s]];
+  if (s != last) {
+    AgentColumns::zipColumns(current_, current_, [&](auto& a, auto&) { a[s] = a[last]; });
+    slotOfId_[current_.id[s]] = s;
+  }
+  current_.resize(last);
+  slotOfId_[id] = kNoSlot;
+}
+
+std::int32_t World::archetypeIndex(const std::string& name) const {
+  for (std::size_t i = 0; i < archetypes_.size(); ++i) {
+    if (archetypes_[i].name == name) return static_cast<std::int32_t>(i);
+  }
+  return -1;
 }
 
 void World::step() {
@@ -93,8 +148,18 @@ void World::step() {
   // Phase 2: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
   const std::size_t n = sorted_.size();
   contactFlags_.resize(n);
-  const StepContext ctx{sorted_,      grid_, geometry_,  archetypes_,          runtime_,
-                        config_.seed, tick_, config_.dt, config_.boundsMargin, config_.quads};
+  const StepContext ctx{sorted_,
+                        grid_,
+                        geometry_,
+                        archetypes_,
+                        runtime_,
+                        config_.seed,
+                        tick_,
+                        config_.dt,
+                        config_.boundsMargin,
+                        config_.quads,
+                        externalCount_ > 0,
+                        population_.data()};
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
                 contactFlags_.data());
@@ -114,8 +179,9 @@ std::uint64_t World::stateHash() const {
   XXH3_64bits_reset(state);
   XXH3_64bits_update(state, &tick_, sizeof tick_);
   const AgentColumns& a = current_;
-  for (AgentId id = 0; id < a.size(); ++id) {
+  for (AgentId id = 0; id < slotOfId_.size(); ++id) {
     const std::uint32_t s = slotOfId_[id];
+    if (s == kNoSlot) continue;
     const float f[8] = {
         a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory[s].wanderX, a.memory[s].wanderY};
     const std::int32_t i[3] = {a.memory[s].pathIndex, a.memory[s].targetId,

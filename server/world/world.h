@@ -48,6 +48,18 @@ class World {
   AgentId spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity = {},
                 std::int32_t path = -1);
 
+  // A body moved from outside the simulation (a connected player): the tick carries it as is, and
+  // setExternalState() moves it between ticks. Other agents see, target and avoid it as usual.
+  AgentId spawnExternal(ArchetypeIndex archetype, steer::Vec2 position);
+  // Sets an external body's position and velocity (heading follows a non-zero velocity). The
+  // caller validates the values (finite, inside the bounds, speed-limited) first.
+  void setExternalState(AgentId id, steer::Vec2 position, steer::Vec2 velocity);
+  // Removes an agent between ticks (a player who left). Its id is never reused.
+  void despawn(AgentId id);
+  bool isAlive(AgentId id) const { return id < slotOfId_.size() && slotOfId_[id] != kNoSlot; }
+  // Archetype index by name, or -1.
+  std::int32_t archetypeIndex(const std::string& name) const;
+
   void step();
 
   // Live tuning, between ticks: new parameters and behaviour sets for the same archetypes (same
@@ -60,6 +72,7 @@ class World {
   const AgentColumns& agents() const { return current_; }
   // Slot of an agent in agents(), by id.
   std::uint32_t slotOf(AgentId id) const { return slotOfId_[id]; }
+  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
   const StaticGeometry& geometry() const { return geometry_; }
   const std::vector<Archetype>& archetypes() const { return archetypes_; }
   const WorldConfig& config() const { return config_; }
@@ -68,7 +81,7 @@ class World {
   // state[n] in the grid's cell order, as the last step() read it (for reports and tests).
   const AgentColumns& sortedPrevious() const { return sorted_; }
 
-  // xxHash64 of every agent's state in id order; equal hashes mean bit-identical worlds.
+  // xxHash64 of every live agent's state in id order; equal hashes mean bit-identical worlds.
   std::uint64_t stateHash() const;
 
  private:
@@ -85,6 +98,8 @@ class World {
   void prepareArchetypes();  // sorts behaviour sets, derives runtime_, sizes the grid and buckets
 
   std::uint64_t tick_ = 0;
+  std::size_t externalCount_ = 0;
+  std::vector<std::uint32_t> population_;  // live agents per archetype
   TickCounters counters_;
 };
 

@@ -21,6 +21,16 @@ expect_error "seed" --headless --ticks 1 --seed=-1
 expect_error "bogus" --bogus
 expect_error "report" --report
 expect_error "log-level" --log-level loud
+expect_error "send-rate" --send-rate nan
+expect_error "send-rate" --send-rate 60 --tick-rate 30
+expect_error "port" --port 70000
+expect_error "port" --port -1
+expect_error "metrics-port" --metrics-port abc
+expect_error "max-clients" --max-clients 0
+expect_error "client-kbps" --client-kbps inf
+expect_error "token-key" --token-key /nonexistent/key
+expect_error "token-key" --issue-token 5
+expect_error "bind" --bind not-an-address --port 0 --metrics-port 0 --ticks 1
 out=$(timeout 10 "$steerd" --help) || { echo "FAIL: --help exited non-zero"; fail=1; }
 grep -q -- "--headless" <<<"$out" || { echo "FAIL: --help does not list --headless"; fail=1; }
 exit $fail

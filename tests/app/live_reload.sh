@@ -16,7 +16,7 @@ wait_for() {  # wait_for PATTERN: up to 10 s for a log line
 }
 alive() { kill -0 $pid 2>/dev/null || { echo "steerd died:"; cat "$log"; exit 1; }; }
 
-"$steerd" --scenario "$file" --status-interval 0.2 --threads 1 >"$log" 2>&1 &
+"$steerd" --scenario "$file" --status-interval 0.2 --threads 1 --port 0 --metrics-port 0 >"$log" 2>&1 &
 pid=$!
 wait_for "tick .* agents" || exit 1
 
@@ -42,7 +42,7 @@ wait $pid || { echo "exit $? after SIGINT"; cat "$log"; exit 1; }
 # --watch: a change to the file is picked up without a signal.
 cp "$source_file" "$file"
 : >"$log"
-"$steerd" --scenario "$file" --watch --status-interval 0.2 --threads 1 >"$log" 2>&1 &
+"$steerd" --scenario "$file" --watch --status-interval 0.2 --threads 1 --port 0 --metrics-port 0 >"$log" 2>&1 &
 pid=$!
 wait_for "tick .* agents" || exit 1
 sleep 1.1  # file times have a resolution of their own; make the edit land in a later one

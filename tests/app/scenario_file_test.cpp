@@ -59,7 +59,7 @@ TEST(ScenarioFile, GoodFileBuildsTheWorldItDescribes) {
   ASSERT_TRUE(r.errors.empty()) << r.errors[0];
   ASSERT_NE(r.world, nullptr);
   EXPECT_EQ(r.world->agentCount(), 12u);
-  EXPECT_EQ(r.world->archetypes().size(), 2u);
+  EXPECT_EQ(r.world->archetypes().size(), 3u);      // the file's two and the player archetype
   EXPECT_EQ(r.world->geometry().walls.size(), 2u);  // two-sided: back to back
   EXPECT_EQ(r.world->geometry().paths.size(), 1u);
   EXPECT_NE(r.summary.find("12 agents"), std::string::npos);

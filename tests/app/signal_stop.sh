@@ -7,7 +7,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for signal in INT TERM; do
 : >"$log"
-"$steerd" --scenario default --status-interval 0.2 --threads 1 >"$log" 2>&1 &
+"$steerd" --scenario default --status-interval 0.2 --threads 1 --port 0 --metrics-port 0 >"$log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q "tick .* agents" "$log" && break; sleep 0.1; done
 grep -q "tick .* agents" "$log" || { echo "no status line in 10 s:"; cat "$log"; kill -9 $pid; exit 1; }

@@ -36,7 +36,96 @@ TEST(World, SpawnGivesDenseIdsAndSlots) {
   EXPECT_THROW(w.spawn(3, {1, 1}), std::out_of_range);
 }
 
-TEST(World, NoArchetypesIsAnError) { EXPECT_THROW(World(StaticGeometry{}, {}, {}), std::invalid_argument); }
+TEST(World, EveryWorldHasThePlayerArchetype) {
+  World empty(StaticGeometry{}, {}, {});
+  ASSERT_EQ(empty.archetypes().size(), 1u);
+  EXPECT_EQ(empty.archetypeIndex("player"), 0);
+  World w(StaticGeometry{}, {walker({})}, {});
+  EXPECT_EQ(w.archetypeIndex("walker"), 0);
+  EXPECT_EQ(w.archetypeIndex("player"), 1);
+  EXPECT_EQ(w.archetypeIndex("nobody"), -1);
+  // A scenario that defines its own "player" keeps it (and gets no second one).
+  Archetype own = walker({});
+  own.name = "player";
+  World x(StaticGeometry{}, {own}, {});
+  EXPECT_EQ(x.archetypes().size(), 1u);
+}
+
+BehaviourSpec pursuePlayers(ArchetypeIndex player) {
+  BehaviourSpec s;
+  s.kind = BehaviourKind::kPursueNearest;
+  s.targetArchetype = player;
+  s.range = 100.0f;
+  return s;
+}
+
+TEST(World, ExternalBodiesStayWhereTheNetworkPutsThem) {
+  StaticGeometry g;
+  World w(g, {walker({pursuePlayers(1)})}, {});
+  const AgentId npc = w.spawn(0, {20, 50});
+  const AgentId player = w.spawnExternal(1, {60, 50});
+  for (int i = 0; i < 90; ++i) w.step();
+  const AgentColumns& a = w.agents();
+  // The player did not move by itself; the NPC went after it.
+  EXPECT_EQ(a.px[w.slotOf(player)], 60.0f);
+  EXPECT_EQ(a.py[w.slotOf(player)], 50.0f);
+  EXPECT_GT(a.px[w.slotOf(npc)], 22.0f);
+  w.setExternalState(player, {10, 50}, {-2, 0});
+  w.step();
+  EXPECT_EQ(a.px[w.slotOf(player)], 10.0f);
+  EXPECT_EQ(a.vx[w.slotOf(player)], -2.0f);
+  EXPECT_FLOAT_EQ(a.hx[w.slotOf(player)], -1.0f);
+  // The NPC turns around: it is now east of the player and heads west.
+  for (int i = 0; i < 90; ++i) w.step();
+  EXPECT_LT(a.vx[w.slotOf(npc)], 0.0f);
+}
+
+TEST(World, DespawnKeepsOtherAgentsAndIds) {
+  StaticGeometry g;
+  World w(g, {walker({})}, {});
+  const AgentId a = w.spawn(0, {10, 10});
+  const AgentId b = w.spawnExternal(1, {20, 20});
+  const AgentId c = w.spawn(0, {30, 30});
+  w.step();
+  w.despawn(b);
+  EXPECT_FALSE(w.isAlive(b));
+  EXPECT_TRUE(w.isAlive(a));
+  EXPECT_TRUE(w.isAlive(c));
+  EXPECT_EQ(w.agentCount(), 2u);
+  EXPECT_FLOAT_EQ(w.agents().px[w.slotOf(c)], 30.0f);
+  EXPECT_THROW(w.despawn(b), std::out_of_range);
+  EXPECT_THROW(w.setExternalState(b, {1, 1}, {}), std::out_of_range);
+  // Ids are never reused; the world keeps stepping and hashing.
+  EXPECT_EQ(w.spawn(0, {5, 5}), 3u);
+  w.step();
+  EXPECT_EQ(w.agentCount(), 3u);
+  EXPECT_NE(w.stateHash(), 0u);
+}
+
+TEST(World, ExternalBodiesAreDeterministicAcrossThreadCounts) {
+  auto run = [](unsigned threads) {
+    ScenarioOptions o;
+    o.seed = 5;
+    o.threads = threads;
+    auto w = makeDefaultScenario(o);
+    const auto player = static_cast<ArchetypeIndex>(w->archetypeIndex("player"));
+    std::vector<AgentId> players;
+    for (int k = 0; k < 3; ++k) players.push_back(w->spawnExternal(player, {60.0f + 40.0f * k, 120.0f}));
+    for (int t = 0; t < 120; ++t) {
+      for (std::size_t k = 0; k < players.size(); ++k) {
+        if (!w->isAlive(players[k])) continue;
+        const float x = 60.0f + 40.0f * k + static_cast<float>(t) * 0.1f;
+        w->setExternalState(players[k], {x, 120.0f}, {3.0f, 0.0f});
+      }
+      if (t == 60) w->despawn(players[1]);
+      w->step();
+    }
+    return w->stateHash();
+  };
+  const auto h1 = run(1);
+  EXPECT_EQ(h1, run(2));
+  EXPECT_EQ(h1, run(4));
+}
 
 TEST(World, ArriveReachesItsPointAndStops) {
   StaticGeometry g;

@@ -1,0 +1,96 @@
+// The datagram framing shared by server and clients: a 14-byte little-endian header, then one
+// serialized wire::Packet whose body must be the kind the header's type byte names.
+//
+//   offset size field
+//   0      4    protocol id, "STRD" (0x53545244)
+//   4      1    protocol version (kProtocolVersion)
+//   5      1    packet type: the Packet body's field number (1..10)
+//   6      2    sequence: the sender's packet counter
+//   8      2    ack: the newest sequence received from the peer
+//   10     4    ack bits: bit i set = sequence (ack - 1 - i) was received too
+//
+// Anything that does not check out is dropped and counted by reason, never trusted.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "proto/wire.pb.h"
+
+namespace steerd::wire {
+
+inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
+inline constexpr std::uint8_t kProtocolVersion = 1;
+inline constexpr std::size_t kHeaderBytes = 14;
+inline constexpr std::size_t kMaxDatagramBytes = 1200;
+inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes;
+// Connect requests and responses are padded to at least this size (anti-amplification).
+inline constexpr std::size_t kMinConnectDatagramBytes = 256;
+
+struct PacketHeader {
+  std::uint8_t type = 0;  // Packet::BodyCase value
+  std::uint16_t sequence = 0;
+  std::uint16_t ack = 0;
+  std::uint32_t ackBits = 0;
+};
+
+// Why a datagram was dropped. Every value is a label of the server's drops metric.
+enum class DropReason : std::uint8_t {
+  kNone = 0,
+  kTruncated,  // shorter than the header
+  kOversized,  // longer than kMaxDatagramBytes
+  kBadProtocolId,
+  kBadVersion,
+  kBadType,        // type byte names no packet kind
+  kBadBody,        // protobuf body does not parse
+  kTypeMismatch,   // body is not the kind the header names
+  kUnpadded,       // connect request/response under kMinConnectDatagramBytes
+  kBadCookie,      // cookie forged, expired, or from another address
+  kUnknownClient,  // a connected-only packet from an address with no connection
+  kUnexpected,     // a packet kind the receiver never accepts (a server-only kind sent to it)
+  kBadInput,       // input with NaN/inf, out of the world, or malformed
+  kReplayed,       // input older than what was already applied
+  kRateLimited,
+  kCount,
+};
+std::string_view dropReasonName(DropReason r);
+
+struct Decoded {
+  DropReason drop = DropReason::kNone;
+  PacketHeader header;
+  Packet packet;
+};
+
+// Parses one datagram. `drop` says why it was refused; header and packet are valid only when it is kNone.
+void decodeDatagram(std::span<const std::uint8_t> datagram, Decoded& out);
+
+// Header + body into `out` (cleared first). Returns false, writing nothing, when the result would
+// exceed kMaxDatagramBytes. `minSize` pads the body (connect packets) to reach that datagram size.
+bool encodeDatagram(const PacketHeader& header, const Packet& packet, std::vector<std::uint8_t>& out,
+                    std::size_t minSize = 0);
+
+// Sequence numbers wrap: a is newer than b when it is less than half the range ahead.
+inline bool sequenceNewer(std::uint16_t a, std::uint16_t b) {
+  return a != b && static_cast<std::uint16_t>(a - b) < 0x8000;
+}
+
+// Packet-level acks: records received sequences and produces (ack, ack bits) for outgoing headers.
+class AckTracker {
+ public:
+  // Returns false for a sequence already seen or too old to track (a duplicate).
+  bool received(std::uint16_t sequence);
+  std::uint16_t ack() const { return ack_; }
+  std::uint32_t ackBits() const { return bits_; }
+  bool any() const { return any_; }
+
+ private:
+  std::uint16_t ack_ = 0;
+  std::uint32_t bits_ = 0;
+  bool any_ = false;
+};
+
+}  // namespace steerd::wire

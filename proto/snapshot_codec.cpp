@@ -1,0 +1,396 @@
+#include "proto/snapshot_codec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "proto/packet.h"
+
+namespace steerd::wire {
+
+namespace {
+
+constexpr std::int32_t kPositionLimit = 1 << 30;
+constexpr std::uint32_t kIdMax = std::numeric_limits<std::uint32_t>::max();
+
+// Integer prediction both sides make: where an entity will be `ticks` after its state, at its
+// last velocity. Rounded to nearest by adding half before the (arithmetic) shift.
+std::int32_t predict(std::int32_t p, std::int32_t v, std::uint32_t ticks) {
+  const std::int64_t moved = (static_cast<std::int64_t>(v) * ticks + kVelocityFraction / 2) >> 4;
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(p + moved, -kPositionLimit, kPositionLimit));
+}
+
+std::int32_t velocityBetween(std::int32_t from, std::int32_t to, std::uint32_t ticks) {
+  if (ticks == 0) return 0;
+  const std::int64_t v =
+      (static_cast<std::int64_t>(to) - from) * kVelocityFraction / static_cast<std::int64_t>(ticks);
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, -kPositionLimit, kPositionLimit));
+}
+
+int headingDelta(std::uint32_t to, std::uint32_t from) {
+  int d = static_cast<int>((to - from) & 255u);
+  return d >= 128 ? d - 256 : d;
+}
+
+// Next state of an entity the client holds, from the values just sent.
+EntityState advanced(const EntityState& old, std::int32_t x, std::int32_t y, std::uint32_t heading,
+                     std::uint32_t tick) {
+  EntityState s = old;
+  const std::uint32_t ticks = tick - old.tick;
+  s.vx = velocityBetween(old.x, x, ticks);
+  s.vy = velocityBetween(old.y, y, ticks);
+  s.x = x;
+  s.y = y;
+  s.heading = heading & 255u;
+  s.tick = tick;
+  return s;
+}
+
+// Residual word: tag bit 0 = tiny (2 bits per value, -2..1: one varint byte); tag bits 01 =
+// small (4 bits per value, -8..7: two bytes); the word 3 = escaped (values in `escaped`).
+constexpr std::uint32_t kEscapeWord = 3;
+
+std::uint32_t packResidual(std::int32_t dx, std::int32_t dy, std::int32_t dh) {
+  auto in = [&](int lo, int hi) {
+    return dx >= lo && dx <= hi && dy >= lo && dy <= hi && dh >= lo && dh <= hi;
+  };
+  if (in(-2, 1)) {
+    return static_cast<std::uint32_t>((dx + 2) | (dy + 2) << 2 | (dh + 2) << 4) << 1;
+  }
+  if (in(-8, 7)) {
+    return 1u | static_cast<std::uint32_t>((dx + 8) | (dy + 8) << 4 | (dh + 8) << 8) << 2;
+  }
+  return kEscapeWord;
+}
+
+std::size_t varintBytes(std::uint64_t v) {
+  std::size_t n = 1;
+  while (v >= 128) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+std::size_t zigzagBytes(std::int64_t v) {
+  return varintBytes(static_cast<std::uint64_t>((v << 1) ^ (v >> 63)));
+}
+
+// One item of the merged walk over baseline and content, in id order.
+struct Item {
+  std::uint32_t id;
+  const EntityState* base;  // in the baseline, or null
+  const EntityState* now;   // to send now, or null
+  bool removed;
+};
+
+class PartBuilder {
+ public:
+  PartBuilder(const SnapshotContent& c, const SnapshotRecord* baseline) : content_(c), baseline_(baseline) {}
+
+  void start(std::uint32_t idLo) {
+    part_.Clear();
+    part_.set_tick(content_.tick);
+    part_.set_baseline_tick(baseline_ ? baseline_->tick : 0);
+    part_.set_id_lo(idLo);
+    bits_.clear();
+    baseCount_ = 0;
+    allKept_ = true;
+    prevRemoved_ = idLo;
+    prevNew_ = idLo;
+    prevNewX_ = prevNewY_ = 0;
+    estimate_ = 64;  // fixed fields, field tags and length prefixes
+  }
+
+  // Adds one item; returns the bytes it is estimated to cost.
+  std::size_t add(const Item& it, std::vector<EntityState>& record) {
+    std::size_t cost = 0;
+    if (it.base != nullptr) {
+      const bool kept = it.now != nullptr;
+      if (baseCount_ % 8 == 0) bits_.push_back(0);
+      if (kept) bits_.back() |= static_cast<char>(1u << (baseCount_ % 8));
+      allKept_ = allKept_ && kept;
+      ++baseCount_;
+      cost += baseCount_ % 8 == 1 ? 1 : 0;
+      if (kept) {
+        const EntityState& b = *it.base;
+        const std::uint32_t ticks = content_.tick - b.tick;
+        const std::int32_t dx = it.now->x - predict(b.x, b.vx, ticks);
+        const std::int32_t dy = it.now->y - predict(b.y, b.vy, ticks);
+        const std::int32_t dh = headingDelta(it.now->heading, b.heading);
+        const std::uint32_t word = packResidual(dx, dy, dh);
+        part_.add_residual(word);
+        cost += varintBytes(word);
+        if (word == kEscapeWord) {
+          part_.add_escaped(dx);
+          part_.add_escaped(dy);
+          part_.add_escaped(dh);
+          cost += zigzagBytes(dx) + zigzagBytes(dy) + zigzagBytes(dh);
+        }
+        record.push_back(advanced(b, it.now->x, it.now->y, it.now->heading, content_.tick));
+      } else if (it.removed) {
+        part_.add_removed(it.id - prevRemoved_);
+        cost += varintBytes(it.id - prevRemoved_);
+        prevRemoved_ = it.id;
+      } else {
+        record.push_back(*it.base);  // carried unchanged
+      }
+    } else if (it.now != nullptr) {
+      const EntityState& n = *it.now;
+      part_.add_new_id(n.id - prevNew_);
+      part_.add_new_archetype(n.archetype);
+      part_.add_new_x(n.x - prevNewX_);
+      part_.add_new_y(n.y - prevNewY_);
+      part_.add_new_heading(n.heading & 255u);
+      cost += varintBytes(n.id - prevNew_) + varintBytes(n.archetype) + zigzagBytes(n.x - prevNewX_) +
+              zigzagBytes(n.y - prevNewY_) + varintBytes(n.heading & 255u);
+      prevNew_ = n.id;
+      prevNewX_ = n.x;
+      prevNewY_ = n.y;
+      EntityState s = n;
+      s.vx = s.vy = 0;
+      s.heading &= 255u;
+      s.tick = content_.tick;
+      record.push_back(s);
+    }
+    estimate_ += cost;
+    return cost;
+  }
+
+  std::size_t estimate() const { return estimate_; }
+
+  Snapshot finish(std::uint32_t idHi) {
+    part_.set_id_hi(idHi);
+    part_.set_all_kept(allKept_);
+    if (!allKept_) part_.set_kept(bits_);
+    return part_;
+  }
+
+ private:
+  const SnapshotContent& content_;
+  const SnapshotRecord* baseline_;
+  Snapshot part_;
+  std::string bits_;
+  std::size_t baseCount_ = 0;
+  bool allKept_ = true;
+  std::uint32_t prevRemoved_ = 0, prevNew_ = 0;
+  std::int32_t prevNewX_ = 0, prevNewY_ = 0;
+  std::size_t estimate_ = 0;
+};
+
+std::vector<Item> mergedItems(const SnapshotContent& c, const SnapshotRecord* baseline) {
+  std::vector<Item> items;
+  const std::vector<EntityState> none;
+  const std::vector<EntityState>& base = baseline ? baseline->entities : none;
+  std::size_t i = 0, j = 0, r = 0;
+  items.reserve(base.size() + c.updated.size());
+  while (i < base.size() || j < c.updated.size()) {
+    const std::uint32_t bid = i < base.size() ? base[i].id : kIdMax;
+    const std::uint32_t uid = j < c.updated.size() ? c.updated[j].id : kIdMax;
+    const bool takeBase = i < base.size() && (j >= c.updated.size() || bid <= uid);
+    const bool takeNow = j < c.updated.size() && (i >= base.size() || uid <= bid);
+    Item it{takeBase ? bid : uid, takeBase ? &base[i] : nullptr, takeNow ? &c.updated[j] : nullptr, false};
+    if (takeBase && !takeNow) {
+      while (r < c.removed.size() && c.removed[r] < bid) ++r;
+      it.removed = r < c.removed.size() && c.removed[r] == bid;
+    }
+    items.push_back(it);
+    i += takeBase ? 1 : 0;
+    j += takeNow ? 1 : 0;
+  }
+  return items;
+}
+
+}  // namespace
+
+const EntityState* SnapshotRecord::find(std::uint32_t id) const {
+  auto it = std::lower_bound(entities.begin(), entities.end(), id,
+                             [](const EntityState& e, std::uint32_t v) { return e.id < v; });
+  return it != entities.end() && it->id == id ? &*it : nullptr;
+}
+
+std::int32_t quantizePosition(float metres) {
+  if (!std::isfinite(metres)) return 0;
+  const float u = std::round(metres * kPositionUnitsPerMetre);
+  return static_cast<std::int32_t>(
+      std::clamp(u, -static_cast<float>(kPositionLimit), static_cast<float>(kPositionLimit)));
+}
+
+float positionMetres(std::int32_t units) { return static_cast<float>(units) / kPositionUnitsPerMetre; }
+
+std::uint32_t quantizeHeading(float hx, float hy) {
+  if (!std::isfinite(hx) || !std::isfinite(hy) || (hx == 0.0f && hy == 0.0f)) return 0;
+  const double turns =
+      std::atan2(static_cast<double>(hy), static_cast<double>(hx)) / (2.0 * 3.14159265358979323846);
+  return static_cast<std::uint32_t>(static_cast<std::int64_t>(std::lround(turns * kHeadingSteps)) & 255);
+}
+
+float headingRadians(std::uint32_t heading) {
+  return static_cast<float>((heading & 255u) * (2.0 * 3.14159265358979323846 / kHeadingSteps));
+}
+
+std::size_t partBodyBytes(const Snapshot& part) {
+  // Packet wrapper: field 7's tag (1 byte) and the length varint.
+  const std::size_t n = part.ByteSizeLong();
+  return 1 + varintBytes(n) + n;
+}
+
+std::vector<Snapshot> encodeSnapshot(const SnapshotContent& content, const SnapshotRecord* baseline,
+                                     std::size_t maxPartBytes, SnapshotRecord& record) {
+  const std::vector<Item> items = mergedItems(content, baseline);
+  record.tick = content.tick;
+  record.entities.clear();
+  record.entities.reserve(items.size());
+
+  std::vector<Snapshot> parts;
+  PartBuilder builder(content, baseline);
+  std::uint32_t idLo = 0;
+  builder.start(idLo);
+  // Worst case for one item: an escaped residual or a new entity with 5-byte varints.
+  const std::size_t worstItem = 32;
+  const std::size_t budget = maxPartBytes > worstItem + 80 ? maxPartBytes - worstItem - 16 : 64;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    builder.add(items[k], record.entities);
+    const bool last = k + 1 == items.size();
+    if (!last && builder.estimate() >= budget) {
+      parts.push_back(builder.finish(items[k].id));
+      idLo = items[k].id + 1;
+      builder.start(idLo);
+    }
+  }
+  parts.push_back(builder.finish(kIdMax));
+  const auto count = static_cast<std::uint32_t>(parts.size());
+  for (std::uint32_t p = 0; p < count; ++p) {
+    parts[p].set_part(p);
+    parts[p].set_part_count(count);
+  }
+  return parts;
+}
+
+std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* baseline, SnapshotRecord& out) {
+  if (part.part_count() == 0 || part.part() >= part.part_count()) return "part index out of range";
+  if (part.id_lo() > part.id_hi()) return "id range reversed";
+  if (part.tick() == 0) return "snapshot tick 0";
+  if ((part.baseline_tick() == 0) != (baseline == nullptr)) return "baseline mismatch";
+  if (baseline != nullptr && baseline->tick != part.baseline_tick()) return "baseline mismatch";
+  if (baseline != nullptr && part.baseline_tick() >= part.tick())
+    return "baseline not older than the snapshot";
+  const std::size_t news = static_cast<std::size_t>(part.new_id_size());
+  if (part.new_archetype_size() != part.new_id_size() || part.new_x_size() != part.new_id_size() ||
+      part.new_y_size() != part.new_id_size() || part.new_heading_size() != part.new_id_size()) {
+    return "new-entity columns of different lengths";
+  }
+
+  std::vector<EntityState> fromBase;
+  if (baseline != nullptr) {
+    auto lo = std::lower_bound(baseline->entities.begin(), baseline->entities.end(), part.id_lo(),
+                               [](const EntityState& e, std::uint32_t v) { return e.id < v; });
+    auto hi = std::upper_bound(baseline->entities.begin(), baseline->entities.end(), part.id_hi(),
+                               [](std::uint32_t v, const EntityState& e) { return v < e.id; });
+    const std::size_t inRange = static_cast<std::size_t>(hi - lo);
+    if (!part.all_kept() && part.kept().size() != (inRange + 7) / 8)
+      return "kept bitmask of the wrong length";
+    int residual = 0, escaped = 0, removed = 0;
+    std::uint32_t prevRemoved = part.id_lo();
+    std::uint32_t nextRemoved = kIdMax;
+    bool haveRemoved = false;
+    auto advanceRemoved = [&]() {
+      if (removed < part.removed_size()) {
+        const std::uint64_t id = std::uint64_t{prevRemoved} + part.removed(removed++);
+        if (id > part.id_hi()) return false;
+        nextRemoved = prevRemoved = static_cast<std::uint32_t>(id);
+        haveRemoved = true;
+      } else {
+        haveRemoved = false;
+      }
+      return true;
+    };
+    if (!advanceRemoved()) return "removed id out of range";
+    for (std::size_t i = 0; i < inRange; ++i) {
+      const EntityState& b = lo[static_cast<std::ptrdiff_t>(i)];
+      const bool kept = part.all_kept() || ((static_cast<unsigned char>(part.kept()[i / 8]) >> (i % 8)) & 1u);
+      if (kept) {
+        if (residual >= part.residual_size()) return "fewer residuals than kept entities";
+        const std::uint32_t w = part.residual(residual++);
+        std::int32_t dx, dy, dh;
+        if ((w & 1u) == 0) {
+          if (w >= 128) return "bad residual word";
+          dx = static_cast<std::int32_t>((w >> 1) & 3) - 2;
+          dy = static_cast<std::int32_t>((w >> 3) & 3) - 2;
+          dh = static_cast<std::int32_t>((w >> 5) & 3) - 2;
+        } else if ((w & 3u) == 1) {
+          if (w >= (1u << 14)) return "bad residual word";
+          dx = static_cast<std::int32_t>((w >> 2) & 15) - 8;
+          dy = static_cast<std::int32_t>((w >> 6) & 15) - 8;
+          dh = static_cast<std::int32_t>((w >> 10) & 15) - 8;
+        } else if (w == kEscapeWord) {
+          if (escaped + 3 > part.escaped_size()) return "escaped residuals missing";
+          dx = part.escaped(escaped++);
+          dy = part.escaped(escaped++);
+          dh = part.escaped(escaped++);
+          if (std::abs(static_cast<std::int64_t>(dx)) > 2 * std::int64_t{kPositionLimit} ||
+              std::abs(static_cast<std::int64_t>(dy)) > 2 * std::int64_t{kPositionLimit}) {
+            return "escaped residual out of range";
+          }
+        } else {
+          return "bad residual word";
+        }
+        const std::uint32_t ticks = part.tick() - b.tick;
+        const std::int64_t x = std::int64_t{predict(b.x, b.vx, ticks)} + dx;
+        const std::int64_t y = std::int64_t{predict(b.y, b.vy, ticks)} + dy;
+        if (std::abs(x) > kPositionLimit || std::abs(y) > kPositionLimit) return "position out of range";
+        if (haveRemoved && nextRemoved == b.id) return "removed entity also updated";
+        fromBase.push_back(advanced(b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
+                                    static_cast<std::uint32_t>(static_cast<int>(b.heading) + dh) & 255u,
+                                    part.tick()));
+      } else if (haveRemoved && nextRemoved == b.id) {
+        if (!advanceRemoved()) return "removed id out of range";
+      } else {
+        if (haveRemoved && nextRemoved < b.id) return "removed id not in the baseline";
+        fromBase.push_back(b);
+      }
+    }
+    if (haveRemoved) return "removed id not in the baseline";
+    if (residual != part.residual_size()) return "more residuals than kept entities";
+    if (escaped != part.escaped_size()) return "more escaped values than escape words";
+  } else if (part.residual_size() > 0 || part.removed_size() > 0 || part.escaped_size() > 0 ||
+             !part.kept().empty()) {
+    return "updates without a baseline";
+  }
+
+  std::vector<EntityState> fresh;
+  fresh.reserve(news);
+  std::uint64_t prevId = part.id_lo();
+  std::int64_t px = 0, py = 0;
+  for (std::size_t k = 0; k < news; ++k) {
+    const int i = static_cast<int>(k);
+    const std::uint64_t id = prevId + part.new_id(i);
+    if (id > part.id_hi() || (k > 0 && part.new_id(i) == 0)) return "new ids out of range or not ascending";
+    px += part.new_x(i);
+    py += part.new_y(i);
+    if (std::abs(px) > kPositionLimit || std::abs(py) > kPositionLimit) return "position out of range";
+    if (part.new_heading(i) > 255) return "heading out of range";
+    EntityState s;
+    s.id = static_cast<std::uint32_t>(id);
+    s.archetype = part.new_archetype(i);
+    s.x = static_cast<std::int32_t>(px);
+    s.y = static_cast<std::int32_t>(py);
+    s.heading = part.new_heading(i);
+    s.tick = part.tick();
+    if (baseline != nullptr && baseline->find(s.id) != nullptr) return "new entity already in the baseline";
+    fresh.push_back(s);
+    prevId = id;
+  }
+
+  out.tick = part.tick();
+  std::vector<EntityState> merged;
+  merged.reserve(fromBase.size() + fresh.size());
+  std::merge(fromBase.begin(), fromBase.end(), fresh.begin(), fresh.end(), std::back_inserter(merged),
+             [](const EntityState& a, const EntityState& b) { return a.id < b.id; });
+  if (!out.entities.empty() && !merged.empty() && merged.front().id <= out.entities.back().id) {
+    return "part overlaps entities already decoded";
+  }
+  out.entities.insert(out.entities.end(), merged.begin(), merged.end());
+  return {};
+}
+
+}  // namespace steerd::wire

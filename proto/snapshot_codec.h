@@ -1,0 +1,74 @@
+// Snapshot compression, shared by the server (encode) and the clients (decode).
+//
+// Both sides keep, per acknowledged snapshot, a SnapshotRecord: every entity the client holds, in
+// quantised form, sorted by id. The server codes snapshot n against the newest record the client
+// acknowledged (the baseline b): each entity of the baseline that is updated is sent as the
+// residual from a prediction both sides compute in integers (position + velocity x ticks elapsed),
+// so steady motion costs about one byte; entities new to the client are sent whole. A snapshot
+// too big for one datagram is split by id range into parts that each decode on their own.
+// docs/PROTOCOL.md, "Snapshots", has the layout and the numbers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "proto/wire.pb.h"
+
+namespace steerd::wire {
+
+inline constexpr float kPositionUnitsPerMetre = 64.0f;  // resolution 1/64 m (15.6 mm)
+inline constexpr int kHeadingSteps = 256;               // resolution 1/256 turn (1.4 degrees)
+inline constexpr int kVelocityFraction = 16;            // velocity kept in 1/16 position unit per tick
+
+// One entity as the client holds it: all integers, so both sides compute the same predictions.
+struct EntityState {
+  std::uint32_t id = 0;
+  std::uint32_t archetype = 0;
+  std::int32_t x = 0, y = 0;    // position, 1/64 m
+  std::int32_t vx = 0, vy = 0;  // velocity, 1/16 position unit per tick (derived, never sent)
+  std::uint32_t heading = 0;    // 0..255, 1/256 turn counter-clockwise from +x
+  std::uint32_t tick = 0;       // the tick this state was taken at
+
+  bool operator==(const EntityState&) const = default;
+};
+
+struct SnapshotRecord {
+  std::uint32_t tick = 0;
+  std::vector<EntityState> entities;  // sorted by id
+  bool operator==(const SnapshotRecord&) const = default;
+  const EntityState* find(std::uint32_t id) const;
+};
+
+std::int32_t quantizePosition(float metres);
+float positionMetres(std::int32_t units);
+std::uint32_t quantizeHeading(float hx, float hy);
+float headingRadians(std::uint32_t heading);
+
+// What the server wants the client to have at `tick`.
+struct SnapshotContent {
+  std::uint32_t tick = 0;
+  // Entities to send now (sorted by id, unique): position, heading, archetype and id are read.
+  std::span<const EntityState> updated;
+  // Baseline entities the client must drop (left its area of interest, or gone). Sorted.
+  std::span<const std::uint32_t> removed;
+};
+
+// Encodes `content` against `baseline` (null: none, everything is new) into parts whose bodies
+// each fit `maxPartBytes` (serialized Packet bytes). Writes the record the client will hold once
+// it has every part into `record`.
+std::vector<Snapshot> encodeSnapshot(const SnapshotContent& content, const SnapshotRecord* baseline,
+                                     std::size_t maxPartBytes, SnapshotRecord& record);
+
+// Decodes one part. `baseline` must be the record of part.baseline_tick() (null when that is 0).
+// Appends the entities of the part's id range, sorted, to `out` (its tick is set). Returns an error
+// message on a malformed part (counts that disagree, ids out of range or unsorted...), leaving
+// `out` as it was.
+std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* baseline, SnapshotRecord& out);
+
+// The bytes of one part as a Packet body (what goes after the datagram header).
+std::size_t partBodyBytes(const Snapshot& part);
+
+}  // namespace steerd::wire

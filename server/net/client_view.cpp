@@ -1,0 +1,119 @@
+#include "net/client_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "proto/packet.h"
+
+namespace steerd::net {
+
+wire::EntityState entityStateOf(const World& world, std::uint32_t slot) {
+  const AgentColumns& a = world.agents();
+  wire::EntityState s;
+  s.id = a.id[slot];
+  s.archetype = a.archetype[slot];
+  s.x = wire::quantizePosition(a.px[slot]);
+  s.y = wire::quantizePosition(a.py[slot]);
+  s.heading = wire::quantizeHeading(a.hx[slot], a.hy[slot]);
+  return s;
+}
+
+void ClientView::acknowledge(std::uint32_t tick) {
+  if (tick <= acked_) return;
+  for (const auto& r : sent_) {
+    if (r.tick == tick) {
+      acked_ = tick;
+      return;
+    }
+  }
+}
+
+const wire::SnapshotRecord* ClientView::baseline() const {
+  for (const auto& r : sent_) {
+    if (r.tick == acked_) return &r;
+  }
+  return nullptr;
+}
+
+std::vector<wire::Snapshot> ClientView::build(const World& world, std::uint32_t tick,
+                                              const InterestConfig& interest, SnapshotStats& stats) {
+  const AgentColumns& a = world.agents();
+  const wire::SnapshotRecord* base = baseline();
+
+  // Area of interest: everything within the radius of the player (or the whole world).
+  candidates_.clear();
+  const bool hasPlayer = world.isAlive(player_);
+  const float cx = hasPlayer ? a.px[world.slotOf(player_)] : 0.0f;
+  const float cy = hasPlayer ? a.py[world.slotOf(player_)] : 0.0f;
+  const float r2 = interest.radius * interest.radius;
+  for (std::uint32_t s = 0; s < a.size(); ++s) {
+    if (interest.radius > 0 && hasPlayer) {
+      const float dx = a.px[s] - cx, dy = a.py[s] - cy;
+      if (dx * dx + dy * dy > r2) continue;
+    }
+    candidates_.push_back(entityStateOf(world, s));
+  }
+  std::sort(candidates_.begin(), candidates_.end(),
+            [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
+
+  // Budget: about two bytes for an entity the baseline holds, ten for a new one.
+  auto cost = [&](const wire::EntityState& e) -> std::size_t { return base && base->find(e.id) ? 2 : 10; };
+  std::size_t total = 64;
+  for (const auto& e : candidates_) total += cost(e);
+  updated_.clear();
+  if (total <= interest.budgetBytes) {
+    updated_ = candidates_;
+    stats.entitiesWaiting = 0;
+  } else {
+    // Priority accumulator: every candidate gains priority each snapshot it waits, nearer ones
+    // faster; the highest go first and start again from zero. The player's own body always goes.
+    if (priority_.size() < world.agents().size() + 1)
+      priority_.resize(std::max<std::size_t>(64, 2 * a.size()), 0.0f);
+    order_.clear();
+    for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
+      const auto& e = candidates_[i];
+      if (e.id >= priority_.size()) priority_.resize(e.id + 1, 0.0f);
+      const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
+      const float d = std::sqrt(dx * dx + dy * dy);
+      priority_[e.id] += e.id == player_ ? 1e9f : 1.0f + 10.0f / (1.0f + d / 10.0f);
+      order_.push_back(i);
+    }
+    std::sort(order_.begin(), order_.end(), [&](std::uint32_t x, std::uint32_t y) {
+      const float px = priority_[candidates_[x].id], py = priority_[candidates_[y].id];
+      return px != py ? px > py : candidates_[x].id < candidates_[y].id;
+    });
+    std::size_t used = 64;
+    for (std::uint32_t i : order_) {
+      const std::size_t c = cost(candidates_[i]);
+      if (used + c > interest.budgetBytes) continue;
+      used += c;
+      updated_.push_back(candidates_[i]);
+      priority_[candidates_[i].id] = 0.0f;
+    }
+    stats.entitiesWaiting = candidates_.size() - updated_.size();
+    std::sort(updated_.begin(), updated_.end(),
+              [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
+  }
+
+  // The baseline's entities that left the area of interest (or the world).
+  removed_.clear();
+  if (base != nullptr) {
+    std::size_t j = 0;
+    for (const auto& b : base->entities) {
+      while (j < candidates_.size() && candidates_[j].id < b.id) ++j;
+      if (j >= candidates_.size() || candidates_[j].id != b.id) removed_.push_back(b.id);
+    }
+  }
+
+  wire::SnapshotRecord record;
+  const wire::SnapshotContent content{tick, updated_, removed_};
+  // Packet wrapper: one tag byte and a two-byte length.
+  std::vector<wire::Snapshot> parts = wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3, record);
+  stats.entitiesSent = updated_.size();
+  sent_.push_back(std::move(record));
+  while (sent_.size() > kHistory) sent_.pop_front();
+  if (acked_ != 0 && baseline() == nullptr) acked_ = 0;  // fell out of the history: next one is whole
+  return parts;
+}
+
+}  // namespace steerd::net

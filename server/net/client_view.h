@@ -1,0 +1,59 @@
+// What one client sees: its area of interest, the priority accumulator that shares its byte
+// budget fairly, and the history of snapshots sent to it (the baselines its acks refer to).
+// Lives on the simulation thread.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "proto/snapshot_codec.h"
+#include "world/world.h"
+
+namespace steerd::net {
+
+struct InterestConfig {
+  float radius = 0.0f;             // m around the player; 0: the whole world
+  std::size_t budgetBytes = 1600;  // per snapshot (kbps * 1000 / 8 / send rate)
+};
+
+struct SnapshotStats {
+  std::size_t entitiesSent = 0;     // entity updates in the snapshot (new or changed)
+  std::size_t entitiesWaiting = 0;  // in the area of interest but over the budget this time
+};
+
+class ClientView {
+ public:
+  static constexpr std::size_t kHistory = 32;  // snapshots kept as possible baselines
+
+  ClientView(std::uint32_t clientId, AgentId player) : clientId_(clientId), player_(player) {}
+
+  std::uint32_t clientId() const { return clientId_; }
+  AgentId player() const { return player_; }
+
+  // The client says it holds snapshot `tick` whole. Older or unknown ticks are ignored.
+  void acknowledge(std::uint32_t tick);
+  std::uint32_t ackedTick() const { return acked_; }
+
+  // Chooses what to send at `tick` and encodes it against the acked baseline, in parts that each
+  // fit a datagram. Records what the client will hold.
+  std::vector<wire::Snapshot> build(const World& world, std::uint32_t tick, const InterestConfig& interest,
+                                    SnapshotStats& stats);
+
+ private:
+  const wire::SnapshotRecord* baseline() const;
+
+  std::uint32_t clientId_;
+  AgentId player_;
+  std::uint32_t acked_ = 0;
+  std::deque<wire::SnapshotRecord> sent_;  // oldest first
+  std::vector<float> priority_;            // by agent id: grows while an entity waits
+  std::vector<wire::EntityState> candidates_, updated_;
+  std::vector<std::uint32_t> removed_;
+  std::vector<std::uint32_t> order_;
+};
+
+// An agent's state as the wire carries it.
+wire::EntityState entityStateOf(const World& world, std::uint32_t slot);
+
+}  // namespace steerd::net

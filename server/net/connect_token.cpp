@@ -1,0 +1,98 @@
+#include "net/connect_token.h"
+
+#include <sodium.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "proto/wire.pb.h"
+
+namespace steerd::net {
+
+std::string toHex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
+std::optional<std::string> fromHex(std::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = digit(hex[i]), lo = digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(static_cast<char>(hi << 4 | lo));
+  }
+  return out;
+}
+
+std::optional<TokenKey> readTokenKeyFile(const std::string& path, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot read token key file " + path;
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  const auto first = s.find_first_not_of(" \t\r\n");
+  const auto last = s.find_last_not_of(" \t\r\n");
+  s = first == std::string::npos ? std::string{} : s.substr(first, last - first + 1);
+  const auto bytes = fromHex(s);
+  if (!bytes || bytes->size() != TokenKey{}.size()) {
+    error =
+        path + ": a token key is 64 hex digits (32 bytes); found " + std::to_string(s.size()) + " characters";
+    return std::nullopt;
+  }
+  TokenKey key;
+  std::copy(bytes->begin(), bytes->end(), key.begin());
+  return key;
+}
+
+std::string issueToken(const TokenKey& key, std::uint64_t clientId, std::uint64_t expiresUnixSeconds) {
+  if (sodium_init() < 0) return {};
+  wire::ConnectTokenBody body;
+  body.set_client_id(clientId);
+  body.set_expires_unix_s(expiresUnixSeconds);
+  std::string nonce(16, '\0');
+  randombytes_buf(nonce.data(), nonce.size());
+  body.set_nonce(nonce);
+  wire::ConnectToken token;
+  token.set_body(body.SerializeAsString());
+  std::string mac(crypto_auth_BYTES, '\0');
+  crypto_auth(reinterpret_cast<unsigned char*>(mac.data()),
+              reinterpret_cast<const unsigned char*>(token.body().data()), token.body().size(), key.data());
+  token.set_mac(mac);
+  return token.SerializeAsString();
+}
+
+TokenCheck checkToken(const TokenKey& key, std::string_view bytes, std::uint64_t nowUnixSeconds) {
+  if (bytes.empty()) return {TokenVerdict::kMissing, 0};
+  wire::ConnectToken token;
+  if (!token.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) ||
+      token.mac().size() != crypto_auth_BYTES) {
+    return {TokenVerdict::kInvalid, 0};
+  }
+  if (crypto_auth_verify(reinterpret_cast<const unsigned char*>(token.mac().data()),
+                         reinterpret_cast<const unsigned char*>(token.body().data()), token.body().size(),
+                         key.data()) != 0) {
+    return {TokenVerdict::kInvalid, 0};
+  }
+  wire::ConnectTokenBody body;
+  if (!body.ParseFromString(token.body())) return {TokenVerdict::kInvalid, 0};
+  if (body.expires_unix_s() < nowUnixSeconds) return {TokenVerdict::kExpired, body.client_id()};
+  return {TokenVerdict::kValid, body.client_id()};
+}
+
+}  // namespace steerd::net

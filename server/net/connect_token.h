@@ -1,0 +1,34 @@
+// Connect tokens (netcode.io's idea): a matchmaker holding the server's shared key signs
+// (client id, expiry, nonce); the server admits only clients that present a token whose MAC
+// checks out and whose expiry has not passed. `steerd --issue-token` plays the matchmaker.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace steerd::net {
+
+using TokenKey = std::array<unsigned char, 32>;
+
+// Reads a key file: 64 hex digits (surrounding whitespace allowed). Returns nullopt and sets
+// `error` on a missing file or a malformed key.
+std::optional<TokenKey> readTokenKeyFile(const std::string& path, std::string& error);
+
+// The token's bytes as they travel in ConnectRequest.token (a serialized wire::ConnectToken).
+std::string issueToken(const TokenKey& key, std::uint64_t clientId, std::uint64_t expiresUnixSeconds);
+
+enum class TokenVerdict { kValid, kMissing, kInvalid, kExpired };
+struct TokenCheck {
+  TokenVerdict verdict = TokenVerdict::kInvalid;
+  std::uint64_t clientId = 0;
+};
+TokenCheck checkToken(const TokenKey& key, std::string_view token, std::uint64_t nowUnixSeconds);
+
+std::string toHex(std::string_view bytes);
+// Returns nullopt on odd length or a non-hex digit.
+std::optional<std::string> fromHex(std::string_view hex);
+
+}  // namespace steerd::net

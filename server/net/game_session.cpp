@@ -1,0 +1,144 @@
+#include "net/game_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace steerd::net {
+
+GameSession::GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& metrics,
+                         const SessionConfig& config)
+    : world_(world), endpoint_(endpoint), metrics_(metrics), config_(config) {
+  const std::int32_t p = world.archetypeIndex(kPlayerArchetypeName);
+  playerArchetype_ = static_cast<ArchetypeIndex>(std::max(p, 0));
+  limits_.bounds = world.geometry().bounds;
+  limits_.maxSpeed = world.archetypes()[playerArchetype_].limits.maxSpeed;
+}
+
+void GameSession::beforeTick() {
+  endpoint_.takeEvents(events_);
+  for (NetEvent& e : events_) {
+    switch (e.kind) {
+      case NetEvent::Kind::kJoin:
+        join(e.clientId);
+        break;
+      case NetEvent::Kind::kLeave:
+        leave(e.clientId);
+        break;
+      case NetEvent::Kind::kInput:
+        input(e.clientId, e.input);
+        break;
+    }
+  }
+}
+
+void GameSession::join(std::uint32_t clientId) {
+  // A new player appears in the middle of the world until its first input says where it is.
+  const Bounds& b = limits_.bounds;
+  const steer::Vec2 centre{(b.minX + b.maxX) * 0.5f, (b.minY + b.maxY) * 0.5f};
+  const AgentId body = world_.spawnExternal(playerArchetype_, centre);
+  clients_.emplace(clientId, Player{ClientView(clientId, body)});
+  order_.push_back(clientId);
+
+  wire::Packet p;
+  auto* a = p.mutable_accept();
+  a->set_client_id(clientId);
+  a->set_player_entity(body);
+  a->set_tick_rate(static_cast<float>(config_.tickRate));
+  a->set_send_rate(static_cast<float>(config_.sendRate));
+  a->set_min_x(b.minX);
+  a->set_min_y(b.minY);
+  a->set_max_x(b.maxX);
+  a->set_max_y(b.maxY);
+  a->set_server_tick(static_cast<std::uint32_t>(world_.tick()));
+  a->set_player_max_speed(limits_.maxSpeed);
+  for (const auto& arch : world_.archetypes()) a->add_archetypes(arch.name);
+  OutDatagram d{clientId, {}};
+  if (wire::encodeDatagram({wire::Packet::kAccept, 0, 0, 0}, p, d.bytes)) {
+    out_.push_back(std::move(d));
+  } else {
+    spdlog::error("Accept for client {} does not fit a datagram ({} archetypes)", clientId,
+                  world_.archetypes().size());
+  }
+  endpoint_.send(out_);
+}
+
+void GameSession::leave(std::uint32_t clientId) {
+  auto it = clients_.find(clientId);
+  if (it == clients_.end()) return;
+  if (world_.isAlive(it->second.view.player())) world_.despawn(it->second.view.player());
+  clients_.erase(it);
+  order_.erase(std::remove(order_.begin(), order_.end(), clientId), order_.end());
+}
+
+void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
+  auto it = clients_.find(clientId);
+  if (it == clients_.end()) return;  // left in the same batch
+  Player& p = it->second;
+  if (in.ack_snapshot() != 0) p.view.acknowledge(in.ack_snapshot());
+  // Inputs arrive newest first, with a few earlier ones repeated: apply the newest unseen one.
+  if (in.inputs_size() == 0) return;
+  const wire::PlayerInput& newest = in.inputs(0);
+  for (const auto& i : in.inputs()) {
+    if (i.sequence() > newest.sequence()) {
+      metrics_.drop(wire::DropReason::kBadInput);  // not newest first: malformed
+      return;
+    }
+  }
+  if (p.anyInput && newest.sequence() <= p.lastSequence) {
+    metrics_.drop(wire::DropReason::kReplayed);
+    return;
+  }
+  const AgentId body = p.view.player();
+  const AgentColumns& a = world_.agents();
+  const std::uint32_t slot = world_.slotOf(body);
+  const steer::Vec2 last{a.px[slot], a.py[slot]};
+  // First input: a teleport to anywhere in bounds is allowed (the client chose where to start).
+  const float elapsed =
+      p.anyInput
+          ? static_cast<float>(std::max<std::uint64_t>(1, world_.tick() - p.lastInputTick) / config_.tickRate)
+          : 1e9f;
+  const ValidatedInput v = validateInput(newest, last, elapsed, limits_);
+  if (v.verdict == InputVerdict::kRejected) {
+    metrics_.drop(wire::DropReason::kBadInput);
+    return;
+  }
+  if (v.verdict == InputVerdict::kClamped) metrics_.inputsClamped.fetch_add(1, std::memory_order_relaxed);
+  metrics_.inputsApplied.fetch_add(1, std::memory_order_relaxed);
+  world_.setExternalState(body, v.position, v.velocity);
+  p.anyInput = true;
+  p.lastSequence = newest.sequence();
+  p.lastInputTick = world_.tick();
+}
+
+void GameSession::afterTick() {
+  sendCredit_ += config_.sendRate / config_.tickRate;
+  if (sendCredit_ < 1.0) return;
+  sendCredit_ = std::min(sendCredit_ - 1.0, 1.0);
+  const auto tick = static_cast<std::uint32_t>(world_.tick());
+  InterestConfig interest;
+  interest.radius = config_.interestRadius;
+  interest.budgetBytes = static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
+  wire::Packet packet;
+  for (std::uint32_t id : order_) {
+    Player& p = clients_.at(id);
+    SnapshotStats stats;
+    std::vector<wire::Snapshot> parts = p.view.build(world_, tick, interest, stats);
+    for (auto& part : parts) {
+      *packet.mutable_snapshot() = std::move(part);
+      OutDatagram d{id, {}};
+      if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d.bytes)) {
+        spdlog::error("snapshot part for client {} over {} bytes: not sent", id, wire::kMaxDatagramBytes);
+        continue;
+      }
+      metrics_.snapshotParts.fetch_add(1, std::memory_order_relaxed);
+      metrics_.snapshotBytes.fetch_add(d.bytes.size(), std::memory_order_relaxed);
+      out_.push_back(std::move(d));
+    }
+    metrics_.snapshotsSent.fetch_add(1, std::memory_order_relaxed);
+    metrics_.snapshotEntities.fetch_add(stats.entitiesSent, std::memory_order_relaxed);
+  }
+  endpoint_.send(out_);
+}
+
+}  // namespace steerd::net

@@ -1,0 +1,61 @@
+// The simulation thread's side of the network: turns joins into player bodies and leaves into
+// despawns, applies validated inputs before each tick, and after each tick sends snapshots to the
+// clients that are due one. It owns the per-client views; the network thread owns the sockets.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "net/client_view.h"
+#include "net/input_validation.h"
+#include "net/net_endpoint.h"
+#include "net/server_metrics.h"
+#include "world/world.h"
+
+namespace steerd::net {
+
+struct SessionConfig {
+  double tickRate = 30.0;       // Hz
+  double sendRate = 20.0;       // snapshots per second
+  double clientKbps = 256.0;    // snapshot byte budget per client
+  float interestRadius = 0.0f;  // m; 0: whole world
+};
+
+class GameSession {
+ public:
+  GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& metrics, const SessionConfig& config);
+
+  // Before a tick: joins, leaves and inputs the network thread handed over.
+  void beforeTick();
+  // After a tick: snapshots to every client when one is due.
+  void afterTick();
+
+  std::size_t clientCount() const { return clients_.size(); }
+
+ private:
+  struct Player {
+    ClientView view;
+    std::uint32_t lastSequence = 0;
+    bool anyInput = false;
+    std::uint64_t lastInputTick = 0;
+  };
+  void join(std::uint32_t clientId);
+  void leave(std::uint32_t clientId);
+  void input(std::uint32_t clientId, const wire::Input& input);
+
+  World& world_;
+  NetEndpoint& endpoint_;
+  ServerMetrics& metrics_;
+  SessionConfig config_;
+  ArchetypeIndex playerArchetype_;
+  InputLimits limits_;
+  std::unordered_map<std::uint32_t, Player> clients_;
+  std::vector<std::uint32_t> order_;  // client ids in join order: a fixed sending order
+  std::vector<NetEvent> events_;
+  std::vector<OutDatagram> out_;
+  double sendCredit_ = 1.0;
+  std::vector<std::uint8_t> scratch_;
+};
+
+}  // namespace steerd::net

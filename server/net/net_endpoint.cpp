@@ -1,0 +1,357 @@
+#include "net/net_endpoint.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace steerd::net {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using udp = asio::ip::udp;
+
+std::uint64_t unixSeconds() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
+
+std::int64_t steadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
+
+void writeHeaderAcks(std::vector<std::uint8_t>& d, std::uint16_t seq, std::uint16_t ack, std::uint32_t bits) {
+  d[6] = static_cast<std::uint8_t>(seq);
+  d[7] = static_cast<std::uint8_t>(seq >> 8);
+  d[8] = static_cast<std::uint8_t>(ack);
+  d[9] = static_cast<std::uint8_t>(ack >> 8);
+  for (int i = 0; i < 4; ++i) d[10 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+}
+
+}  // namespace
+
+// One admitted client, owned by the network thread.
+struct NetEndpoint::Connection {
+  std::uint32_t clientId = 0;
+  udp::endpoint endpoint;
+  std::uint16_t sequence = 0;
+  wire::AckTracker acks;  // what we received from the client
+  Clock::time_point lastReceived;
+  std::vector<std::uint8_t> accept;  // cached Accept datagram, resent if the client asks again
+  // Send times of our last 256 sequences, for RTT and loss from the client's acks.
+  std::array<std::int64_t, 256> sentNs{};
+  std::array<bool, 256> acked{};
+  std::uint64_t sent = 0, ackedCount = 0, lost = 0;
+  double rttMs = 0;
+};
+
+NetEndpoint::NetEndpoint(const NetConfig& config, ServerMetrics& metrics)
+    : config_(config), metrics_(metrics), socket_(io_), housekeepingTimer_(io_) {
+  std::error_code ec;
+  const auto address = asio::ip::make_address(config.bind, ec);
+  if (ec) throw std::system_error(ec, "bad --bind address '" + config.bind + "'");
+  const udp::endpoint local(address, config.port);
+  socket_.open(local.protocol());
+  socket_.bind(local, ec);
+  if (ec) throw std::system_error(ec, "cannot bind UDP " + config.bind + ":" + std::to_string(config.port));
+  // Room for bursts of input from many clients between two wake-ups of the thread.
+  socket_.set_option(asio::socket_base::receive_buffer_size(4 << 20), ec);
+  socket_.set_option(asio::socket_base::send_buffer_size(4 << 20), ec);
+  port_ = socket_.local_endpoint().port();
+}
+
+NetEndpoint::~NetEndpoint() { stop(); }
+
+void NetEndpoint::start() {
+  receive();
+  housekeeping();
+  thread_ = std::thread([this] { io_.run(); });
+}
+
+void NetEndpoint::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (thread_.joinable()) {
+    asio::post(io_, [this] {
+      wire::Packet p;
+      p.mutable_disconnect()->set_reason(wire::DISCONNECT_SERVER_SHUTDOWN);
+      for (auto& [endpoint, c] : connections_) {
+        for (int i = 0; i < 3; ++i) {
+          if (wire::encodeDatagram({wire::Packet::kDisconnect, 0, 0, 0}, p, scratch_)) sendRaw(c, scratch_);
+        }
+      }
+      if (!connections_.empty())
+        spdlog::info("told {} client(s) the server is shutting down", connections_.size());
+      io_.stop();
+    });
+    thread_.join();
+  }
+}
+
+void NetEndpoint::publishTick(std::uint32_t tick, std::int64_t ns, double tickRate) {
+  tick_.store(tick, std::memory_order_relaxed);
+  tickSteadyNs_.store(ns, std::memory_order_relaxed);
+  tickRate_.store(tickRate, std::memory_order_relaxed);
+}
+
+void NetEndpoint::send(std::vector<OutDatagram>& batch) {
+  if (batch.empty()) return;
+  outgoing_.pushAll(batch);
+  if (!flushPosted_.exchange(true)) asio::post(io_, [this] { flushOutgoing(); });
+}
+
+void NetEndpoint::flushOutgoing() {
+  flushPosted_.store(false);
+  outgoing_.takeAll(sending_);
+  for (OutDatagram& d : sending_) {
+    auto e = endpointOf_.find(d.clientId);
+    if (e == endpointOf_.end()) continue;  // left in the meantime
+    Connection& c = connections_.at(e->second);
+    if (d.bytes.size() > wire::kHeaderBytes && d.bytes[5] == wire::Packet::kAccept) c.accept = d.bytes;
+    sendRaw(c, d.bytes);
+  }
+}
+
+void NetEndpoint::sendRaw(Connection& c, std::vector<std::uint8_t>& bytes) {
+  const std::uint16_t seq = c.sequence++;
+  writeHeaderAcks(bytes, seq, c.acks.ack(), c.acks.ackBits());
+  const std::size_t slot = seq & 255u;
+  if (c.sent >= 256 && !c.acked[slot]) ++c.lost;
+  c.sentNs[slot] = steadyNs();
+  c.acked[slot] = false;
+  ++c.sent;
+  std::error_code ec;
+  socket_.send_to(asio::buffer(bytes), c.endpoint, 0, ec);
+  if (!ec) {
+    metrics_.packetsOut.fetch_add(1, std::memory_order_relaxed);
+    metrics_.bytesOut.fetch_add(bytes.size(), std::memory_order_relaxed);
+  }
+}
+
+void NetEndpoint::sendStateless(const wire::Packet& packet, wire::Packet::BodyCase type) {
+  if (!wire::encodeDatagram({static_cast<std::uint8_t>(type), 0, 0, 0}, packet, scratch_)) return;
+  std::error_code ec;
+  socket_.send_to(asio::buffer(scratch_), from_, 0, ec);
+  if (!ec) {
+    metrics_.packetsOut.fetch_add(1, std::memory_order_relaxed);
+    metrics_.bytesOut.fetch_add(scratch_.size(), std::memory_order_relaxed);
+  }
+}
+
+void NetEndpoint::receive() {
+  socket_.async_receive_from(asio::buffer(buffer_), from_, [this](const std::error_code& ec, std::size_t n) {
+    if (ec == asio::error::operation_aborted) return;
+    if (!ec) onDatagram(n);
+    receive();
+  });
+}
+
+std::string NetEndpoint::addressBytes(const udp::endpoint& e) const {
+  std::string s;
+  if (e.address().is_v4()) {
+    const auto b = e.address().to_v4().to_bytes();
+    s.assign(b.begin(), b.end());
+  } else {
+    const auto b = e.address().to_v6().to_bytes();
+    s.assign(b.begin(), b.end());
+  }
+  s.push_back(static_cast<char>(e.port() & 0xff));
+  s.push_back(static_cast<char>(e.port() >> 8));
+  return s;
+}
+
+void NetEndpoint::onDatagram(std::size_t size) {
+  metrics_.packetsIn.fetch_add(1, std::memory_order_relaxed);
+  metrics_.bytesIn.fetch_add(size, std::memory_order_relaxed);
+  // A datagram longer than the buffer is truncated by the kernel; one longer than the protocol's
+  // limit is refused before parsing either way.
+  wire::decodeDatagram(std::span<const std::uint8_t>(buffer_.data(), size), decoded_);
+  if (decoded_.drop != wire::DropReason::kNone) {
+    metrics_.drop(decoded_.drop);
+    return;
+  }
+  switch (decoded_.packet.body_case()) {
+    case wire::Packet::kConnectRequest:
+      onConnectRequest(decoded_);
+      return;
+    case wire::Packet::kConnectResponse:
+      onConnectResponse(decoded_);
+      return;
+    case wire::Packet::kInput:
+    case wire::Packet::kPing:
+    case wire::Packet::kDisconnect: {
+      auto it = connections_.find(from_);
+      if (it == connections_.end()) {
+        metrics_.drop(wire::DropReason::kUnknownClient);
+        return;
+      }
+      onConnected(it->second, decoded_);
+      return;
+    }
+    default:
+      metrics_.drop(wire::DropReason::kUnexpected);
+  }
+}
+
+void NetEndpoint::onConnectRequest(const wire::Decoded&) {
+  auto it = connections_.find(from_);
+  if (it != connections_.end()) {
+    // Already admitted: the Accept was lost.
+    if (!it->second.accept.empty()) sendRaw(it->second, it->second.accept);
+    return;
+  }
+  wire::Packet p;
+  p.mutable_challenge()->set_cookie(cookies_.make(addressBytes(from_), unixSeconds()));
+  sendStateless(p, wire::Packet::kChallenge);
+}
+
+void NetEndpoint::refuse(wire::RefuseReason reason, const std::string& message) {
+  metrics_.refusals.fetch_add(1, std::memory_order_relaxed);
+  log_.info("refused {}:{}: {}", from_.address().to_string(), from_.port(), message);
+  wire::Packet p;
+  p.mutable_refuse()->set_reason(reason);
+  p.mutable_refuse()->set_message(message);
+  sendStateless(p, wire::Packet::kRefuse);
+}
+
+void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
+  const auto& r = d.packet.connect_response();
+  if (!cookies_.check(r.cookie(), addressBytes(from_), unixSeconds())) {
+    metrics_.drop(wire::DropReason::kBadCookie);
+    return;
+  }
+  auto it = connections_.find(from_);
+  if (it != connections_.end()) {
+    if (!it->second.accept.empty()) sendRaw(it->second, it->second.accept);
+    return;
+  }
+  if (stopped_) return refuse(wire::REFUSE_SHUTTING_DOWN, "server is shutting down");
+  if (config_.tokenKey) {
+    const TokenCheck t = checkToken(*config_.tokenKey, r.token(), unixSeconds());
+    switch (t.verdict) {
+      case TokenVerdict::kValid:
+        break;
+      case TokenVerdict::kMissing:
+        return refuse(wire::REFUSE_TOKEN_MISSING, "this server needs a connect token (--token)");
+      case TokenVerdict::kExpired:
+        return refuse(wire::REFUSE_TOKEN_EXPIRED, "connect token expired");
+      case TokenVerdict::kInvalid:
+        return refuse(wire::REFUSE_TOKEN_INVALID, "connect token not signed with this server's key");
+    }
+  }
+  if (connections_.size() >= config_.maxClients) {
+    return refuse(wire::REFUSE_SERVER_FULL,
+                  "server full (" + std::to_string(config_.maxClients) + " clients)");
+  }
+  Connection c;
+  c.clientId = nextClientId_++;
+  c.endpoint = from_;
+  c.lastReceived = Clock::now();
+  c.acks.received(d.header.sequence);
+  endpointOf_[c.clientId] = from_;
+  const std::uint32_t id = c.clientId;
+  connections_.emplace(from_, std::move(c));
+  metrics_.connects.fetch_add(1, std::memory_order_relaxed);
+  metrics_.clients.store(connections_.size(), std::memory_order_relaxed);
+  log_.info("client {} connected from {}:{}", id, from_.address().to_string(), from_.port());
+  NetEvent e;
+  e.kind = NetEvent::Kind::kJoin;
+  e.clientId = id;
+  events_.push(std::move(e));
+}
+
+void NetEndpoint::onConnected(Connection& c, const wire::Decoded& d) {
+  if (!c.acks.received(d.header.sequence)) {
+    metrics_.drop(wire::DropReason::kReplayed);
+    return;
+  }
+  c.lastReceived = Clock::now();
+  // The client's acks of our datagrams: RTT samples and delivery.
+  const std::int64_t now = steadyNs();
+  auto ackOne = [&](std::uint16_t seq) {
+    const std::size_t slot = seq & 255u;
+    if (c.acked[slot] || c.sentNs[slot] == 0 || static_cast<std::uint16_t>(c.sequence - seq) > 256) return;
+    c.acked[slot] = true;
+    ++c.ackedCount;
+    const double ms = static_cast<double>(now - c.sentNs[slot]) / 1e6;
+    c.rttMs = c.rttMs == 0 ? ms : c.rttMs * 0.9 + ms * 0.1;
+  };
+  if (c.sent > 0) {
+    ackOne(d.header.ack);
+    for (int i = 0; i < 32; ++i) {
+      if (d.header.ackBits & (1u << i)) ackOne(static_cast<std::uint16_t>(d.header.ack - 1 - i));
+    }
+  }
+  switch (d.packet.body_case()) {
+    case wire::Packet::kInput: {
+      NetEvent e;
+      e.kind = NetEvent::Kind::kInput;
+      e.clientId = c.clientId;
+      e.input = d.packet.input();
+      events_.push(std::move(e));
+      return;
+    }
+    case wire::Packet::kPing: {
+      wire::Packet p;
+      auto* pong = p.mutable_pong();
+      pong->set_client_time_us(d.packet.ping().client_time_us());
+      pong->set_server_tick(tick_.load(std::memory_order_relaxed));
+      const double since = static_cast<double>(now - tickSteadyNs_.load(std::memory_order_relaxed)) / 1e9;
+      pong->set_tick_phase(
+          static_cast<float>(std::clamp(since * tickRate_.load(std::memory_order_relaxed), 0.0, 1.0)));
+      if (wire::encodeDatagram({wire::Packet::kPong, 0, 0, 0}, p, scratch_)) sendRaw(c, scratch_);
+      return;
+    }
+    case wire::Packet::kDisconnect:
+      removeConnection(connections_.find(c.endpoint), wire::DISCONNECT_CLIENT_LEFT);
+      return;
+    default:
+      return;
+  }
+}
+
+void NetEndpoint::removeConnection(std::map<udp::endpoint, Connection>::iterator it,
+                                   wire::DisconnectReason why) {
+  const std::uint32_t id = it->second.clientId;
+  log_.info("client {} {}", id, why == wire::DISCONNECT_TIMED_OUT ? "timed out" : "disconnected");
+  endpointOf_.erase(id);
+  connections_.erase(it);
+  metrics_.disconnects.fetch_add(1, std::memory_order_relaxed);
+  if (why == wire::DISCONNECT_TIMED_OUT) metrics_.timeouts.fetch_add(1, std::memory_order_relaxed);
+  metrics_.clients.store(connections_.size(), std::memory_order_relaxed);
+  NetEvent e;
+  e.kind = NetEvent::Kind::kLeave;
+  e.clientId = id;
+  e.reason = why;
+  events_.push(std::move(e));
+}
+
+void NetEndpoint::housekeeping() {
+  const auto now = Clock::now();
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(config_.clientTimeoutSeconds));
+  std::vector<ClientSummary> summaries;
+  for (auto it = connections_.begin(); it != connections_.end();) {
+    auto next = std::next(it);
+    Connection& c = it->second;
+    if (now - c.lastReceived > timeout) {
+      wire::Packet p;
+      p.mutable_disconnect()->set_reason(wire::DISCONNECT_TIMED_OUT);
+      if (wire::encodeDatagram({wire::Packet::kDisconnect, 0, 0, 0}, p, scratch_)) sendRaw(c, scratch_);
+      removeConnection(it, wire::DISCONNECT_TIMED_OUT);
+    } else {
+      const double delivered = static_cast<double>(c.ackedCount + c.lost);
+      summaries.push_back(
+          {c.clientId, c.rttMs, delivered > 0 ? 100.0 * static_cast<double>(c.lost) / delivered : 0.0});
+    }
+    it = next;
+  }
+  metrics_.setClientSummaries(std::move(summaries));
+  housekeepingTimer_.expires_after(std::chrono::milliseconds(250));
+  housekeepingTimer_.async_wait([this](const std::error_code& ec) {
+    if (!ec) housekeeping();
+  });
+}
+
+}  // namespace steerd::net

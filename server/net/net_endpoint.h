@@ -1,0 +1,118 @@
+// The network thread: one UDP socket (standalone Asio), the stateless handshake, the connection
+// table, timeouts, ping/pong and packet-level acks. It never touches the world: it hands joins,
+// leaves and inputs to the simulation thread through a queue, and sends what the simulation
+// thread queues for it (snapshots, accepts), patching each datagram's sequence and acks.
+#pragma once
+
+#include <asio.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "net/connect_token.h"
+#include "net/cookie.h"
+#include "net/handoff_queue.h"
+#include "net/rate_limited_log.h"
+#include "net/server_metrics.h"
+#include "proto/packet.h"
+
+namespace steerd::net {
+
+struct NetConfig {
+  std::string bind = "0.0.0.0";
+  std::uint16_t port = 7777;  // 0: the system picks one (see NetEndpoint::port())
+  std::size_t maxClients = 64;
+  double clientTimeoutSeconds = 5.0;
+  std::optional<TokenKey> tokenKey;  // set: clients need a connect token signed with it
+};
+
+// Network thread -> simulation thread.
+struct NetEvent {
+  enum class Kind : std::uint8_t { kJoin, kLeave, kInput };
+  Kind kind = Kind::kInput;
+  std::uint32_t clientId = 0;
+  wire::Input input;                                             // kInput
+  wire::DisconnectReason reason = wire::DISCONNECT_UNSPECIFIED;  // kLeave
+};
+
+// Simulation thread -> network thread: a whole datagram (encodeDatagram) for one client; the
+// network thread writes the header's sequence and ack fields before sending.
+struct OutDatagram {
+  std::uint32_t clientId = 0;
+  std::vector<std::uint8_t> bytes;
+};
+
+class NetEndpoint {
+ public:
+  // Binds the socket; throws std::system_error (with the address) when it cannot.
+  NetEndpoint(const NetConfig& config, ServerMetrics& metrics);
+  ~NetEndpoint();
+  NetEndpoint(const NetEndpoint&) = delete;
+  NetEndpoint& operator=(const NetEndpoint&) = delete;
+
+  std::uint16_t port() const { return port_; }
+  void start();
+  // Tells every connected client the server is going (three Disconnect datagrams each), then
+  // stops the thread. Safe to call twice.
+  void stop();
+
+  // Simulation thread.
+  void takeEvents(std::vector<NetEvent>& out) { events_.takeAll(out); }
+  void send(std::vector<OutDatagram>& batch);
+  void publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate);
+
+ private:
+  struct Connection;
+  void receive();
+  void onDatagram(std::size_t size);
+  void onConnectRequest(const wire::Decoded& d);
+  void onConnectResponse(const wire::Decoded& d);
+  void onConnected(Connection& c, const wire::Decoded& d);
+  void flushOutgoing();
+  void housekeeping();
+  void sendRaw(Connection& c, std::vector<std::uint8_t>& bytes);
+  void sendStateless(const wire::Packet& packet, wire::Packet::BodyCase type);
+  void refuse(wire::RefuseReason reason, const std::string& message);
+  void removeConnection(std::map<asio::ip::udp::endpoint, Connection>::iterator it,
+                        wire::DisconnectReason why);
+  std::string addressBytes(const asio::ip::udp::endpoint& e) const;
+
+  NetConfig config_;
+  ServerMetrics& metrics_;
+  asio::io_context io_;
+  asio::ip::udp::socket socket_;
+  asio::steady_timer housekeepingTimer_;
+  std::uint16_t port_ = 0;
+  std::thread thread_;
+  bool stopped_ = false;
+
+  CookieJar cookies_;
+  std::map<asio::ip::udp::endpoint, Connection> connections_;
+  std::unordered_map<std::uint32_t, asio::ip::udp::endpoint> endpointOf_;
+  std::uint32_t nextClientId_ = 1;
+
+  std::array<std::uint8_t, 65536> buffer_{};
+  asio::ip::udp::endpoint from_;
+  wire::Decoded decoded_;
+  std::vector<std::uint8_t> scratch_;
+
+  HandoffQueue<NetEvent> events_;
+  HandoffQueue<OutDatagram> outgoing_;
+  std::vector<OutDatagram> sending_;
+  std::atomic<bool> flushPosted_{false};
+
+  std::atomic<std::uint32_t> tick_{0};
+  std::atomic<std::int64_t> tickSteadyNs_{0};
+  std::atomic<double> tickRate_{30.0};
+
+  RateLimitedLog log_;
+};
+
+}  // namespace steerd::net

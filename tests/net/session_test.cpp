@@ -1,0 +1,371 @@
+// The server's network side end to end, in one process: a World, the network thread on a real
+// UDP socket on 127.0.0.1, the GameSession on the test's thread, and raw client sockets that
+// speak the protocol byte by byte.
+#include <gtest/gtest.h>
+
+#include <asio.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <thread>
+
+#include "net/game_session.h"
+#include "net/net_endpoint.h"
+#include "proto/packet.h"
+#include "proto/snapshot_codec.h"
+
+namespace steerd::net {
+namespace {
+
+using udp = asio::ip::udp;
+using namespace std::chrono_literals;
+
+Archetype evader() {
+  Archetype a;
+  a.name = "deer";
+  a.limits = {0.5f, 1.0f, 5.0f, 20.0f, 4.0f * steer::kPi};
+  BehaviourSpec evade;
+  evade.kind = BehaviourKind::kEvadeNearest;
+  evade.targetArchetype = 1;  // the player archetype, appended after this one
+  evade.range = 30.0f;
+  a.behaviours = {evade};
+  return a;
+}
+
+struct Server {
+  explicit Server(NetConfig config = {}, SessionConfig session = {}) {
+    StaticGeometry g;
+    g.bounds = {0, 0, 200, 200};
+    world = std::make_unique<World>(std::move(g), std::vector<Archetype>{evader()}, WorldConfig{});
+    deer = world->spawn(0, {100, 100});
+    config.bind = "127.0.0.1";
+    config.port = 0;
+    endpoint = std::make_unique<NetEndpoint>(config, metrics);
+    this->session = std::make_unique<GameSession>(*world, *endpoint, metrics, session);
+    endpoint->start();
+  }
+  ~Server() { endpoint->stop(); }
+
+  void step() {
+    session->beforeTick();
+    world->step();
+    endpoint->publishTick(static_cast<std::uint32_t>(world->tick()), 1, 30.0);
+    session->afterTick();
+  }
+  // Ticks (with a short sleep so the network thread runs) until `done` or 5 s have passed.
+  bool stepUntil(const std::function<bool()>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (std::chrono::steady_clock::now() < deadline) {
+      step();
+      if (done()) return true;
+      std::this_thread::sleep_for(2ms);
+    }
+    return false;
+  }
+  std::uint64_t drops(wire::DropReason r) const { return metrics.drops[static_cast<std::size_t>(r)].load(); }
+
+  ServerMetrics metrics;
+  std::unique_ptr<World> world;
+  AgentId deer = 0;
+  std::unique_ptr<NetEndpoint> endpoint;
+  std::unique_ptr<GameSession> session;
+};
+
+struct RawClient {
+  explicit RawClient(std::uint16_t serverPort)
+      : socket(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    server = udp::endpoint(asio::ip::make_address("127.0.0.1"), serverPort);
+    socket.non_blocking(true);
+  }
+  void sendBytes(const std::vector<std::uint8_t>& d) { socket.send_to(asio::buffer(d), server); }
+  void send(const wire::Packet& p, std::size_t minSize = 0) {
+    std::vector<std::uint8_t> d;
+    ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), seq++, 0, 0}, p, d, minSize));
+    sendBytes(d);
+  }
+  // Next datagram of the given kind, skipping others, while the server keeps ticking.
+  std::optional<wire::Packet> await(Server& s, wire::Packet::BodyCase kind) {
+    std::optional<wire::Packet> got;
+    s.stepUntil([&] {
+      std::array<std::uint8_t, 2048> buf;
+      udp::endpoint from;
+      std::error_code ec;
+      for (;;) {
+        const std::size_t n = socket.receive_from(asio::buffer(buf), from, 0, ec);
+        if (ec) return false;
+        wire::Decoded d;
+        wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+        if (d.drop == wire::DropReason::kNone && d.packet.body_case() == kind) {
+          got = d.packet;
+          return true;
+        }
+      }
+    });
+    return got;
+  }
+  std::optional<wire::Packet> connect(Server& s, const std::string& token = {}) {
+    wire::Packet req;
+    req.mutable_connect_request()->set_token(token);
+    send(req, wire::kMinConnectDatagramBytes);
+    auto challenge = await(s, wire::Packet::kChallenge);
+    if (!challenge) return std::nullopt;
+    cookie = challenge->challenge().cookie();
+    wire::Packet resp;
+    resp.mutable_connect_response()->set_cookie(cookie);
+    resp.mutable_connect_response()->set_token(token);
+    send(resp, wire::kMinConnectDatagramBytes);
+    wire::Packet out;
+    std::optional<wire::Packet> answer;
+    s.stepUntil([&] {
+      if (auto a = await1(wire::Packet::kAccept)) answer = a;
+      return answer.has_value();
+    });
+    return answer;
+  }
+  // Non-blocking: one pending datagram of `kind` (or Refuse), if any.
+  std::optional<wire::Packet> await1(wire::Packet::BodyCase kind) {
+    std::array<std::uint8_t, 2048> buf;
+    udp::endpoint from;
+    std::error_code ec;
+    for (;;) {
+      const std::size_t n = socket.receive_from(asio::buffer(buf), from, 0, ec);
+      if (ec) return std::nullopt;
+      wire::Decoded d;
+      wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+      if (d.drop != wire::DropReason::kNone) continue;
+      if (d.packet.body_case() == kind || d.packet.body_case() == wire::Packet::kRefuse) return d.packet;
+    }
+  }
+  void input(std::uint32_t sequence, float x, float y, float vx = 0, float vy = 0, std::uint32_t ack = 0) {
+    wire::Packet p;
+    auto* in = p.mutable_input();
+    auto* i = in->add_inputs();
+    i->set_sequence(sequence);
+    i->set_x(x);
+    i->set_y(y);
+    i->set_vx(vx);
+    i->set_vy(vy);
+    in->set_ack_snapshot(ack);
+    send(p);
+  }
+
+  asio::io_context io;
+  udp::socket socket;
+  udp::endpoint server;
+  std::uint16_t seq = 0;
+  std::string cookie;
+};
+
+TEST(Session, HandshakeAdmitsAPlayerAndSnapshotsShowTheWorld) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  const auto accept = c.connect(s);
+  ASSERT_TRUE(accept.has_value());
+  ASSERT_TRUE(accept->has_accept()) << accept->refuse().message();
+  const auto& a = accept->accept();
+  EXPECT_EQ(a.max_x(), 200.0f);
+  ASSERT_EQ(a.archetypes_size(), 2);
+  EXPECT_EQ(a.archetypes(1), "player");
+  EXPECT_EQ(s.world->agentCount(), 2u);  // the deer and the new player body
+  EXPECT_TRUE(s.world->isAlive(a.player_entity()));
+
+  c.input(1, 90, 100, 1, 0);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() >= 1; }));
+  const auto appliedAt = static_cast<std::uint32_t>(s.world->tick());
+  std::optional<wire::Packet> snap;
+  do {
+    snap = c.await(s, wire::Packet::kSnapshot);
+  } while (snap && snap->snapshot().tick() <= appliedAt);
+  ASSERT_TRUE(snap.has_value());
+  wire::SnapshotRecord r;
+  ASSERT_EQ(wire::decodeSnapshotPart(snap->snapshot(), nullptr, r), "");
+  ASSERT_EQ(r.entities.size(), 2u);
+  const wire::EntityState* me = r.find(a.player_entity());
+  ASSERT_NE(me, nullptr);
+  EXPECT_EQ(me->x, wire::quantizePosition(90.0f));
+  EXPECT_EQ(me->archetype, 1u);
+}
+
+TEST(Session, APlayerComingCloserMakesTheEvaderMoveAway) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  const auto deerX = [&] { return s.world->agents().px[s.world->slotOf(s.deer)]; };
+  // The player walks in from the west at 4 m/s; the deer goes east.
+  float x = 80.0f;
+  std::uint32_t seq = 1;
+  for (int i = 0; i < 60; ++i) {
+    x += 4.0f / 30.0f;
+    c.input(seq++, x, 100.0f, 4.0f, 0.0f);
+    s.stepUntil([&] { return s.metrics.inputsApplied.load() >= seq - 1; });
+  }
+  EXPECT_GT(deerX(), 102.0f);
+}
+
+TEST(Session, GarbageIsDroppedAndCountedByReason) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  c.sendBytes({1, 2, 3});                              // truncated
+  c.sendBytes(std::vector<std::uint8_t>(1300, 0x53));  // oversized
+  c.sendBytes(std::vector<std::uint8_t>(40, 0));       // bad protocol id
+  c.input(1, 10, 10);                                  // input before connecting
+  wire::Packet req;
+  req.mutable_connect_request();
+  c.send(req);  // not padded
+  ASSERT_TRUE(s.stepUntil([&] {
+    return s.drops(wire::DropReason::kTruncated) == 1 && s.drops(wire::DropReason::kOversized) == 1 &&
+           s.drops(wire::DropReason::kBadProtocolId) == 1 && s.drops(wire::DropReason::kUnknownClient) == 1 &&
+           s.drops(wire::DropReason::kUnpadded) == 1;
+  }));
+  // A cookie echoed from another address is refused.
+  RawClient thief(s.endpoint->port());
+  wire::Packet r2;
+  r2.mutable_connect_request();
+  c.send(r2, wire::kMinConnectDatagramBytes);
+  const auto ch = c.await(s, wire::Packet::kChallenge);
+  ASSERT_TRUE(ch.has_value());
+  wire::Packet stolen;
+  stolen.mutable_connect_response()->set_cookie(ch->challenge().cookie());
+  thief.send(stolen, wire::kMinConnectDatagramBytes);
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kBadCookie) == 1; }));
+  EXPECT_EQ(s.world->agentCount(), 1u);
+  // And the server still admits an honest client afterwards.
+  RawClient honest(s.endpoint->port());
+  const auto a = honest.connect(s);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_TRUE(a->has_accept());
+}
+
+TEST(Session, BadInputsAreCountedAndNeverMoveThePlayer) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a && a->has_accept());
+  const AgentId me = a->accept().player_entity();
+  c.input(5, 50, 50);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  c.input(6, nan, 50);   // NaN
+  c.input(7, 50, 1e9f);  // out of the world
+  c.input(8, 50, std::numeric_limits<float>::infinity());
+  c.input(4, 60, 60);  // older than what was applied
+  ASSERT_TRUE(s.stepUntil([&] {
+    return s.drops(wire::DropReason::kBadInput) == 3 && s.drops(wire::DropReason::kReplayed) == 1;
+  }));
+  EXPECT_FLOAT_EQ(s.world->agents().px[s.world->slotOf(me)], 50.0f);
+  EXPECT_FLOAT_EQ(s.world->agents().py[s.world->slotOf(me)], 50.0f);
+  // Too fast: clamped, counted, applied.
+  c.input(9, 150, 50, 100, 0);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsClamped.load() == 1; }));
+  // It asked for x = 150; it got as far as 10 m/s allows over the few ticks since its last input.
+  EXPECT_GT(s.world->agents().px[s.world->slotOf(me)], 50.0f);
+  EXPECT_LT(s.world->agents().px[s.world->slotOf(me)], 55.0f);
+}
+
+TEST(Session, AcknowledgedSnapshotsBecomeTheBaseline) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  const auto first = c.await(s, wire::Packet::kSnapshot);
+  ASSERT_TRUE(first.has_value());
+  wire::SnapshotRecord base;
+  ASSERT_EQ(wire::decodeSnapshotPart(first->snapshot(), nullptr, base), "");
+  c.input(1, 100, 50, 0, 0, base.tick);
+  std::optional<wire::Packet> delta;
+  s.stepUntil([&] {
+    auto p = c.await1(wire::Packet::kSnapshot);
+    if (p && p->snapshot().baseline_tick() == base.tick) delta = p;
+    return delta.has_value();
+  });
+  ASSERT_TRUE(delta.has_value());
+  wire::SnapshotRecord next;
+  ASSERT_EQ(wire::decodeSnapshotPart(delta->snapshot(), &base, next), "");
+  EXPECT_EQ(next.entities.size(), 2u);
+  EXPECT_GT(delta->snapshot().residual_size(), 0);
+}
+
+TEST(Session, TokensAreRequiredWhenTheServerHasAKey) {
+  NetConfig config;
+  config.tokenKey = TokenKey{};
+  (*config.tokenKey)[3] = 9;
+  Server s(config);
+  const auto now = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
+  auto reason = [&](const std::string& token) {
+    RawClient c(s.endpoint->port());
+    const auto p = c.connect(s, token);
+    EXPECT_TRUE(p.has_value());
+    return p && p->has_refuse() ? p->refuse().reason() : wire::REFUSE_UNSPECIFIED;
+  };
+  EXPECT_EQ(reason(""), wire::REFUSE_TOKEN_MISSING);
+  EXPECT_EQ(reason(issueToken(TokenKey{}, 1, now + 60)), wire::REFUSE_TOKEN_INVALID);
+  EXPECT_EQ(reason(issueToken(*config.tokenKey, 1, now - 60)), wire::REFUSE_TOKEN_EXPIRED);
+  EXPECT_EQ(reason(issueToken(*config.tokenKey, 1, now + 60)), wire::REFUSE_UNSPECIFIED);  // admitted
+  EXPECT_EQ(s.metrics.refusals.load(), 3u);
+  EXPECT_EQ(s.metrics.connects.load(), 1u);
+}
+
+TEST(Session, AFullServerRefusesAndASilentClientTimesOut) {
+  NetConfig config;
+  config.maxClients = 1;
+  config.clientTimeoutSeconds = 0.5;
+  Server s(config);
+  RawClient first(s.endpoint->port());
+  const auto a = first.connect(s);
+  ASSERT_TRUE(a && a->has_accept());
+  RawClient second(s.endpoint->port());
+  const auto b = second.connect(s);
+  ASSERT_TRUE(b && b->has_refuse());
+  EXPECT_EQ(b->refuse().reason(), wire::REFUSE_SERVER_FULL);
+  // `first` says nothing more: dropped, its body removed, and it is told so.
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.timeouts.load() == 1 && s.session->clientCount() == 0; }));
+  EXPECT_EQ(s.world->agentCount(), 1u);
+  EXPECT_FALSE(s.world->isAlive(a->accept().player_entity()));
+  const auto bye = first.await(s, wire::Packet::kDisconnect);
+  ASSERT_TRUE(bye.has_value());
+  EXPECT_EQ(bye->disconnect().reason(), wire::DISCONNECT_TIMED_OUT);
+  // Now there is room again.
+  RawClient third(s.endpoint->port());
+  const auto c = third.connect(s);
+  ASSERT_TRUE(c && c->has_accept());
+}
+
+TEST(Session, ACleanDisconnectRemovesThePlayerAndShutdownTellsClients) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a && a->has_accept());
+  wire::Packet bye;
+  bye.mutable_disconnect()->set_reason(wire::DISCONNECT_CLIENT_LEFT);
+  c.send(bye);
+  ASSERT_TRUE(s.stepUntil([&] { return s.session->clientCount() == 0; }));
+  EXPECT_EQ(s.world->agentCount(), 1u);
+  // Reconnect from the same address after leaving: a new client id and body.
+  const auto again = c.connect(s);
+  ASSERT_TRUE(again && again->has_accept());
+  EXPECT_NE(again->accept().client_id(), a->accept().client_id());
+  s.endpoint->stop();
+  std::array<std::uint8_t, 2048> buf;
+  udp::endpoint from;
+  std::error_code ec;
+  bool told = false;
+  for (int i = 0; i < 200 && !told; ++i) {
+    const std::size_t n = c.socket.receive_from(asio::buffer(buf), from, 0, ec);
+    if (ec) {
+      std::this_thread::sleep_for(5ms);
+      continue;
+    }
+    wire::Decoded d;
+    wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+    told = d.drop == wire::DropReason::kNone && d.packet.has_disconnect() &&
+           d.packet.disconnect().reason() == wire::DISCONNECT_SERVER_SHUTDOWN;
+  }
+  EXPECT_TRUE(told);
+}
+
+}  // namespace
+}  // namespace steerd::net

@@ -1,0 +1,244 @@
+#include "proto/snapshot_codec.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "proto/packet.h"
+
+namespace steerd::wire {
+namespace {
+
+// A moving crowd: n entities on straight lines with a gentle curve, quantised like the server does.
+std::vector<EntityState> crowdAt(std::uint32_t tick, std::uint32_t n, std::uint32_t firstId = 0,
+                                 float curve = 0.01f) {
+  std::vector<EntityState> out;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const float t = static_cast<float>(tick) / 30.0f;
+    const float angle = 0.3f * static_cast<float>(i) + curve * static_cast<float>(tick);
+    EntityState e;
+    e.id = firstId + i * 3;  // sparse ids, as in a world where agents come and go
+    e.archetype = i % 4;
+    e.x = quantizePosition(10.0f + static_cast<float>(i % 20) * 4.0f + 3.0f * t * std::cos(angle));
+    e.y = quantizePosition(10.0f + static_cast<float>(i / 20) * 4.0f + 3.0f * t * std::sin(angle));
+    e.heading = quantizeHeading(std::cos(angle), std::sin(angle));
+    out.push_back(e);
+  }
+  return out;
+}
+
+SnapshotRecord decodeAll(const std::vector<Snapshot>& parts, const SnapshotRecord* baseline) {
+  SnapshotRecord r;
+  for (const auto& p : parts) {
+    const std::string err = decodeSnapshotPart(p, baseline, r);
+    EXPECT_EQ(err, "");
+  }
+  return r;
+}
+
+std::size_t bytesOf(const std::vector<Snapshot>& parts) {
+  std::size_t n = 0;
+  for (const auto& p : parts) n += kHeaderBytes + partBodyBytes(p);
+  return n;
+}
+
+TEST(SnapshotCodec, Quantisation) {
+  EXPECT_EQ(quantizePosition(1.0f), 64);
+  EXPECT_EQ(quantizePosition(-0.5f), -32);
+  EXPECT_EQ(quantizePosition(NAN), 0);
+  EXPECT_FLOAT_EQ(positionMetres(96), 1.5f);
+  EXPECT_EQ(quantizeHeading(1, 0), 0u);
+  EXPECT_EQ(quantizeHeading(0, 1), 64u);
+  EXPECT_EQ(quantizeHeading(-1, 0), 128u);
+  EXPECT_EQ(quantizeHeading(0, -1), 192u);
+  EXPECT_NEAR(headingRadians(64), 3.14159265f / 2, 1e-6);
+}
+
+TEST(SnapshotCodec, FullSnapshotRoundTrips) {
+  const auto now = crowdAt(10, 50);
+  SnapshotRecord record;
+  const auto parts = encodeSnapshot({10, now, {}}, nullptr, kMaxBodyBytes - 3, record);
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].baseline_tick(), 0u);
+  const SnapshotRecord got = decodeAll(parts, nullptr);
+  EXPECT_EQ(got, record);
+  ASSERT_EQ(got.entities.size(), 50u);
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    EXPECT_EQ(got.entities[i].x, now[i].x);
+    EXPECT_EQ(got.entities[i].heading, now[i].heading);
+    EXPECT_EQ(got.entities[i].archetype, now[i].archetype);
+  }
+}
+
+TEST(SnapshotCodec, DeltaChainStaysExactAndSteadyMotionCostsAboutOneByte) {
+  SnapshotRecord base;
+  encodeSnapshot({1, crowdAt(1, 400), {}}, nullptr, kMaxBodyBytes - 3, base);
+  SnapshotRecord clientBase = base;
+  std::size_t bytes = 0, entities = 0;
+  for (std::uint32_t tick = 3; tick < 120; tick += 2) {  // 15 Hz of a 30 Hz world, acked every time
+    const auto now = crowdAt(tick, 400);
+    SnapshotRecord record;
+    const auto parts = encodeSnapshot({tick, now, {}}, &base, kMaxBodyBytes - 3, record);
+    const SnapshotRecord got = decodeAll(parts, &clientBase);
+    ASSERT_EQ(got, record) << "tick " << tick;
+    for (std::size_t i = 0; i < now.size(); ++i) ASSERT_EQ(got.entities[i].x, now[i].x);
+    if (tick > 7) {  // after the first deltas have a velocity to predict with
+      bytes += bytesOf(parts);
+      entities += now.size();
+    }
+    base = record;
+    clientBase = got;
+  }
+  const double perEntity = static_cast<double>(bytes) / static_cast<double>(entities);
+  std::printf("steady crowd: %.3f bytes per entity per snapshot\n", perEntity);
+  EXPECT_LT(perEntity, 1.5);
+}
+
+TEST(SnapshotCodec, BigSnapshotsSplitIntoPartsThatEachDecodeAlone) {
+  const auto now = crowdAt(5, 3000);
+  SnapshotRecord record;
+  const auto parts = encodeSnapshot({5, now, {}}, nullptr, kMaxBodyBytes - 3, record);
+  ASSERT_GT(parts.size(), 3u);
+  std::size_t total = 0;
+  for (const auto& p : parts) {
+    EXPECT_LE(kHeaderBytes + partBodyBytes(p), kMaxDatagramBytes);
+    EXPECT_EQ(p.part_count(), parts.size());
+    SnapshotRecord alone;
+    ASSERT_EQ(decodeSnapshotPart(p, nullptr, alone), "");  // lose the others, keep this one
+    for (const auto& e : alone.entities) EXPECT_TRUE(e.id >= p.id_lo() && e.id <= p.id_hi());
+    total += alone.entities.size();
+  }
+  EXPECT_EQ(total, now.size());
+  EXPECT_EQ(decodeAll(parts, nullptr), record);
+}
+
+TEST(SnapshotCodec, EntitiesEnterLeaveAndWaitCleanly) {
+  SnapshotRecord base;
+  const auto first = crowdAt(1, 10);  // ids 0, 3, ..., 27
+  encodeSnapshot({1, first, {}}, nullptr, kMaxBodyBytes - 3, base);
+  // Tick 4: id 3 left, id 6 waits (not updated, not removed), id 100 is new.
+  auto now = crowdAt(4, 10);
+  now.erase(now.begin() + 1, now.begin() + 3);
+  EntityState fresh;
+  fresh.id = 100;
+  fresh.archetype = 2;
+  fresh.x = 640;
+  fresh.y = -64;
+  fresh.heading = 17;
+  now.push_back(fresh);
+  const std::uint32_t removed[] = {3};
+  SnapshotRecord record;
+  const auto parts = encodeSnapshot({4, now, removed}, &base, kMaxBodyBytes - 3, record);
+  const SnapshotRecord got = decodeAll(parts, &base);
+  EXPECT_EQ(got, record);
+  EXPECT_EQ(got.find(3), nullptr);
+  ASSERT_NE(got.find(6), nullptr);
+  EXPECT_EQ(*got.find(6), *base.find(6));  // carried as it was
+  ASSERT_NE(got.find(100), nullptr);
+  EXPECT_EQ(got.find(100)->x, 640);
+  EXPECT_EQ(got.find(100)->archetype, 2u);
+  EXPECT_EQ(got.entities.size(), 10u);
+}
+
+TEST(SnapshotCodec, TeleportsEscapeAndStayExact) {
+  SnapshotRecord base;
+  auto first = crowdAt(1, 5);
+  encodeSnapshot({1, first, {}}, nullptr, kMaxBodyBytes - 3, base);
+  auto now = first;
+  now[2].x += 64 * 500;  // 500 m jump
+  now[3].heading = (now[3].heading + 128) & 255;
+  SnapshotRecord record;
+  const auto parts = encodeSnapshot({2, now, {}}, &base, kMaxBodyBytes - 3, record);
+  EXPECT_GT(parts[0].escaped_size(), 0);
+  const SnapshotRecord got = decodeAll(parts, &base);
+  EXPECT_EQ(got, record);
+  EXPECT_EQ(got.find(now[2].id)->x, now[2].x);
+  EXPECT_EQ(got.find(now[3].id)->heading, now[3].heading);
+}
+
+TEST(SnapshotCodec, MalformedPartsAreRefusedNotTrusted) {
+  SnapshotRecord base;
+  encodeSnapshot({1, crowdAt(1, 20), {}}, nullptr, kMaxBodyBytes - 3, base);
+  SnapshotRecord record;
+  const auto good = encodeSnapshot({3, crowdAt(3, 20), {}}, &base, kMaxBodyBytes - 3, record)[0];
+  auto refused = [&](Snapshot p, const SnapshotRecord* b = nullptr) {
+    SnapshotRecord out;
+    return !decodeSnapshotPart(p, b, out).empty() && out.entities.empty();
+  };
+  SnapshotRecord okOut;
+  ASSERT_EQ(decodeSnapshotPart(good, &base, okOut), "");
+  EXPECT_TRUE(refused(good, nullptr));  // no baseline
+  {
+    auto p = good;
+    p.add_residual(0);
+    EXPECT_TRUE(refused(p, &base));  // more residuals than entities
+  }
+  {
+    auto p = good;
+    p.mutable_residual()->RemoveLast();
+    EXPECT_TRUE(refused(p, &base));
+  }
+  {
+    auto p = good;
+    p.set_residual(0, 0x7fffffff);
+    EXPECT_TRUE(refused(p, &base));  // not a valid word
+  }
+  {
+    auto p = good;
+    p.set_part(5);
+    EXPECT_TRUE(refused(p, &base));
+  }
+  {
+    auto p = good;
+    p.set_all_kept(false);
+    p.set_kept("\x01");
+    EXPECT_TRUE(refused(p, &base));  // bitmask of the wrong length
+  }
+  {
+    auto p = good;
+    p.add_new_id(1);  // columns of different lengths
+    EXPECT_TRUE(refused(p, &base));
+  }
+  {
+    auto p = good;
+    p.add_new_id(0);
+    p.add_new_archetype(0);
+    p.add_new_x(0);
+    p.add_new_y(0);
+    p.add_new_heading(0);  // id 0 is already in the baseline
+    EXPECT_TRUE(refused(p, &base));
+  }
+  {
+    auto p = good;
+    p.add_removed(1000);  // not in the baseline
+    EXPECT_TRUE(refused(p, &base));
+  }
+  {
+    auto p = good;
+    p.set_baseline_tick(3);  // baseline not older
+    EXPECT_TRUE(refused(p, &base));
+  }
+}
+
+TEST(SnapshotCodec, RandomMutationsNeverCrash) {
+  SnapshotRecord base;
+  encodeSnapshot({1, crowdAt(1, 60), {}}, nullptr, kMaxBodyBytes - 3, base);
+  SnapshotRecord record;
+  const auto good = encodeSnapshot({3, crowdAt(3, 60), {}}, &base, kMaxBodyBytes - 3, record)[0];
+  std::string bytes = good.SerializeAsString();
+  std::mt19937 rng(3);
+  int decoded = 0;
+  for (int i = 0; i < 5000; ++i) {
+    std::string m = bytes;
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) m[rng() % m.size()] = static_cast<char>(rng());
+    Snapshot p;
+    if (!p.ParseFromString(m)) continue;
+    SnapshotRecord out;
+    if (decodeSnapshotPart(p, p.baseline_tick() == 0 ? nullptr : &base, out).empty()) ++decoded;
+  }
+  SUCCEED() << decoded << " mutated parts still decoded";
+}
+
+}  // namespace
+}  // namespace steerd::wire
