@@ -62,6 +62,18 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
   app.add_option("--token-ttl", out.tokenTtl, "Seconds a token from --issue-token stays valid")
       ->check(CLI::Range(1.0, 1e9));
+  app.add_flag(
+         "--agones", out.agones,
+         "Run as an Agones game server: Ready, Health, player count and Shutdown through the SDK sidecar "
+         "(port from AGONES_SDK_HTTP_PORT, default 9358)")
+      ->envname("STEERD_AGONES");
+  app.add_option("--agones-health-interval", out.agonesHealthInterval, "Seconds between Agones Health pings")
+      ->check(CLI::Range(0.1, 60.0));
+  app.add_option("--shutdown-when-empty", out.shutdownWhenEmpty,
+                 "End the match this many seconds after the last player leaves (with --agones: ask for "
+                 "Shutdown); 0: never")
+      ->check(CLI::Range(0.0, 1e7))
+      ->envname("STEERD_SHUTDOWN_WHEN_EMPTY");
   app.add_option("--seed", out.seed, "World seed: same seed and inputs give the same world")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--threads", out.threads, "Simulation threads (0: one per hardware thread)")
@@ -92,7 +104,9 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                                                     {"--client-kbps", out.clientKbps},
                                                     {"--interest-radius", out.interestRadius},
                                                     {"--client-timeout", out.clientTimeout},
-                                                    {"--token-ttl", out.tokenTtl}};
+                                                    {"--token-ttl", out.tokenTtl},
+                                                    {"--agones-health-interval", out.agonesHealthInterval},
+                                                    {"--shutdown-when-empty", out.shutdownWhenEmpty}};
   for (const auto& [name, value] : numbers) {
     if (!std::isfinite(value)) {
       std::fprintf(stderr, "%s must be a finite number\nRun with --help for more information.\n", name);

@@ -33,6 +33,11 @@ struct Options {
   std::string tokenKeyFile;      // clients need a connect token signed with this key
   std::int64_t issueToken = -1;  // >= 0: print a token for this client id and exit
   double tokenTtl = 3600.0;      // s a token issued with --issue-token stays valid
+
+  // Running under Agones.
+  bool agones = false;                // follow the SDK lifecycle through the sidecar's HTTP API
+  double agonesHealthInterval = 2.0;  // s between Health pings (sent from the tick loop)
+  double shutdownWhenEmpty = 0.0;     // s: after the last player leaves, end the match (0: never)
 };
 
 // Parses argv. On --help or a bad flag, prints to stdout/stderr and returns the exit code to use;

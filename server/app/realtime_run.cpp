@@ -8,7 +8,9 @@
 #include <csignal>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
+#include "app/agones_sdk.h"
 #include "app/fixed_timestep.h"
 #include "app/scenario_file.h"
 #include "app/tick_stats.h"
@@ -27,8 +29,9 @@ using Clock = std::chrono::steady_clock;
 class RealtimeServer {
  public:
   RealtimeServer(const Options& options, World& world, net::GameSession& session, net::NetEndpoint& endpoint,
-                 net::ServerMetrics& metrics)
+                 net::ServerMetrics& metrics, AgonesSdk* agones)
       : options_(options),
+        agones_(agones),
         world_(world),
         session_(session),
         endpoint_(endpoint),
@@ -93,8 +96,20 @@ class RealtimeServer {
     if (plan.dropped > 0) spdlog::warn("fell {} ticks behind real time: skipped them", plan.dropped);
     if (options_.ticks > 0 && world_.tick() >= options_.ticks) {
       spdlog::info("ran {} ticks: stopping", world_.tick());
-      stop();
+      endMatch();
       return;
+    }
+    if (matchOver(now)) return;
+    if (agones_ != nullptr) {
+      // Health goes from the tick loop, so a stuck tick stops it and Agones notices.
+      if (std::chrono::duration<double>(now - lastHealth_).count() >= options_.agonesHealthInterval) {
+        agones_->health();
+        lastHealth_ = now;
+      }
+      if (session_.clientCount() != reportedPlayers_) {
+        reportedPlayers_ = session_.clientCount();
+        agones_->players(reportedPlayers_);
+      }
     }
     const double sinceStatus = std::chrono::duration<double>(now - lastStatus_).count();
     if (options_.statusInterval > 0 && sinceStatus >= options_.statusInterval) {
@@ -118,6 +133,27 @@ class RealtimeServer {
   void stop() {
     signals_.cancel();
     reloadSignal_.cancel();
+  }
+
+  void endMatch() {
+    if (agones_ != nullptr) agones_->shutdown();
+    stop();
+  }
+
+  // --shutdown-when-empty: once someone has played and everyone has left for that long.
+  bool matchOver(Clock::time_point now) {
+    if (options_.shutdownWhenEmpty <= 0) return false;
+    if (session_.clientCount() > 0) {
+      hadPlayers_ = true;
+      emptySince_.reset();
+      return false;
+    }
+    if (!hadPlayers_) return false;
+    if (!emptySince_) emptySince_ = now;
+    if (std::chrono::duration<double>(now - *emptySince_).count() < options_.shutdownWhenEmpty) return false;
+    spdlog::info("no players for {} s: the match is over", options_.shutdownWhenEmpty);
+    endMatch();
+    return true;
   }
 
   void armReload() {
@@ -162,6 +198,11 @@ class RealtimeServer {
   }
 
   const Options& options_;
+  AgonesSdk* agones_;
+  Clock::time_point lastHealth_{};
+  std::size_t reportedPlayers_ = static_cast<std::size_t>(-1);
+  bool hadPlayers_ = false;
+  std::optional<Clock::time_point> emptySince_;
   World& world_;
   net::GameSession& session_;
   net::NetEndpoint& endpoint_;
@@ -222,7 +263,18 @@ int runRealtime(const Options& options) {
   spdlog::info("listening on udp {}:{} ({} snapshots/s, up to {} clients{}); metrics on http://{}:{}/metrics",
                options.bind, endpoint->port(), options.sendRate, options.maxClients,
                netConfig.tokenKey ? ", connect token required" : "", options.bind, http->port());
-  RealtimeServer server(options, *world, session, *endpoint, metrics);
+  std::unique_ptr<AgonesSdk> agones;
+  if (options.agones) {
+    AgonesConfig agonesConfig;
+    if (const std::string problem = agonesConfigFromEnvironment(agonesConfig); !problem.empty()) {
+      spdlog::error("{}", problem);
+      return 2;
+    }
+    spdlog::info("agones: SDK sidecar at http://{}:{}", agonesConfig.host, agonesConfig.port);
+    agones = std::make_unique<AgonesSdk>(agonesConfig);
+    agones->ready();  // listening now: retried until the sidecar answers
+  }
+  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get());
   server.run();
   endpoint->stop();
   http->stop();

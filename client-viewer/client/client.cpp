@@ -1,0 +1,699 @@
+#include "client/client.h"
+
+#include <algorithm>
+#include <bitset>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <span>
+#include <sstream>
+
+namespace steerd::client {
+
+namespace {
+
+using udp = asio::ip::udp;
+using Seconds = std::chrono::duration<double>;
+
+Clock::duration toDuration(Seconds s) {
+  if (!std::isfinite(s.count()) || s.count() < 0) return Clock::duration::zero();
+  return std::chrono::duration_cast<Clock::duration>(std::min(s, Seconds(1e6)));
+}
+
+std::string describe(const udp::endpoint& e) {
+  std::ostringstream s;
+  s << e;
+  return s.str();
+}
+
+// Loss from gaps in the peer's sequence numbers over the last kWindow of them. A datagram that
+// arrives late but inside the window still counts as received.
+class LossWindow {
+ public:
+  static constexpr std::uint16_t kWindow = 256;
+
+  void add(std::uint16_t s) {
+    if (!any_) {
+      any_ = true;
+      got_.reset();
+      got_.set(s % kWindow);
+      newest_ = s;
+      span_ = 1;
+      return;
+    }
+    if (wire::sequenceNewer(s, newest_)) {
+      const auto d = static_cast<std::uint16_t>(s - newest_);
+      if (d >= kWindow) {
+        got_.reset();
+      } else {
+        for (std::uint16_t k = 1; k <= d; ++k) got_.reset(static_cast<std::uint16_t>(newest_ + k) % kWindow);
+      }
+      span_ = std::min<std::uint32_t>(kWindow, span_ + d);
+      got_.set(s % kWindow);
+      newest_ = s;
+    } else if (static_cast<std::uint16_t>(newest_ - s) < span_) {
+      got_.set(s % kWindow);
+    }
+  }
+
+  double percent() const {
+    if (span_ == 0) return 0.0;
+    return 100.0 * static_cast<double>(span_ - std::min<std::size_t>(span_, got_.count())) / span_;
+  }
+
+ private:
+  std::bitset<kWindow> got_;
+  std::uint16_t newest_ = 0;
+  std::uint32_t span_ = 0;
+  bool any_ = false;
+};
+
+struct PlayerSample {
+  std::uint32_t sequence = 0;
+  float x = 0, y = 0, vx = 0, vy = 0;
+};
+
+// Parts of one tick received so far.
+struct Pending {
+  std::uint32_t partCount = 0;
+  std::uint32_t received = 0;
+  std::vector<bool> have;
+  std::vector<wire::SnapshotRecord> parts;  // by part index
+};
+
+constexpr std::uint32_t kMaxParts = 256;      // a snapshot of more parts than this is malformed
+constexpr std::size_t kMaxPendingTicks = 16;  // incomplete ticks kept waiting for parts
+constexpr std::size_t kMaxCookieBytes = 512;
+
+}  // namespace
+
+const char* clientStateName(ClientState state) {
+  switch (state) {
+    case ClientState::kIdle:
+      return "idle";
+    case ClientState::kAwaitingChallenge:
+      return "awaiting_challenge";
+    case ClientState::kAwaitingAccept:
+      return "awaiting_accept";
+    case ClientState::kConnected:
+      return "connected";
+    case ClientState::kRefused:
+      return "refused";
+    case ClientState::kTimedOut:
+      return "timed_out";
+    case ClientState::kDisconnected:
+      return "disconnected";
+    case ClientState::kFailed:
+      return "failed";
+  }
+  return "unknown";
+}
+
+std::uint64_t ClientStats::decodeFailures() const {
+  std::uint64_t n = partsMalformed + partsBaselineMissing;
+  for (std::uint64_t d : drops) n += d;
+  return n;
+}
+
+struct Client::Impl : std::enable_shared_from_this<Impl> {
+  Impl(asio::io_context& io, ClientOptions o)
+      : options(std::move(o)),
+        strand(asio::make_strand(io)),
+        socket(strand),
+        interp(InterpolationBuffer::Options{std::max<std::size_t>(options.interpolationCapacity, 2), 7.5}) {
+    options.baselineRing = std::max<std::size_t>(options.baselineRing, 1);
+    if (!(options.inputRateHz > 0.0) || !std::isfinite(options.inputRateHz)) options.inputRateHz = 30.0;
+    if (!(options.interpolationDelaySnapshots >= 0.0) ||
+        !std::isfinite(options.interpolationDelaySnapshots)) {
+      options.interpolationDelaySnapshots = 2.0;
+    }
+    std::error_code ec;
+    socket.open(options.server.protocol(), ec);
+    if (!ec) socket.bind(udp::endpoint(options.server.protocol(), 0), ec);
+    if (!ec) socket.non_blocking(true, ec);
+    if (ec) fail("cannot open a UDP socket: " + ec.message());
+  }
+
+  // --- sockets -------------------------------------------------------------------------------
+
+  void startReceiving() {
+    if (receiving || closed || !socket.is_open()) return;
+    receiving = true;
+    receive();
+  }
+
+  void receive() {
+    socket.async_receive_from(
+        asio::buffer(rx), from,
+        [self = shared_from_this()](const std::error_code& ec, std::size_t n) { self->onReceive(ec, n); });
+  }
+
+  void onReceive(const std::error_code& ec, std::size_t n) {
+    if (closed || ec == asio::error::operation_aborted) {
+      receiving = false;
+      return;
+    }
+    const TimePoint now = Clock::now();
+    if (ec) {
+      ++counters.receiveErrors;
+    } else {
+      handleDatagram(n, now);
+      // Drain what else is queued without going back through the reactor.
+      for (int i = 0; i < 64 && !closed; ++i) {
+        std::error_code e;
+        const std::size_t m = socket.receive_from(asio::buffer(rx), from, 0, e);
+        if (e) break;
+        handleDatagram(m, now);
+      }
+    }
+    if (closed) {
+      receiving = false;
+      return;
+    }
+    receive();
+  }
+
+  void close() {
+    closed = true;
+    std::error_code ec;
+    socket.close(ec);
+  }
+
+  void send(const wire::Packet& packet, std::size_t minSize = 0) {
+    if (!socket.is_open()) return;
+    wire::PacketHeader h;
+    h.type = static_cast<std::uint8_t>(packet.body_case());
+    h.sequence = sequence;
+    h.ack = acks.ack();
+    h.ackBits = acks.ackBits();
+    if (!wire::encodeDatagram(h, packet, tx, minSize)) {
+      ++counters.sendFailures;
+      return;
+    }
+    ++sequence;
+    std::error_code ec;
+    socket.send_to(asio::buffer(tx), options.server, 0, ec);
+    if (ec) {
+      ++counters.sendFailures;
+      return;
+    }
+    ++counters.datagramsOut;
+    counters.bytesOut += tx.size();
+  }
+
+  // --- state ---------------------------------------------------------------------------------
+
+  void fail(std::string why) {
+    state = ClientState::kFailed;
+    message = std::move(why);
+  }
+
+  bool handshaking() const {
+    return state == ClientState::kAwaitingChallenge || state == ClientState::kAwaitingAccept;
+  }
+
+  bool connect(TimePoint now) {
+    if (state != ClientState::kIdle) return false;
+    startReceiving();
+    state = ClientState::kAwaitingChallenge;
+    connectStarted = now;
+    handshakeSends = 0;
+    windowStart = now;
+    sendHandshake(now);
+    return true;
+  }
+
+  void sendHandshake(TimePoint now) {
+    wire::Packet p;
+    if (state == ClientState::kAwaitingChallenge) {
+      p.mutable_connect_request()->set_token(options.token);
+    } else {
+      auto* r = p.mutable_connect_response();
+      r->set_cookie(cookie);
+      r->set_token(options.token);
+    }
+    send(p, wire::kMinConnectDatagramBytes);
+    ++handshakeSends;
+    lastHandshakeSend = now;
+  }
+
+  void update(TimePoint now) {
+    if (handshaking()) {
+      if (now - connectStarted >= toDuration(options.connectTimeout)) {
+        std::ostringstream s;
+        s << "no " << (state == ClientState::kAwaitingChallenge ? "answer" : "Accept or Refuse") << " from "
+          << describe(options.server) << " within " << options.connectTimeout.count() << " s";
+        state = ClientState::kTimedOut;
+        message = s.str();
+      } else if (now - lastHandshakeSend >= toDuration(options.resendInterval) &&
+                 handshakeSends <= std::max(options.retries, 0)) {
+        sendHandshake(now);
+      }
+    } else if (state == ClientState::kConnected) {
+      if (now - lastHeard > toDuration(options.serverTimeout)) {
+        std::ostringstream s;
+        s << "server " << describe(options.server) << " silent for " << options.serverTimeout.count() << " s";
+        state = ClientState::kTimedOut;
+        message = s.str();
+      } else {
+        const auto inputInterval = toDuration(Seconds(1.0 / options.inputRateHz));
+        if (now >= nextInputAt) {
+          sendInput();
+          nextInputAt += inputInterval;
+          if (nextInputAt <= now) nextInputAt = now + inputInterval;  // late: no burst to catch up
+        }
+        if (now >= nextPingAt) {
+          sendPing(now);
+          nextPingAt += toDuration(options.pingInterval);
+          if (nextPingAt <= now) nextPingAt = now + toDuration(options.pingInterval);
+        }
+      }
+    }
+    const double elapsed = Seconds(now - windowStart).count();
+    if (elapsed >= 1.0) {
+      kbpsIn = static_cast<double>(counters.bytesIn - windowBytesIn) * 8.0 / 1000.0 / elapsed;
+      kbpsOut = static_cast<double>(counters.bytesOut - windowBytesOut) * 8.0 / 1000.0 / elapsed;
+      snapshotsPerSecond = static_cast<double>(counters.snapshotsComplete - windowSnapshots) / elapsed;
+      windowStart = now;
+      windowBytesIn = counters.bytesIn;
+      windowBytesOut = counters.bytesOut;
+      windowSnapshots = counters.snapshotsComplete;
+    }
+  }
+
+  void disconnect() {
+    if (state == ClientState::kAwaitingAccept || state == ClientState::kConnected) {
+      wire::Packet p;
+      p.mutable_disconnect()->set_reason(wire::DISCONNECT_CLIENT_LEFT);
+      for (int i = 0; i < 3; ++i) send(p);
+    }
+    if (handshaking() || state == ClientState::kConnected || state == ClientState::kIdle) {
+      state = ClientState::kDisconnected;
+      disconnectReason = wire::DISCONNECT_CLIENT_LEFT;
+      message = "disconnected by the client";
+    }
+  }
+
+  void sendInput() {
+    wire::Packet p;
+    auto* in = p.mutable_input();
+    if (havePlayer) {
+      std::move_backward(history.begin(), history.begin() + 3, history.end());
+      history[0] = {++inputSequence, player.x, player.y, player.vx, player.vy};
+      historyCount = std::min<std::size_t>(historyCount + 1, history.size());
+      for (std::size_t i = 0; i < historyCount; ++i) {
+        auto* pi = in->add_inputs();
+        pi->set_sequence(history[i].sequence);
+        pi->set_x(history[i].x);
+        pi->set_y(history[i].y);
+        pi->set_vx(history[i].vx);
+        pi->set_vy(history[i].vy);
+      }
+    }
+    in->set_ack_snapshot(newestComplete);
+    send(p);
+  }
+
+  void sendPing(TimePoint now) {
+    wire::Packet p;
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+    p.mutable_ping()->set_client_time_us(static_cast<std::uint64_t>(std::max<std::int64_t>(us, 0)));
+    send(p);
+  }
+
+  // --- receiving -----------------------------------------------------------------------------
+
+  void handleDatagram(std::size_t n, TimePoint now) {
+    ++counters.datagramsIn;
+    counters.bytesIn += n;
+    if (from != options.server) {
+      ++counters.foreignDatagrams;
+      return;
+    }
+    wire::decodeDatagram(std::span<const std::uint8_t>(rx.data(), n), decoded);
+    if (decoded.drop != wire::DropReason::kNone) {
+      ++counters.drops[static_cast<std::size_t>(decoded.drop)];
+      return;
+    }
+    const wire::Packet& p = decoded.packet;
+    switch (p.body_case()) {
+      case wire::Packet::kChallenge:
+        onChallenge(p.challenge(), now);
+        return;
+      case wire::Packet::kAccept:
+        if (state == ClientState::kAwaitingAccept) {
+          onAccept(p.accept(), now);
+        } else if (state == ClientState::kConnected) {
+          heard(now);  // a repeated Accept
+        }
+        return;
+      case wire::Packet::kRefuse:
+        if (handshaking()) {
+          state = ClientState::kRefused;
+          refuseReason = p.refuse().reason();
+          message = !p.refuse().message().empty()
+                        ? p.refuse().message()
+                        : std::string("refused: ") + wire::RefuseReason_Name(p.refuse().reason());
+        }
+        return;
+      case wire::Packet::kSnapshot:
+        if (state == ClientState::kConnected) {
+          heard(now);
+          onSnapshot(p.snapshot(), now);
+        }
+        return;
+      case wire::Packet::kPong:
+        if (state == ClientState::kConnected) {
+          heard(now);
+          onPong(p.pong(), now);
+        }
+        return;
+      case wire::Packet::kDisconnect:
+        if (handshaking() || state == ClientState::kConnected) {
+          state = ClientState::kDisconnected;
+          disconnectReason = p.disconnect().reason();
+          message =
+              std::string("server disconnected: ") + wire::DisconnectReason_Name(p.disconnect().reason());
+        }
+        return;
+      default:  // a kind only servers receive
+        ++counters.drops[static_cast<std::size_t>(wire::DropReason::kUnexpected)];
+        return;
+    }
+  }
+
+  // A packet of the connection (not a stateless handshake answer): acks, loss, liveness.
+  void heard(TimePoint now) {
+    acks.received(decoded.header.sequence);
+    loss.add(decoded.header.sequence);
+    lastHeard = now;
+  }
+
+  void onChallenge(const wire::Challenge& c, TimePoint now) {
+    if (!handshaking() || c.cookie().empty() || c.cookie().size() > kMaxCookieBytes) return;
+    const bool fresh = state == ClientState::kAwaitingChallenge;
+    cookie = c.cookie();
+    if (fresh) {
+      state = ClientState::kAwaitingAccept;
+      handshakeSends = 0;
+      sendHandshake(now);
+    }
+  }
+
+  void onAccept(const wire::Accept& a, TimePoint now) {
+    auto rateOk = [](float r) { return std::isfinite(r) && r > 0.0f && r <= 10000.0f; };
+    if (!rateOk(a.tick_rate()) || !rateOk(a.send_rate())) {
+      std::ostringstream s;
+      s << "the server's Accept is unusable (tick_rate " << a.tick_rate() << ", send_rate " << a.send_rate()
+        << ")";
+      fail(s.str());
+      return;
+    }
+    info.clientId = a.client_id();
+    info.playerEntity = a.player_entity();
+    info.tickRate = a.tick_rate();
+    info.sendRate = a.send_rate();
+    info.minX = a.min_x();
+    info.minY = a.min_y();
+    info.maxX = a.max_x();
+    info.maxY = a.max_y();
+    info.serverTick = a.server_tick();
+    info.playerMaxSpeed = a.player_max_speed();
+    info.archetypes.assign(a.archetypes().begin(), a.archetypes().end());
+
+    clock.setTickRate(info.tickRate);
+    clock.seed(info.serverTick, now, now - lastHandshakeSend);
+    delayTicks = options.interpolationDelaySnapshots * info.tickRate / info.sendRate;
+    interp.setMaxExtrapolationTicks(options.maxExtrapolationSeconds * info.tickRate);
+    state = ClientState::kConnected;
+    message.clear();
+    heard(now);
+    nextInputAt = now;
+    nextPingAt = now;
+    update(now);  // the first input (with its ack) and ping right away
+  }
+
+  void onPong(const wire::Pong& pong, TimePoint now) {
+    const auto nowUs = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+    if (pong.client_time_us() > static_cast<std::uint64_t>(std::max<std::int64_t>(nowUs, 0))) {
+      ++counters.pongsIgnored;
+      return;
+    }
+    const TimePoint sent{std::chrono::duration_cast<Clock::duration>(
+        std::chrono::microseconds(static_cast<std::int64_t>(pong.client_time_us())))};
+    if (!clock.onPong(sent, now, pong.server_tick(), pong.tick_phase())) ++counters.pongsIgnored;
+  }
+
+  const wire::SnapshotRecord* record(std::uint32_t tick) const {
+    auto it = std::lower_bound(ring.begin(), ring.end(), tick,
+                               [](const wire::SnapshotRecord& r, std::uint32_t t) { return r.tick < t; });
+    return it != ring.end() && it->tick == tick ? &*it : nullptr;
+  }
+
+  void toViews(const std::vector<wire::EntityState>& entities) {
+    views.clear();
+    views.reserve(entities.size());
+    for (const wire::EntityState& e : entities) {
+      views.push_back({e.id, e.archetype, wire::positionMetres(e.x), wire::positionMetres(e.y),
+                       wrapAngle(wire::headingRadians(e.heading))});
+    }
+  }
+
+  void onSnapshot(const wire::Snapshot& part, TimePoint now) {
+    const std::uint32_t tick = part.tick();
+    if (part.part_count() == 0 || part.part_count() > kMaxParts || part.part() >= part.part_count() ||
+        tick == 0) {
+      ++counters.partsMalformed;
+      return;
+    }
+    if (record(tick) != nullptr) {
+      ++counters.partsDuplicate;
+      return;
+    }
+    if (tick < staleBefore()) {
+      ++counters.partsStale;
+      return;
+    }
+    auto pit = pending.find(tick);
+    if (pit != pending.end()) {
+      if (pit->second.partCount != part.part_count()) {
+        ++counters.partsMalformed;
+        return;
+      }
+      if (pit->second.have[part.part()]) {
+        ++counters.partsDuplicate;
+        return;
+      }
+    }
+    const wire::SnapshotRecord* baseline = nullptr;
+    if (part.baseline_tick() != 0) {
+      baseline = record(part.baseline_tick());
+      if (baseline == nullptr) {
+        ++counters.partsBaselineMissing;
+        return;
+      }
+    }
+    wire::SnapshotRecord decodedPart;
+    const std::string error = wire::decodeSnapshotPart(part, baseline, decodedPart);
+    if (!error.empty()) {
+      ++counters.partsMalformed;
+      lastDecodeError = error;
+      return;
+    }
+    ++counters.snapshotParts;
+
+    if (pit == pending.end()) {
+      Pending fresh;
+      fresh.partCount = part.part_count();
+      fresh.have.assign(fresh.partCount, false);
+      fresh.parts.resize(fresh.partCount);
+      pit = pending.emplace(tick, std::move(fresh)).first;
+    }
+    Pending& pend = pit->second;
+    pend.have[part.part()] = true;
+    ++pend.received;
+    if (pend.received < pend.partCount) {
+      if (options.interpolate) {
+        toViews(decodedPart.entities);
+        interp.push(tick, views, false);
+      }
+      pend.parts[part.part()] = std::move(decodedPart);
+      prunePending();
+      return;
+    }
+    pend.parts[part.part()] = std::move(decodedPart);
+
+    // Every part is in: the parts' id ranges are disjoint and ascending, so their outputs in part
+    // order concatenate into the whole record.
+    wire::SnapshotRecord whole;
+    whole.tick = tick;
+    for (wire::SnapshotRecord& r : pend.parts) {
+      if (!whole.entities.empty() && !r.entities.empty() &&
+          r.entities.front().id <= whole.entities.back().id) {
+        ++counters.partsMalformed;
+        lastDecodeError = "snapshot parts overlap";
+        pending.erase(pit);
+        return;
+      }
+      whole.entities.insert(whole.entities.end(), r.entities.begin(), r.entities.end());
+    }
+    pending.erase(pit);
+    complete(std::move(whole), now);
+    prunePending();
+  }
+
+  // Parts of ticks older than this are of no use: their baselines and their records would fall
+  // out of the ring at once.
+  std::uint32_t staleBefore() const {
+    return ring.size() >= options.baselineRing && !ring.empty() ? ring.front().tick : 0;
+  }
+
+  void complete(wire::SnapshotRecord whole, TimePoint now) {
+    const std::uint32_t tick = whole.tick;
+    ++counters.snapshotsComplete;
+    if (options.interpolate) {
+      toViews(whole.entities);
+      interp.push(tick, views, true);
+    }
+    if (tick > newestComplete) {
+      if (newestComplete != 0) {
+        // RFC 3550 interarrival jitter, with the server's ticks as the send timestamps.
+        const double d = Seconds(now - lastSnapshotArrival).count() -
+                         static_cast<double>(tick - newestComplete) / info.tickRate;
+        snapshotJitterMs += (std::abs(d) * 1000.0 - snapshotJitterMs) / 16.0;
+      }
+      newestComplete = tick;
+      lastSnapshotArrival = now;
+    }
+    auto it = std::lower_bound(ring.begin(), ring.end(), tick,
+                               [](const wire::SnapshotRecord& r, std::uint32_t t) { return r.tick < t; });
+    ring.insert(it, std::move(whole));
+    while (ring.size() > options.baselineRing) ring.pop_front();
+  }
+
+  void prunePending() {
+    const std::uint32_t stale = staleBefore();
+    for (auto it = pending.begin(); it != pending.end();) {
+      if (it->first < stale || pending.size() > kMaxPendingTicks) {
+        ++counters.snapshotsAbandoned;
+        it = pending.erase(it);
+      } else {
+        break;  // ascending by tick: the rest are newer
+      }
+    }
+  }
+
+  ClientStats stats(TimePoint now) const {
+    ClientStats s = counters;
+    s.rttMs = clock.rttMs();
+    s.rttJitterMs = clock.jitterMs();
+    s.lossPercent = loss.percent();
+    s.kbpsIn = kbpsIn;
+    s.kbpsOut = kbpsOut;
+    s.snapshotsPerSecond = snapshotsPerSecond;
+    s.snapshotJitterMs = snapshotJitterMs;
+    s.interpolationDelayTicks = delayTicks;
+    s.interpolationDelayMs = info.tickRate > 0 ? delayTicks / info.tickRate * 1000.0 : 0.0;
+    s.serverTick = clock.serverTickAt(now);
+    s.bufferDepth = interp.depth();
+    s.bufferAhead = interp.depthAhead(s.serverTick - delayTicks);
+    const wire::SnapshotRecord* latest = record(newestComplete);
+    s.entityCount = latest ? latest->entities.size() : 0;
+    s.newestCompleteTick = newestComplete;
+    s.inputSequence = inputSequence;
+    return s;
+  }
+
+  ClientOptions options;
+  Executor strand;
+  udp::socket socket;
+  udp::endpoint from;
+  std::array<std::uint8_t, 2048> rx{};  // over kMaxDatagramBytes, so oversized datagrams are seen as such
+  std::vector<std::uint8_t> tx;
+  wire::Decoded decoded;
+  bool receiving = false;
+  bool closed = false;
+
+  ClientState state = ClientState::kIdle;
+  std::string message;
+  wire::RefuseReason refuseReason = wire::REFUSE_UNSPECIFIED;
+  wire::DisconnectReason disconnectReason = wire::DISCONNECT_UNSPECIFIED;
+  ServerInfo info;
+  std::string cookie;
+  TimePoint connectStarted{}, lastHandshakeSend{}, lastHeard{};
+  int handshakeSends = 0;
+
+  std::uint16_t sequence = 0;
+  wire::AckTracker acks;
+  LossWindow loss;
+
+  bool havePlayer = false;
+  PlayerSample player;
+  std::array<PlayerSample, 4> history{};  // newest first
+  std::size_t historyCount = 0;
+  std::uint32_t inputSequence = 0;
+  TimePoint nextInputAt{}, nextPingAt{};
+
+  ClockSync clock;
+  InterpolationBuffer interp;
+  double delayTicks = 0.0;
+  std::vector<EntityView> views;
+
+  std::deque<wire::SnapshotRecord> ring;  // complete snapshots, ascending by tick
+  std::map<std::uint32_t, Pending> pending;
+  std::uint32_t newestComplete = 0;
+  std::string lastDecodeError;
+
+  ClientStats counters;
+  TimePoint windowStart{};
+  std::uint64_t windowBytesIn = 0, windowBytesOut = 0, windowSnapshots = 0;
+  double kbpsIn = 0, kbpsOut = 0, snapshotsPerSecond = 0;
+  TimePoint lastSnapshotArrival{};
+  double snapshotJitterMs = 0.0;
+};
+
+Client::Client(asio::io_context& io, ClientOptions options)
+    : impl_(std::make_shared<Impl>(io, std::move(options))) {}
+
+Client::~Client() { impl_->close(); }
+
+void Client::start() { impl_->startReceiving(); }
+bool Client::connect(TimePoint now) { return impl_->connect(now); }
+void Client::update(TimePoint now) { impl_->update(now); }
+void Client::disconnect() { impl_->disconnect(); }
+
+void Client::setPlayer(float x, float y, float vx, float vy) {
+  impl_->havePlayer = true;
+  impl_->player = {0, x, y, vx, vy};
+}
+
+ClientState Client::state() const { return impl_->state; }
+const std::string& Client::stateMessage() const { return impl_->message; }
+wire::RefuseReason Client::refuseReason() const { return impl_->refuseReason; }
+wire::DisconnectReason Client::disconnectReason() const { return impl_->disconnectReason; }
+const ServerInfo& Client::server() const { return impl_->info; }
+
+asio::ip::udp::endpoint Client::localEndpoint() const {
+  std::error_code ec;
+  return impl_->socket.local_endpoint(ec);
+}
+
+Client::Executor Client::executor() const { return impl_->strand; }
+
+const wire::SnapshotRecord* Client::latestSnapshot() const { return impl_->record(impl_->newestComplete); }
+std::uint32_t Client::ackedTick() const { return impl_->newestComplete; }
+const std::string& Client::lastDecodeError() const { return impl_->lastDecodeError; }
+
+const ClockSync& Client::clock() const { return impl_->clock; }
+double Client::serverTickAt(TimePoint now) const { return impl_->clock.serverTickAt(now); }
+double Client::interpolationDelayTicks() const { return impl_->delayTicks; }
+const InterpolationBuffer& Client::interpolation() const { return impl_->interp; }
+
+void Client::sample(TimePoint now, Sample& out) {
+  impl_->interp.sample(renderTickAt(now), out);
+  ++impl_->counters.samples[static_cast<std::size_t>(out.kind)];
+}
+
+ClientStats Client::stats(TimePoint now) const { return impl_->stats(now); }
+
+}  // namespace steerd::client

@@ -1,0 +1,172 @@
+// One connection to steerd over UDP (docs/PROTOCOL.md): handshake, inputs, pings, snapshot
+// decoding, clock sync and interpolation, for the viewer and the load tester.
+//
+// A Client owns one UDP socket (bound to an ephemeral port) and no thread, and never blocks:
+//   - start() (called by connect() too) begins an asynchronous receive on the io_context;
+//     datagrams are handled in its completion handler as they arrive;
+//   - update(now) does everything timed: handshake resends and timeouts, inputs at the input
+//     rate, pings, the server-silence timeout, the per-second rates of stats();
+//   - sends are non-blocking send_to calls; a datagram the socket cannot take now is dropped and
+//     counted (sendFailures), like any other lost datagram.
+// The owner runs the io_context and calls update() periodically (at least at the input rate; a
+// load tester can call update() on many clients from one shared timer).
+//
+// Not thread-safe: a Client's methods and its receive handler must never run concurrently. With
+// an io_context run by one thread, call the methods from that thread (e.g. from a timer). With
+// several threads, every handler of a client runs on its strand, executor(): call the methods
+// through it (asio::dispatch(client.executor(), ...)). Destroy a Client from the same place; it
+// may be destroyed with a receive pending (the handler then finds it gone and does nothing).
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <asio.hpp>
+
+#include "client/clock_sync.h"
+#include "client/interpolation.h"
+#include "proto/packet.h"
+#include "proto/snapshot_codec.h"
+
+namespace steerd::client {
+
+enum class ClientState : std::uint8_t {
+  kIdle,               // constructed, connect() not called
+  kAwaitingChallenge,  // sending ConnectRequest
+  kAwaitingAccept,     // sending ConnectResponse with the cookie
+  kConnected,
+  kRefused,       // the server refused: stateMessage() has its message
+  kTimedOut,      // no answer to the handshake, or the server went silent
+  kDisconnected,  // the server said Disconnect, or we did (disconnect())
+  kFailed,        // local error: the socket could not be opened, or the server's Accept is unusable
+};
+const char* clientStateName(ClientState state);
+
+struct ClientOptions {
+  asio::ip::udp::endpoint server;
+  std::string token;  // connect token (bytes); may be empty
+  double inputRateHz = 30.0;
+  std::chrono::duration<double> pingInterval{0.5};
+  // From connect() to Accept/Refuse; past it the client is kTimedOut.
+  std::chrono::duration<double> connectTimeout{5.0};
+  std::chrono::duration<double> resendInterval{0.25};  // handshake packets, until answered
+  // Resends of each handshake packet after its first send (ConnectRequest, then ConnectResponse);
+  // once spent the client waits out connectTimeout. The default covers 5 s at 250 ms.
+  int retries = 20;
+  // Connected, but nothing heard from the server for this long: kTimedOut.
+  std::chrono::duration<double> serverTimeout{10.0};
+  std::size_t baselineRing = 64;  // complete snapshots kept as possible baselines
+  std::size_t interpolationCapacity = 32;
+  // Render delay, in snapshot intervals (tickRate / sendRate ticks each).
+  double interpolationDelaySnapshots = 2.0;
+  double maxExtrapolationSeconds = 0.25;  // then the entities hold
+  bool interpolate = true;                // false: no interpolation buffer (snapshots still decoded)
+};
+
+// What the server said in its Accept.
+struct ServerInfo {
+  std::uint32_t clientId = 0;
+  std::uint32_t playerEntity = 0;
+  double tickRate = 0.0;                         // ticks per second
+  double sendRate = 0.0;                         // snapshots per second
+  float minX = 0, minY = 0, maxX = 0, maxY = 0;  // world bounds, m
+  std::uint32_t serverTick = 0;                  // at Accept
+  float playerMaxSpeed = 0.0f;
+  std::vector<std::string> archetypes;  // names, indexed by the snapshots' archetype numbers
+};
+
+struct ClientStats {
+  // Timing.
+  double rttMs = 0.0;        // smoothed
+  double rttJitterMs = 0.0;  // smoothed mean deviation of the RTT
+  double lossPercent = 0.0;  // gaps in the server's sequence numbers over the last 256
+  double kbpsIn = 0.0;       // UDP payload kilobits per second over the last full second
+  double kbpsOut = 0.0;
+  double snapshotsPerSecond = 0.0;  // complete snapshots, last full second
+  double snapshotJitterMs = 0.0;    // RFC 3550 interarrival jitter of complete snapshots
+  double interpolationDelayTicks = 0.0;
+  double interpolationDelayMs = 0.0;
+  double serverTick = 0.0;               // estimated now
+  std::size_t bufferDepth = 0;           // snapshots in the interpolation buffer
+  std::size_t bufferAhead = 0;           // of which newer than the render tick
+  std::size_t entityCount = 0;           // in the newest complete snapshot
+  std::uint32_t newestCompleteTick = 0;  // also the ack_snapshot sent
+  std::uint32_t inputSequence = 0;       // of the newest input sent
+
+  // Counters since construction.
+  std::uint64_t datagramsIn = 0, datagramsOut = 0, bytesIn = 0, bytesOut = 0;
+  std::uint64_t sendFailures = 0;  // datagrams the socket did not take
+  std::uint64_t receiveErrors = 0;
+  std::uint64_t foreignDatagrams = 0;  // from an address other than the server's
+  std::array<std::uint64_t, static_cast<std::size_t>(wire::DropReason::kCount)> drops{};  // by reason
+  std::uint64_t snapshotParts = 0;                                                        // parts decoded
+  std::uint64_t snapshotsComplete = 0;
+  std::uint64_t partsDuplicate = 0;
+  std::uint64_t partsStale = 0;            // older than every baseline held (ring full)
+  std::uint64_t partsBaselineMissing = 0;  // coded against a baseline no longer (or never) held
+  std::uint64_t partsMalformed = 0;        // decodeSnapshotPart refused it, or part counts disagree
+  std::uint64_t snapshotsAbandoned = 0;    // ticks whose parts never all arrived
+  std::uint64_t pongsIgnored = 0;          // implausible echoed time
+  std::array<std::uint64_t, 5> samples{};  // sample() results, by SampleKind
+  std::uint64_t decodeFailures() const;    // drops + partsMalformed + partsBaselineMissing
+};
+
+class Client {
+ public:
+  using Executor = asio::strand<asio::io_context::executor_type>;
+
+  Client(asio::io_context& io, ClientOptions options);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Begins receiving (idempotent). connect() calls it.
+  void start();
+  // Starts the handshake: sends a ConnectRequest now. Only from kIdle; returns false otherwise.
+  bool connect(TimePoint now = Clock::now());
+  // Timed work; call periodically (at least at the input rate). `now` is steady_clock time, as
+  // the receive handler uses Clock::now() for pong and snapshot arrival times.
+  void update(TimePoint now = Clock::now());
+  // Sends Disconnect{CLIENT_LEFT} three times if connected or connecting; state kDisconnected.
+  void disconnect();
+
+  // The player's desired position (m) and velocity (m/s), sent with every following input. No
+  // input is sent before the first call (inputs carry only ack_snapshot until then).
+  void setPlayer(float x, float y, float vx, float vy);
+
+  ClientState state() const;
+  const std::string& stateMessage() const;  // why Refused/TimedOut/Disconnected/Failed
+  wire::RefuseReason refuseReason() const;
+  wire::DisconnectReason disconnectReason() const;
+  bool connected() const { return state() == ClientState::kConnected; }
+  const ServerInfo& server() const;  // valid once connected
+  asio::ip::udp::endpoint localEndpoint() const;
+  Executor executor() const;
+
+  // Snapshots: the newest complete one (null before any) and the tick acknowledged with inputs.
+  const wire::SnapshotRecord* latestSnapshot() const;
+  std::uint32_t ackedTick() const;
+  // Why decodeSnapshotPart last refused a part (empty if never).
+  const std::string& lastDecodeError() const;
+
+  // Clock and rendering.
+  const ClockSync& clock() const;
+  double serverTickAt(TimePoint now) const;
+  double interpolationDelayTicks() const;
+  double renderTickAt(TimePoint now) const { return serverTickAt(now) - interpolationDelayTicks(); }
+  const InterpolationBuffer& interpolation() const;
+  // Samples the interpolation buffer at renderTickAt(now) and counts the kind in stats().
+  void sample(TimePoint now, Sample& out);
+
+  ClientStats stats(TimePoint now = Clock::now()) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace steerd::client
