@@ -17,6 +17,9 @@ packages=(
   libbenchmark-dev     # benches
 )
 
+# Callers may ask for more, as a space-separated list (scripts/fuzz.sh: clang and its fuzzer runtime).
+for p in ${STEERD_EXTRA_PACKAGES:-}; do packages+=("$p"); done
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
