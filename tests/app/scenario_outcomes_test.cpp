@@ -1,11 +1,14 @@
 // Shipped scenarios, run headless and judged by what a watcher would see.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "app/scenario_file.h"
+#include "steering/hide.h"
 #include "world/motion_quality.h"
 
 namespace steerd {
@@ -107,6 +110,161 @@ TEST(ScenarioOutcome, EscortKeepsFormationAndTheBodyguardInterposes) {
   }
   EXPECT_LT(slotError / slotSamples, 2.5);
   EXPECT_GT(guardCloser, guardTicks * 3 / 4);
+}
+
+// The index of the archetype named `name`, or -1.
+int archetypeNamed(const World& w, const std::string& name) {
+  for (std::size_t i = 0; i < w.archetypes().size(); ++i) {
+    if (w.archetypes()[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// Ranch: five riders circle the herd's ground and turn back the five strays, which wander off
+// (with no riders they end up at the fence, 90-100 m from the herd). After two minutes every
+// stray is near the herd: within 15 m of the herd's centroid at the end, and within 10 m on
+// average over the last 30 s (measured: 2.7-6.7 m at the end, 4.8-5.3 m on average; the herd's
+// own cows average about 8 m from the centroid).
+TEST(ScenarioOutcome, RanchRidersKeepStraysWithTheHerd) {
+  auto w = shipped("ranch.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int cow = archetypeNamed(*w, "cow"), stray = archetypeNamed(*w, "stray");
+  ASSERT_GE(cow, 0);
+  ASSERT_GE(stray, 0);
+  MotionQualityMonitor monitor(w->config().dt);
+  const int ticks = 120 * 30, lastTicks = 30 * 30;
+  std::vector<double> lastDistanceSum(w->agentCount(), 0.0);
+  std::vector<float> finalDistance(w->agentCount(), -1.0f);
+  for (int t = 0; t < ticks; ++t) {
+    w->step();
+    monitor.observe(*w);
+    if (t < ticks - lastTicks) continue;
+    const auto& a = w->agents();
+    double cx = 0, cy = 0;
+    int cows = 0;
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      if (a.archetype[s] != cow) continue;
+      cx += a.px[s], cy += a.py[s], ++cows;
+    }
+    cx /= cows, cy /= cows;
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      if (a.archetype[s] != stray) continue;
+      const float d = static_cast<float>(std::hypot(a.px[s] - cx, a.py[s] - cy));
+      lastDistanceSum[a.id[s]] += d;
+      finalDistance[a.id[s]] = d;
+    }
+  }
+  int strays = 0;
+  for (std::size_t id = 0; id < w->agentCount(); ++id) {
+    if (finalDistance[id] < 0.0f) continue;
+    ++strays;
+    EXPECT_LT(finalDistance[id], 15.0f) << "stray " << id << " is away from the herd at the end";
+    EXPECT_LT(lastDistanceSum[id] / lastTicks, 10.0) << "stray " << id << " spent the last 30 s away";
+  }
+  EXPECT_EQ(strays, 5);
+  EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
+}
+
+// Police: the car starts 250 m away across town and catches up with the player within a minute:
+// closer than 4 m centre to centre at some point (the bodies touch at 2 m; its separation keeps
+// it tailing a few metres back, measured closest about 2.9 m), and on average within 10 m of the
+// player over the last 20 s (it tails, it does not lose the player at corners; measured 6 m).
+// Nobody is ever inside a building or a tree.
+TEST(ScenarioOutcome, PoliceCarCatchesUpWithThePlayerWithoutEnteringBuildings) {
+  auto w = shipped("police.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int police = archetypeNamed(*w, "police"), player = archetypeNamed(*w, "player");
+  ASSERT_GE(police, 0);
+  ASSERT_GE(player, 0);
+  MotionQualityMonitor monitor(w->config().dt);
+  const int ticks = 60 * 30, lastTicks = 20 * 30;
+  float closest = std::numeric_limits<float>::max();
+  double lastDistanceSum = 0;
+  for (int t = 0; t < ticks; ++t) {
+    w->step();
+    monitor.observe(*w);
+    const auto& a = w->agents();
+    float d = std::numeric_limits<float>::max();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a.archetype[i] != police) continue;
+      for (std::size_t j = 0; j < a.size(); ++j) {
+        if (a.archetype[j] == player) d = std::min(d, std::hypot(a.px[i] - a.px[j], a.py[i] - a.py[j]));
+      }
+    }
+    closest = std::min(closest, d);
+    if (t >= ticks - lastTicks) lastDistanceSum += d;
+  }
+  EXPECT_LT(closest, 4.0f);
+  EXPECT_LT(lastDistanceSum / lastTicks, 10.0);
+  EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
+}
+
+// FPS bots: the leader walks a full lap of the compound (passes all four corners) in 100 s, and
+// after the first 10 s the four squad members keep within 3.5 m of their slots on average
+// (offset pursuit arrives at where the slot will be, so a member trails a slot moving at 3.5 m/s
+// by about 2.5 m; measured mean 2.8 m with the corners). Nobody walks into a crate or the
+// building.
+TEST(ScenarioOutcome, FpsBotsLeaderLapsAndTheSquadKeepsItsSlots) {
+  auto w = shipped("fps-bots.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int leader = archetypeNamed(*w, "leader");
+  ASSERT_GE(leader, 0);
+  const int waypoints = static_cast<int>(w->geometry().paths[0].points.size());
+  MotionQualityMonitor monitor(w->config().dt);
+  int lastIndex = -1, advances = 0, slotSamples = 0;
+  double slotError = 0;
+  for (int t = 0; t < 100 * 30; ++t) {
+    w->step();
+    monitor.observe(*w);
+    const auto& a = w->agents();
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      if (a.archetype[s] == leader) {
+        const int index = a.memory[s].pathIndex;
+        if (lastIndex >= 0 && index != lastIndex) ++advances;
+        lastIndex = index;
+      } else if (t >= 10 * 30 && w->archetypes()[a.archetype[s]].name.rfind("squad", 0) == 0) {
+        // The slot the member steers for is its goal.
+        slotError += std::hypot(a.memory[s].goalX - a.px[s], a.memory[s].goalY - a.py[s]);
+        ++slotSamples;
+      }
+    }
+  }
+  EXPECT_GE(advances, waypoints) << "the leader did not lap";
+  ASSERT_GT(slotSamples, 0);
+  EXPECT_LT(slotError / slotSamples, 3.5);
+  EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
+}
+
+// Hide and seek: after the first 5 s, a rock or tree blocks the line of sight from the hunter to
+// a hider on at least 60 % of (hider, tick) samples (measured: about 74 %; hiders that only
+// wander instead of hiding are out of sight about 38 % of the time). Nobody is ever inside an
+// obstacle.
+TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
+  auto w = shipped("hide-and-seek.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int hunter = archetypeNamed(*w, "hunter"), hider = archetypeNamed(*w, "hider");
+  ASSERT_GE(hunter, 0);
+  ASSERT_GE(hider, 0);
+  const auto& obstacles = w->geometry().obstacles;
+  MotionQualityMonitor monitor(w->config().dt);
+  long hidden = 0, samples = 0;
+  for (int t = 0; t < 60 * 30; ++t) {
+    w->step();
+    monitor.observe(*w);
+    if (t < 5 * 30) continue;
+    const auto& a = w->agents();
+    std::size_t h = a.size();
+    for (std::size_t s = 0; s < a.size(); ++s) h = a.archetype[s] == hunter ? s : h;
+    ASSERT_LT(h, a.size());
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      if (a.archetype[s] != hider) continue;
+      ++samples;
+      if (steer::lineOfSightBlocked({a.px[h], a.py[h]}, {a.px[s], a.py[s]}, obstacles)) ++hidden;
+    }
+  }
+  ASSERT_GT(samples, 0);
+  EXPECT_GE(static_cast<double>(hidden) / samples, 0.6);
+  EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
 }
 
 }  // namespace
