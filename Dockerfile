@@ -22,6 +22,7 @@ COPY server server
 COPY client-viewer client-viewer
 COPY tests tests
 COPY bench bench
+COPY fuzz fuzz
 COPY scenarios scenarios
 COPY scripts scripts
 COPY deploy deploy

@@ -32,6 +32,12 @@ int headingDelta(std::uint32_t to, std::uint32_t from) {
   return d >= 128 ? d - 256 : d;
 }
 
+// Heading predicted at its last turn rate (a turning body keeps turning).
+std::uint32_t predictHeading(std::uint32_t heading, std::int32_t turn, std::uint32_t ticks) {
+  const std::int64_t turned = (static_cast<std::int64_t>(turn) * ticks + kVelocityFraction / 2) >> 4;
+  return static_cast<std::uint32_t>((static_cast<std::int64_t>(heading) + turned) & 255);
+}
+
 // Next state of an entity the client holds, from the values just sent.
 EntityState advanced(const EntityState& old, std::int32_t x, std::int32_t y, std::uint32_t heading,
                      std::uint32_t tick) {
@@ -39,6 +45,9 @@ EntityState advanced(const EntityState& old, std::int32_t x, std::int32_t y, std
   const std::uint32_t ticks = tick - old.tick;
   s.vx = velocityBetween(old.x, x, ticks);
   s.vy = velocityBetween(old.y, y, ticks);
+  s.turn = ticks == 0 ? 0
+                      : headingDelta(heading & 255u, old.heading) * kVelocityFraction /
+                            static_cast<std::int32_t>(ticks);
   s.x = x;
   s.y = y;
   s.heading = heading & 255u;
@@ -46,9 +55,12 @@ EntityState advanced(const EntityState& old, std::int32_t x, std::int32_t y, std
   return s;
 }
 
-// Residual word: tag bit 0 = tiny (2 bits per value, -2..1: one varint byte); tag bits 01 =
-// small (4 bits per value, -8..7: two bytes); the word 3 = escaped (values in `escaped`).
-constexpr std::uint32_t kEscapeWord = 3;
+// Residual word, by its low tag bits:
+//   ...0  tiny:   2 bits per value, -2..1    (7 bits: one varint byte)
+//   ..01  small:  4 bits per value, -8..7    (14 bits: two bytes)
+//   .011  medium: 6 bits per value, -32..31  (21 bits: three bytes)
+//   0111  escaped: the word is 7 and the values follow in `escaped`
+constexpr std::uint32_t kEscapeWord = 7;
 
 std::uint32_t packResidual(std::int32_t dx, std::int32_t dy, std::int32_t dh) {
   auto in = [&](int lo, int hi) {
@@ -59,6 +71,9 @@ std::uint32_t packResidual(std::int32_t dx, std::int32_t dy, std::int32_t dh) {
   }
   if (in(-8, 7)) {
     return 1u | static_cast<std::uint32_t>((dx + 8) | (dy + 8) << 4 | (dh + 8) << 8) << 2;
+  }
+  if (in(-32, 31)) {
+    return 3u | static_cast<std::uint32_t>((dx + 32) | (dy + 32) << 6 | (dh + 32) << 12) << 3;
   }
   return kEscapeWord;
 }
@@ -116,7 +131,7 @@ class PartBuilder {
         const std::uint32_t ticks = content_.tick - b.tick;
         const std::int32_t dx = it.now->x - predict(b.x, b.vx, ticks);
         const std::int32_t dy = it.now->y - predict(b.y, b.vy, ticks);
-        const std::int32_t dh = headingDelta(it.now->heading, b.heading);
+        const std::int32_t dh = headingDelta(it.now->heading, predictHeading(b.heading, b.turn, ticks));
         const std::uint32_t word = packResidual(dx, dy, dh);
         part_.add_residual(word);
         cost += varintBytes(word);
@@ -147,7 +162,7 @@ class PartBuilder {
       prevNewX_ = n.x;
       prevNewY_ = n.y;
       EntityState s = n;
-      s.vx = s.vy = 0;
+      s.vx = s.vy = s.turn = 0;
       s.heading &= 255u;
       s.tick = content_.tick;
       record.push_back(s);
@@ -322,6 +337,11 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
           dx = static_cast<std::int32_t>((w >> 2) & 15) - 8;
           dy = static_cast<std::int32_t>((w >> 6) & 15) - 8;
           dh = static_cast<std::int32_t>((w >> 10) & 15) - 8;
+        } else if ((w & 7u) == 3) {
+          if (w >= (1u << 21)) return "bad residual word";
+          dx = static_cast<std::int32_t>((w >> 3) & 63) - 32;
+          dy = static_cast<std::int32_t>((w >> 9) & 63) - 32;
+          dh = static_cast<std::int32_t>((w >> 15) & 63) - 32;
         } else if (w == kEscapeWord) {
           if (escaped + 3 > part.escaped_size()) return "escaped residuals missing";
           dx = part.escaped(escaped++);
@@ -339,9 +359,12 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
         const std::int64_t y = std::int64_t{predict(b.y, b.vy, ticks)} + dy;
         if (std::abs(x) > kPositionLimit || std::abs(y) > kPositionLimit) return "position out of range";
         if (haveRemoved && nextRemoved == b.id) return "removed entity also updated";
-        fromBase.push_back(advanced(b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
-                                    static_cast<std::uint32_t>(static_cast<int>(b.heading) + dh) & 255u,
-                                    part.tick()));
+        const std::uint32_t heading =
+            static_cast<std::uint32_t>(static_cast<std::int64_t>(predictHeading(b.heading, b.turn, ticks)) +
+                                       dh) &
+            255u;
+        fromBase.push_back(
+            advanced(b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), heading, part.tick()));
       } else if (haveRemoved && nextRemoved == b.id) {
         if (!advanceRemoved()) return "removed id out of range";
       } else {

@@ -3,7 +3,8 @@
 // Both sides keep, per acknowledged snapshot, a SnapshotRecord: every entity the client holds, in
 // quantised form, sorted by id. The server codes snapshot n against the newest record the client
 // acknowledged (the baseline b): each entity of the baseline that is updated is sent as the
-// residual from a prediction both sides compute in integers (position + velocity x ticks elapsed),
+// residual from a prediction both sides compute in integers (position + velocity x ticks elapsed,
+// heading + turn rate x ticks elapsed),
 // so steady motion costs about one byte; entities new to the client are sent whole. A snapshot
 // too big for one datagram is split by id range into parts that each decode on their own.
 // docs/PROTOCOL.md, "Snapshots", has the layout and the numbers.
@@ -30,6 +31,7 @@ struct EntityState {
   std::int32_t x = 0, y = 0;    // position, 1/64 m
   std::int32_t vx = 0, vy = 0;  // velocity, 1/16 position unit per tick (derived, never sent)
   std::uint32_t heading = 0;    // 0..255, 1/256 turn counter-clockwise from +x
+  std::int32_t turn = 0;        // heading rate, 1/16 heading step per tick (derived, never sent)
   std::uint32_t tick = 0;       // the tick this state was taken at
 
   bool operator==(const EntityState&) const = default;
