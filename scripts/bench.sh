@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick] [Google Benchmark flags...]
+#   scripts/bench.sh [all|micro|tick|net] [Google Benchmark flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
 #   tick   bench_tick: World::step() on the crowd and default scenarios, 10k/100k/200k agents,
 #          1 and 2 threads (a few minutes on 2 cores); then a table of ms/tick, p99, M agent
 #          updates per second and the 2-thread speedup
-#   all    both (the default)
+#   net    bench/snapshot_bytes: bytes per moving entity of the snapshot stream (default scenario,
+#          60 s at 20 Hz, round trip 100 ms, then 5 % loss, then 30 ms); protocol numbers, no sockets
+#   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
 # JSON results land next to the binaries: build/release/bench/{micro,tick}.json.
@@ -18,24 +20,33 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick) ;;
+  all | micro | tick | net) ;;
   -h | --help)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick] [Google Benchmark flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net] [Google Benchmark flags...]" >&2
     exit 2
     ;;
 esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick -j"$(nproc)"
+cmake --build --preset release --target bench_steering bench_tick snapshot_bytes -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
 min_time=${STEERD_BENCH_MIN_TIME:-0.05}
+
+if [ "$mode" = net ]; then
+  for args in "" "--loss 0.05" "--rtt-ms 30"; do
+    # shellcheck disable=SC2086 # the args are meant to split
+    build/release/bench/snapshot_bytes $args
+    echo
+  done
+  exit 0
+fi
 
 if [ "$mode" = all ] || [ "$mode" = micro ]; then
   echo "== micro-benches (bench_steering) =="
