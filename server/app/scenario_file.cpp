@@ -321,9 +321,9 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     for (const auto& beh : a.behaviours()) {
       BehaviourSpec spec;
       spec.kind = kindOf(beh.kind());
-      spec.weight = orDefault(beh.weight(), 1.0f);
+      spec.weight = beh.has_weight() ? beh.weight() : 1.0f;
       spec.priority = beh.priority();
-      spec.probability = orDefault(beh.probability(), 1.0f);
+      spec.probability = beh.has_probability() ? beh.probability() : 1.0f;
       if (needsTarget(beh.kind())) {
         spec.targetArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.target_archetype()));
       }

@@ -74,6 +74,21 @@ TEST(ScenarioFile, GoodFileBuildsTheWorldItDescribes) {
   for (int i = 0; i < 30; ++i) r.world->step();
 }
 
+TEST(ScenarioFile, WeightAndProbabilityDefaultToOneButZeroMeansOff) {
+  const ScenarioLoad r =
+      load(replaced("behaviours { kind: FOLLOW_PATH priority: 1 }",
+                    "behaviours { kind: FOLLOW_PATH priority: 1 weight: 0 probability: 0 }"));
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  const auto& walker = r.world->archetypes()[0].behaviours;
+  ASSERT_EQ(walker.size(), 2u);
+  EXPECT_EQ(walker[0].weight, 4.0f);  // OBSTACLE_AVOIDANCE weight: 4
+  EXPECT_EQ(walker[0].probability, 1.0f);
+  EXPECT_EQ(walker[1].weight, 0.0f);  // written as 0: off, not the default
+  EXPECT_EQ(walker[1].probability, 0.0f);
+  const ScenarioLoad d = load(kGood);
+  EXPECT_EQ(d.world->archetypes()[0].behaviours[1].weight, 1.0f);  // left out: 1
+}
+
 TEST(ScenarioFile, SyntaxErrorReportsFileLineAndColumn) {
   expectError(replaced("radius: 3 }", "radius: 3 "), "t.txtpb:");
   const ScenarioLoad r =
