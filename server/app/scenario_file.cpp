@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include "app/scenario_brains.h"
+#include "app/scenario_check.h"
 #include "proto/scenario.pb.h"
 
 namespace steerd {
@@ -35,36 +37,7 @@ class ParseErrors : public google::protobuf::io::ErrorCollector {
   std::vector<std::string>& out_;
 };
 
-bool finite(float f) { return std::isfinite(f); }
-std::string num(float f) {
-  std::ostringstream s;
-  s << f;
-  return s.str();
-}
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
-// Collects semantic errors with the file name and a field path.
-class Checker {
- public:
-  Checker(std::string file, std::vector<std::string>& out) : file_(std::move(file)), out_(out) {}
-  void error(const std::string& field, const std::string& message) {
-    out_.push_back(file_ + ": " + field + ": " + message);
-  }
-  void finitePoint(const std::string& field, const pb::Vec2& v) {
-    if (!finite(v.x()) || !finite(v.y()))
-      error(field, "not a finite point (" + num(v.x()) + ", " + num(v.y()) + ")");
-  }
-  void nonNegative(const std::string& field, float v) {
-    if (!finite(v) || v < 0.0f) error(field, "must be a finite number >= 0, not " + num(v));
-  }
-  void positive(const std::string& field, float v) {
-    if (!finite(v) || v <= 0.0f) error(field, "must be a finite number > 0, not " + num(v));
-  }
-
- private:
-  std::string file_;
-  std::vector<std::string>& out_;
-};
+using namespace scenario_check;
 
 bool inside(const pb::Bounds& b, const pb::Vec2& p) {
   return p.x() >= b.min().x() && p.x() <= b.max().x() && p.y() >= b.min().y() && p.y() <= b.max().y();
@@ -79,6 +52,47 @@ bool needsTarget(pb::BehaviourKind k) {
          k == pb::INTERPOSE_NEAREST || k == pb::OFFSET_PURSUIT_NEAREST;
 }
 bool followsPath(pb::BehaviourKind k) { return k == pb::FOLLOW_PATH || k == pb::CONTEXT_SEEK_WAYPOINTS; }
+
+}  // namespace
+
+void validateBehaviour(const pb::Scenario& s, const std::string& archetype, const pb::Behaviour& beh,
+                       const std::string& bf, const NameSets& names, Checker& c) {
+  const auto& archetypes = names.archetypes;
+  const auto& paths = names.paths;
+  const auto& waypoints = names.waypoints;
+  if (beh.kind() == pb::BEHAVIOUR_UNSPECIFIED) c.error(bf + ".kind", "missing");
+  c.nonNegative(bf + ".weight", beh.weight());
+  c.nonNegative(bf + ".probability", beh.probability());
+  if (needsTarget(beh.kind())) {
+    if (!archetypes.count(beh.target_archetype())) {
+      c.error(bf + ".target_archetype", "no archetype named " + quoted(beh.target_archetype()));
+    }
+    c.positive(bf + ".range", beh.range());
+  }
+  if (beh.kind() == pb::INTERPOSE_NEAREST && !archetypes.count(beh.second_archetype())) {
+    c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
+  }
+  if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) c.finitePoint(bf + ".offset", beh.offset());
+  if (beh.kind() == pb::COLLISION_AVOIDANCE) c.positive(bf + ".range", beh.range());
+  if (followsPath(beh.kind())) {
+    if (!beh.path().empty() && !paths.count(beh.path())) {
+      c.error(bf + ".path", "no path named " + quoted(beh.path()));
+    }
+    if (beh.path().empty()) {
+      for (int g = 0; g < s.spawns_size(); ++g) {
+        if (s.spawns(g).archetype() == archetype && s.spawns(g).path().empty()) {
+          c.error(bf + ".path", "empty, so it follows its spawn group's path, but spawns[" +
+                                    std::to_string(g) + "] names none");
+        }
+      }
+    }
+  }
+  if (beh.kind() == pb::ARRIVE_AT && !waypoints.count(beh.waypoint())) {
+    c.error(bf + ".waypoint", "no waypoint named " + quoted(beh.waypoint()));
+  }
+}
+
+namespace {
 
 void validate(const pb::Scenario& s, Checker& c) {
   // World.
@@ -104,7 +118,10 @@ void validate(const pb::Scenario& s, Checker& c) {
     c.finitePoint(f + ".to", wall.to());
     if (wall.from().x() == wall.to().x() && wall.from().y() == wall.to().y()) c.error(f, "has zero length");
   }
-  std::map<std::string, int> waypoints, paths, archetypes;
+  NameSets names;
+  auto& waypoints = names.waypoints;
+  auto& paths = names.paths;
+  auto& archetypes = names.archetypes;
   for (int i = 0; i < s.waypoints_size(); ++i) {
     const auto& wp = s.waypoints(i);
     const std::string f = "waypoints[" + std::to_string(i) + "]";
@@ -169,40 +186,10 @@ void validate(const pb::Scenario& s, Checker& c) {
               "at most " + std::to_string(kMaxBehaviours) + ", not " + std::to_string(a.behaviours_size()));
     }
     for (int k = 0; k < a.behaviours_size(); ++k) {
-      const auto& beh = a.behaviours(k);
-      const std::string bf = f + ".behaviours[" + std::to_string(k) + "]";
-      if (beh.kind() == pb::BEHAVIOUR_UNSPECIFIED) c.error(bf + ".kind", "missing");
-      c.nonNegative(bf + ".weight", beh.weight());
-      c.nonNegative(bf + ".probability", beh.probability());
-      if (needsTarget(beh.kind())) {
-        if (!archetypes.count(beh.target_archetype())) {
-          c.error(bf + ".target_archetype", "no archetype named " + quoted(beh.target_archetype()));
-        }
-        c.positive(bf + ".range", beh.range());
-      }
-      if (beh.kind() == pb::INTERPOSE_NEAREST && !archetypes.count(beh.second_archetype())) {
-        c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
-      }
-      if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) c.finitePoint(bf + ".offset", beh.offset());
-      if (beh.kind() == pb::COLLISION_AVOIDANCE) c.positive(bf + ".range", beh.range());
-      if (followsPath(beh.kind())) {
-        if (!beh.path().empty() && !paths.count(beh.path())) {
-          c.error(bf + ".path", "no path named " + quoted(beh.path()));
-        }
-        if (beh.path().empty()) {
-          for (int g = 0; g < s.spawns_size(); ++g) {
-            if (s.spawns(g).archetype() == a.name() && s.spawns(g).path().empty()) {
-              c.error(bf + ".path", "empty, so it follows its spawn group's path, but spawns[" +
-                                        std::to_string(g) + "] names none");
-            }
-          }
-        }
-      }
-      if (beh.kind() == pb::ARRIVE_AT && !waypoints.count(beh.waypoint())) {
-        c.error(bf + ".waypoint", "no waypoint named " + quoted(beh.waypoint()));
-      }
+      validateBehaviour(s, a.name(), a.behaviours(k), f + ".behaviours[" + std::to_string(k) + "]", names, c);
     }
   }
+  validateBrains(s, names, c);
   // Spawns.
   std::uint64_t agents = 0;
   for (int i = 0; i < s.spawns_size(); ++i) {
@@ -281,12 +268,6 @@ CombinerKind combinerOf(pb::Combiner c) {
 
 Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
 
-// Names the file uses, resolved to what the world uses.
-struct Names {
-  std::map<std::string, Vec2> waypoints;
-  std::map<std::string, std::int32_t> paths, archetypes;
-};
-
 Names namesOf(const pb::Scenario& s) {
   Names n;
   for (const auto& wp : s.waypoints()) n.waypoints[wp.name()] = vec(wp.position());
@@ -294,6 +275,29 @@ Names namesOf(const pb::Scenario& s) {
   for (int i = 0; i < s.archetypes_size(); ++i) n.archetypes[s.archetypes(i).name()] = i;
   return n;
 }
+
+}  // namespace
+
+BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
+  BehaviourSpec spec;
+  spec.kind = kindOf(beh.kind());
+  spec.weight = beh.has_weight() ? beh.weight() : 1.0f;
+  spec.priority = beh.priority();
+  spec.probability = beh.has_probability() ? beh.probability() : 1.0f;
+  if (needsTarget(beh.kind())) {
+    spec.targetArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.target_archetype()));
+  }
+  spec.range = beh.range() > 0.0f ? beh.range() : spec.range;
+  spec.pathIndex = beh.path().empty() ? -1 : names.paths.at(beh.path());
+  if (beh.kind() == pb::ARRIVE_AT) spec.point = names.waypoints.at(beh.waypoint());
+  if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) spec.point = vec(beh.offset());
+  if (beh.kind() == pb::INTERPOSE_NEAREST) {
+    spec.secondArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.second_archetype()));
+  }
+  return spec;
+}
+
+namespace {
 
 std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
   std::vector<Archetype> archetypes;
@@ -318,24 +322,7 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     arch.pathSeekDistance = orDefault(a.path_seek_distance(), arch.pathSeekDistance);
     arch.contextSlots = a.context_slots() > 0 ? a.context_slots() : arch.contextSlots;
     arch.headingBlend = orDefault(a.heading_blend(), arch.headingBlend);
-    for (const auto& beh : a.behaviours()) {
-      BehaviourSpec spec;
-      spec.kind = kindOf(beh.kind());
-      spec.weight = beh.has_weight() ? beh.weight() : 1.0f;
-      spec.priority = beh.priority();
-      spec.probability = beh.has_probability() ? beh.probability() : 1.0f;
-      if (needsTarget(beh.kind())) {
-        spec.targetArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.target_archetype()));
-      }
-      spec.range = orDefault(beh.range(), spec.range);
-      spec.pathIndex = beh.path().empty() ? -1 : names.paths.at(beh.path());
-      if (beh.kind() == pb::ARRIVE_AT) spec.point = names.waypoints.at(beh.waypoint());
-      if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) spec.point = vec(beh.offset());
-      if (beh.kind() == pb::INTERPOSE_NEAREST) {
-        spec.secondArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.second_archetype()));
-      }
-      arch.behaviours.push_back(spec);
-    }
+    for (const auto& beh : a.behaviours()) arch.behaviours.push_back(specOf(beh, names));
     archetypes.push_back(std::move(arch));
   }
   return archetypes;
@@ -399,6 +386,7 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
                    std::to_string(scenario.paths_size()) + " paths";
   const Names names = namesOf(scenario);
   result.archetypes = archetypesOf(scenario, names);
+  attachBrains(scenario, names, result.archetypes);
   if (buildWorld) result.world = build(scenario, names, result.archetypes, options);
   return result;
 }

@@ -22,7 +22,7 @@ struct AgentMemory {
   float goalX = 0, goalY = 0;      // where the agent is trying to get (NaN: no goal)
   std::int16_t assignedPath = -1;  // the path given at spawn, for behaviours whose path is -1
   std::uint8_t flags = 0;          // AgentFlag bits
-  std::uint8_t spare = 0;          // keeps the record at 24 bytes
+  std::uint8_t brainState = 0;     // the brain's current state (archetypes with a brain)
 };
 
 enum AgentFlag : std::uint8_t {

@@ -134,8 +134,9 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
   out.vy[slot] = next.velocity.y;
   out.hx[slot] = heading.x;
   out.hy[slot] = heading.y;
-  out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y, eval.pathIndex,   eval.targetId,
-                      eval.goal.x,         eval.goal.y,         eval.assignedPath};
+  out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y,   eval.pathIndex,
+                      eval.targetId,       eval.goal.x,           eval.goal.y,
+                      eval.assignedPath,   in.memory[slot].flags, in.memory[slot].brainState};
   out.radius[slot] = in.radius[slot];
   out.id[slot] = in.id[slot];
   out.archetype[slot] = in.archetype[slot];

@@ -75,9 +75,10 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   AgentEval eval(ctx, slot, arch, rt, body, sums);
 
   SpecRef refs[kMaxBehaviours];
-  const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
+  const std::vector<BehaviourSpec>& behaviours = arch.behavioursIn(ctx.in.memory[slot].brainState);
+  const std::size_t count = std::min(behaviours.size(), kMaxBehaviours);
   for (std::size_t b = 0; b < count; ++b) {
-    const BehaviourSpec& s = arch.behaviours[b];
+    const BehaviourSpec& s = behaviours[b];
     refs[b] = {&s, &eval, s.weight, s.priority, s.probability};
   }
   const std::span<const SpecRef> set(refs, count);

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "brain/brain.h"
 #include "steering/body.h"
 #include "world/agent_columns.h"
 
@@ -82,6 +84,15 @@ struct Archetype {
   // Heading follows velocity through an exponential moving average: 1 = no smoothing. Smoothing
   // hides the judder of a body whose velocity direction flickers (STEERING.md section 1).
   float headingBlend = 0.5f;
+  // Action selection: null for an archetype whose behaviour set never changes. With a brain,
+  // stateBehaviours[s] is the set that runs in state s (resolved from the state, its ancestors,
+  // or `behaviours`), each kept sorted by priority.
+  std::shared_ptr<const brain::Brain> brain;
+  std::vector<std::vector<BehaviourSpec>> stateBehaviours;
+
+  const std::vector<BehaviourSpec>& behavioursIn(std::uint8_t state) const {
+    return brain && state < stateBehaviours.size() ? stateBehaviours[state] : behaviours;
+  }
 };
 
 // Connected players are bodies of the archetype with this name. A world whose scenario does not

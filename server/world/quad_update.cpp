@@ -258,8 +258,15 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
   store(&out.radius[slot], load(&in.radius[slot]));
   for (int k = 0; k < kLanes; ++k) {
     const AgentEval& e = *evals[k];
-    out.memory[slot + k] = {e.wanderTarget.x, e.wanderTarget.y, e.pathIndex,   e.targetId,
-                            e.goal.x,         e.goal.y,         e.assignedPath};
+    out.memory[slot + k] = {e.wanderTarget.x,
+                            e.wanderTarget.y,
+                            e.pathIndex,
+                            e.targetId,
+                            e.goal.x,
+                            e.goal.y,
+                            e.assignedPath,
+                            in.memory[slot + k].flags,
+                            in.memory[slot + k].brainState};
     out.id[slot + k] = in.id[slot + k];
     out.archetype[slot + k] = in.archetype[slot + k];
     flags[slot + k] = laneFlags[k] | (clampedAny[k] ? kContactBounds : kContactNone);
@@ -269,8 +276,9 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
 }  // namespace quad
 
 bool quadApplies(const StepContext& ctx, std::uint32_t slot) {
-  return quad::allSame(ctx.in, slot) &&
-         ctx.archetypes[ctx.in.archetype[slot]].combiner == CombinerKind::kWeightedTruncatedRunningSum;
+  // Brain-driven archetypes run their state's set through the scalar path.
+  const Archetype& a = ctx.archetypes[ctx.in.archetype[slot]];
+  return quad::allSame(ctx.in, slot) && a.combiner == CombinerKind::kWeightedTruncatedRunningSum && !a.brain;
 }
 
 void updateQuad(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, std::uint32_t i,

@@ -34,9 +34,15 @@ void World::prepareArchetypes() {
   float cell = 1.0f;
   float reach = 1.0f;
   runtime_.clear();
+  anyBrain_ = groupSpread_ = false;
+  const auto byPriority = [](const BehaviourSpec& x, const BehaviourSpec& y) {
+    return x.priority < y.priority;
+  };
   for (auto& a : archetypes_) {
-    std::stable_sort(a.behaviours.begin(), a.behaviours.end(),
-                     [](const BehaviourSpec& x, const BehaviourSpec& y) { return x.priority < y.priority; });
+    std::stable_sort(a.behaviours.begin(), a.behaviours.end(), byPriority);
+    for (auto& set : a.stateBehaviours) std::stable_sort(set.begin(), set.end(), byPriority);
+    anyBrain_ = anyBrain_ || a.brain != nullptr;
+    groupSpread_ = groupSpread_ || (a.brain && a.brain->usesGroupStrays);
     // The neighbour scan looks at the cells around an agent, so a cell must be at least the widest
     // radius asked for (and wide enough for two touching bodies).
     cell = std::max({cell, a.flock.radius, 2.0f * a.limits.radius});
@@ -66,6 +72,16 @@ std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
   }
   archetypes_ = std::move(archetypes);
   prepareArchetypes();
+  // A reloaded brain may have fewer states: agents in a state that no longer exists restart.
+  for (std::size_t s = 0; s < current_.size(); ++s) {
+    const Archetype& a = archetypes_[current_.archetype[s]];
+    AgentMemory& m = current_.memory[s];
+    if (!a.brain) {
+      m.brainState = 0;
+    } else if (m.brainState >= a.brain->states.size()) {
+      startBrain(*a.brain, tick_, m, brainMemory_[current_.id[s]]);
+    }
+  }
   // The radius column carries each agent's archetype radius into the neighbour scan.
   for (std::size_t s = 0; s < current_.size(); ++s)
     current_.radius[s] = archetypes_[current_.archetype[s]].limits.radius;
@@ -97,6 +113,9 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.archetype[s] = archetype;
   slotOfId_.push_back(static_cast<std::uint32_t>(s));
   ++population_[archetype];
+  brainMemory_.resize(slotOfId_.size());
+  if (archetypes_[archetype].brain)
+    startBrain(*archetypes_[archetype].brain, tick_, current_.memory[s], brainMemory_[id]);
   return id;
 }
 
@@ -148,18 +167,19 @@ void World::step() {
   // Phase 2: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
   const std::size_t n = sorted_.size();
   contactFlags_.resize(n);
-  const StepContext ctx{sorted_,
-                        grid_,
-                        geometry_,
-                        archetypes_,
-                        runtime_,
-                        config_.seed,
-                        tick_,
-                        config_.dt,
-                        config_.boundsMargin,
-                        config_.quads,
-                        externalCount_ > 0,
-                        population_.data()};
+  StepContext ctx{sorted_,
+                  grid_,
+                  geometry_,
+                  archetypes_,
+                  runtime_,
+                  config_.seed,
+                  tick_,
+                  config_.dt,
+                  config_.boundsMargin,
+                  config_.quads,
+                  externalCount_ > 0,
+                  population_.data()};
+  if (anyBrain_) think(ctx);
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
                 contactFlags_.data());
@@ -170,6 +190,16 @@ void World::step() {
     counters_.boundsClamps += (f & kContactBounds) ? 1 : 0;
   }
   ++tick_;
+}
+
+// Phase 1b: action selection for the agents whose turn it is, before any of them steers.
+void World::think(const StepContext& ctx) {
+  const GroupSpread groups = groupSpread_ ? measureGroups(sorted_, archetypes_.size()) : GroupSpread{};
+  AgentMemory* memory = sorted_.memory.data();
+  pool_->parallelFor(sorted_.size(), config_.chunkSize, [&](std::size_t begin, std::size_t end) {
+    thinkChunk(ctx, groups, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), memory,
+               brainMemory_);
+  });
 }
 
 std::uint64_t World::stateHash() const {
@@ -184,8 +214,8 @@ std::uint64_t World::stateHash() const {
     if (s == kNoSlot) continue;
     const float f[8] = {
         a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory[s].wanderX, a.memory[s].wanderY};
-    const std::int32_t i[3] = {a.memory[s].pathIndex, a.memory[s].targetId,
-                               static_cast<std::int32_t>(a.archetype[s])};
+    const std::int32_t i[4] = {a.memory[s].pathIndex, a.memory[s].targetId,
+                               static_cast<std::int32_t>(a.archetype[s]), a.memory[s].brainState};
     XXH3_64bits_update(state, f, sizeof f);
     XXH3_64bits_update(state, i, sizeof i);
   }

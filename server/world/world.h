@@ -15,6 +15,7 @@
 #include "world/agent_columns.h"
 #include "world/agent_update.h"
 #include "world/archetype.h"
+#include "world/brain_think.h"
 #include "world/spatial_grid.h"
 #include "world/static_geometry.h"
 #include "world/thread_pool.h"
@@ -78,6 +79,9 @@ class World {
   const WorldConfig& config() const { return config_; }
   const TickCounters& lastTickCounters() const { return counters_; }
   const SpatialGrid& grid() const { return grid_; }
+  // The brain state of an agent of a brain-driven archetype (index into its brain's states).
+  std::uint8_t brainStateOf(AgentId id) const { return current_.memory[slotOf(id)].brainState; }
+  const BrainMemory& brainMemoryOf(AgentId id) const { return brainMemory_[id]; }
   // state[n] in the grid's cell order, as the last step() read it (for reports and tests).
   const AgentColumns& sortedPrevious() const { return sorted_; }
 
@@ -100,6 +104,9 @@ class World {
   std::uint64_t tick_ = 0;
   std::size_t externalCount_ = 0;
   std::vector<std::uint32_t> population_;  // live agents per archetype
+  std::vector<BrainMemory> brainMemory_;   // by agent id (agents of brain-driven archetypes)
+  bool anyBrain_ = false, groupSpread_ = false;
+  void think(const StepContext& ctx);
   TickCounters counters_;
 };
 

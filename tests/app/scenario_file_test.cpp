@@ -89,6 +89,70 @@ TEST(ScenarioFile, WeightAndProbabilityDefaultToOneButZeroMeansOff) {
   EXPECT_EQ(d.world->archetypes()[0].behaviours[1].weight, 1.0f);  // left out: 1
 }
 
+const std::string kBrain = R"(
+brains {
+  archetype: "walker"
+  initial_state: "calm"
+  think_every_ticks: 3
+  senses { name: "eyes" archetype: "chaser" range: 20 fov_deg: 120 }
+  stats { name: "fear" initial: 10 max: 50 }
+  states { name: "calm" initial_child: "stroll" transitions { to: "flee" when { sees: "eyes" } } }
+  states { name: "stroll" parent: "calm" }
+  states {
+    name: "flee"
+    behaviours { kind: EVADE_NEAREST target_archetype: "chaser" range: 30 }
+    stat_rates { stat: "fear" per_second: 5 }
+    transitions { to: "calm" when { all { of { not { seen_within { sense: "eyes" seconds: 2 } } } of { stat_under { stat: "fear" value: 40 } } } } }
+  }
+}
+)";
+
+TEST(ScenarioFile, BrainsCompileOntoTheirArchetype) {
+  const ScenarioLoad r = load(kGood + kBrain);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  const Archetype& walker = r.world->archetypes()[0];
+  ASSERT_NE(walker.brain, nullptr);
+  EXPECT_EQ(walker.brain->states.size(), 3u);
+  EXPECT_EQ(walker.brain->thinkEvery, 3u);
+  EXPECT_EQ(walker.brain->initial, 0);
+  EXPECT_EQ(walker.brain->enterLeaf(walker.brain->initial), 1);  // calm -> stroll
+  // stroll and calm have no behaviours: the archetype's; flee has its own.
+  ASSERT_EQ(walker.stateBehaviours.size(), 3u);
+  EXPECT_EQ(walker.stateBehaviours[1].size(), walker.behaviours.size());
+  ASSERT_EQ(walker.stateBehaviours[2].size(), 1u);
+  EXPECT_EQ(walker.stateBehaviours[2][0].kind, BehaviourKind::kEvadeNearest);
+  EXPECT_EQ(r.world->brainStateOf(0), 1);  // spawned walkers start in stroll
+  EXPECT_EQ(r.world->brainMemoryOf(0).stats[0], 10.0f);
+  for (int i = 0; i < 60; ++i) r.world->step();
+}
+
+TEST(ScenarioFile, BrokenBrainsAreNamed) {
+  auto broken = [](const std::string& from, const std::string& to) {
+    std::string b = kBrain;
+    const auto at = b.find(from);
+    EXPECT_NE(at, std::string::npos) << "test bug: " << from;
+    if (at != std::string::npos) b.replace(at, from.size(), to);
+    return kGood + b;
+  };
+  expectError(broken("archetype: \"walker\"", "archetype: \"ghost\""), "no archetype named \"ghost\"");
+  expectError(broken("initial_state: \"calm\"", "initial_state: \"sleep\""),
+              "initial_state: no state named \"sleep\"");
+  expectError(broken("to: \"flee\"", "to: \"fly\""), "transitions[0].to: no state named \"fly\"");
+  expectError(broken("sees: \"eyes\"", "sees: \"ears\""), "no sense named \"ears\"");
+  expectError(broken("stat: \"fear\" value", "stat: \"hunger\" value"), "no stat named \"hunger\"");
+  expectError(broken("stat: \"fear\" per_second", "stat: \"joy\" per_second"), "no stat named \"joy\"");
+  expectError(broken("parent: \"calm\"", "parent: \"stroll\""), "parent chain loops back");
+  expectError(broken("initial_child: \"stroll\"", "initial_child: \"flee\""), "is not a child of");
+  expectError(broken("when { sees: \"eyes\" }", "when { }"), "empty condition");
+  expectError(broken("when { sees: \"eyes\" }", "when { chance_per_second: 2 }"), "must be in [0, 1]");
+  expectError(broken("when { sees: \"eyes\" }", ""), "missing (a transition needs a condition)");
+  expectError(broken("range: 20 fov_deg", "range: -1 fov_deg"), "senses[0].range");
+  expectError(broken("initial: 10 max: 50", "initial: 60 max: 50"), "min <= initial <= max");
+  expectError(broken("target_archetype: \"chaser\" range: 30", "target_archetype: \"nobody\" range: 30"),
+              "states[2] (\"flee\").behaviours[0].target_archetype: no archetype named \"nobody\"");
+  expectError(kGood + kBrain + kBrain, "a second brain for the same archetype");
+}
+
 TEST(ScenarioFile, SyntaxErrorReportsFileLineAndColumn) {
   expectError(replaced("radius: 3 }", "radius: 3 "), "t.txtpb:");
   const ScenarioLoad r =

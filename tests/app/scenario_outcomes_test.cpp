@@ -1,6 +1,10 @@
 // Shipped scenarios, run headless and judged by what a watcher would see.
 #include <gtest/gtest.h>
 
+#include "world/brain_think.h"
+
+#include <map>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -245,10 +249,19 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
   const int hunter = archetypeNamed(*w, "hunter"), hider = archetypeNamed(*w, "hider");
   ASSERT_GE(hunter, 0);
   ASSERT_GE(hider, 0);
-  const auto& obstacles = w->geometry().obstacles;
+  const auto& brain = *w->archetypes()[static_cast<std::size_t>(hider)].brain;
+  auto stateNamed = [&](const std::string& name) {
+    for (std::size_t i = 0; i < brain.states.size(); ++i) {
+      if (brain.states[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int graze = stateNamed("graze"), hide = stateNamed("hide"), panic = stateNamed("panic");
+  ASSERT_GE(hide, 0);
   MotionQualityMonitor monitor(w->config().dt);
-  long hidden = 0, samples = 0;
-  for (int t = 0; t < 60 * 30; ++t) {
+  long outOfSight = 0, samples = 0, hidingSamples = 0, hidingOut = 0;
+  std::map<int, long> inState;
+  for (int t = 0; t < 90 * 30; ++t) {
     w->step();
     monitor.observe(*w);
     if (t < 5 * 30) continue;
@@ -259,11 +272,31 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
     for (std::size_t s = 0; s < a.size(); ++s) {
       if (a.archetype[s] != hider) continue;
       ++samples;
-      if (steer::lineOfSightBlocked({a.px[h], a.py[h]}, {a.px[s], a.py[s]}, obstacles)) ++hidden;
+      const steer::Vec2 from{a.px[h], a.py[h]}, to{a.px[s], a.py[s]};
+      const bool blocked = sightBlocked(w->geometry(), from, to);
+      // The hunter's eyes reach 30 m: beyond that, or behind a rock, a hider is out of its sight.
+      const bool out = blocked || steer::distance(from, to) > 30.0f;
+      outOfSight += out ? 1 : 0;
+      ++inState[a.memory[s].brainState];
+      if (a.memory[s].brainState == hide) {
+        ++hidingSamples;
+        hidingOut += out ? 1 : 0;
+      }
     }
   }
   ASSERT_GT(samples, 0);
-  EXPECT_GE(static_cast<double>(hidden) / samples, 0.6);
+  const double outFraction = static_cast<double>(outOfSight) / static_cast<double>(samples);
+  const double hiddenWhileHiding =
+      static_cast<double>(hidingOut) / static_cast<double>(std::max(1L, hidingSamples));
+  std::printf("out of sight %.3f; states graze %ld hide %ld panic %ld; out of sight while hiding %.3f\n",
+              outFraction, inState[graze], inState[hide], inState[panic], hiddenWhileHiding);
+  EXPECT_GE(outFraction, 0.8);
+  // The brain is at work: hiders graze, hide and panic at different times, and a hider that is
+  // hiding is out of the hunter's sight most of the time.
+  EXPECT_GT(inState[graze], 0);
+  EXPECT_GT(inState[hide], 0);
+  EXPECT_GT(inState[panic], 0);
+  EXPECT_GE(hiddenWhileHiding, 0.5);
   EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
 }
 

@@ -1,0 +1,53 @@
+// Shared by the scenario file's loaders: the error collector with file and field path, and the
+// small formatting helpers its messages use.
+#pragma once
+
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "proto/scenario.pb.h"
+
+namespace steerd::scenario_check {
+
+namespace pb = steerd::scenario;
+
+inline bool finite(float f) { return std::isfinite(f); }
+inline std::string num(float f) {
+  std::ostringstream s;
+  s << f;
+  return s.str();
+}
+inline std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+// Collects semantic errors with the file name and a field path.
+class Checker {
+ public:
+  Checker(std::string file, std::vector<std::string>& out) : file_(std::move(file)), out_(out) {}
+  void error(const std::string& field, const std::string& message) {
+    out_.push_back(file_ + ": " + field + ": " + message);
+  }
+  void finitePoint(const std::string& field, const pb::Vec2& v) {
+    if (!finite(v.x()) || !finite(v.y()))
+      error(field, "not a finite point (" + num(v.x()) + ", " + num(v.y()) + ")");
+  }
+  void nonNegative(const std::string& field, float v) {
+    if (!finite(v) || v < 0.0f) error(field, "must be a finite number >= 0, not " + num(v));
+  }
+  void positive(const std::string& field, float v) {
+    if (!finite(v) || v <= 0.0f) error(field, "must be a finite number > 0, not " + num(v));
+  }
+
+ private:
+  std::string file_;
+  std::vector<std::string>& out_;
+};
+
+// The names a file defines, by kind (index in the file).
+struct NameSets {
+  std::map<std::string, int> waypoints, paths, archetypes;
+};
+
+}  // namespace steerd::scenario_check

@@ -1,0 +1,148 @@
+// Action selection (Reynolds' top layer): a data-driven hierarchical state machine per archetype.
+// This header is the compiled form of a scenario's `brains` and the pure logic on it: which
+// transition fires given what an agent perceives. What "perceives" means (grid queries, line of
+// sight) is the world's business: it passes a query object to `nextState`.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace steerd::brain {
+
+inline constexpr std::size_t kMaxSenses = 4;
+inline constexpr std::size_t kMaxStats = 4;
+inline constexpr std::size_t kMaxStates = 64;
+
+enum class Test : std::uint8_t {
+  kNear,         // index: archetype, value: metres
+  kFar,          // index: archetype, value: metres
+  kSees,         // index: sense
+  kSeenWithin,   // index: sense, value: seconds
+  kInStateFor,   // value: seconds
+  kStatOver,     // index: stat, value
+  kStatUnder,    // index: stat, value
+  kChance,       // value: probability per second
+  kGroupStrays,  // index: archetype, value: metres
+  kPathFinished,
+  kAll,
+  kAny,
+  kNot,
+};
+
+struct ConditionNode {
+  Test test = Test::kAll;
+  std::int32_t index = -1;
+  float value = 0.0f;
+  std::vector<std::int32_t> children;  // into Brain::conditions (all/any/not)
+};
+
+struct Transition {
+  std::int32_t to = 0;
+  std::int32_t condition = 0;  // root node in Brain::conditions
+};
+
+struct State {
+  std::string name;
+  std::int32_t parent = -1;
+  std::int32_t initialChild = -1;
+  std::array<float, kMaxStats> statRates{};  // per second
+  std::vector<Transition> transitions;
+};
+
+struct Sense {
+  std::string name;
+  std::uint16_t archetype = 0;
+  float range = 0.0f;
+  float cosHalfFov = -1.0f;  // -1: all around
+};
+
+struct Stat {
+  std::string name;
+  float initial = 0.0f, min = 0.0f, max = 100.0f;
+};
+
+struct Brain {
+  std::vector<State> states;
+  std::vector<ConditionNode> conditions;
+  std::vector<Sense> senses;
+  std::vector<Stat> stats;
+  std::int32_t initial = 0;
+  std::uint32_t thinkEvery = 6;  // ticks
+  bool usesGroupStrays = false;
+
+  // The leaf a transition into `state` lands in (descending through initial children).
+  std::int32_t enterLeaf(std::int32_t state) const {
+    for (std::size_t guard = 0; guard < states.size() && states[state].initialChild >= 0; ++guard) {
+      state = states[state].initialChild;
+    }
+    return state;
+  }
+};
+
+// What a condition may ask about the agent and its surroundings. The world implements it.
+//   near(archetype, metres), sees(sense), secondsSinceSeen(sense) (infinity: never),
+//   secondsInState(), stat(index), roll() in [0, 1), thinkSeconds() (the interval the roll
+//   covers), groupStrays(archetype, metres), pathFinished()
+template <class Q>
+bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
+  const ConditionNode& c = brain.conditions[static_cast<std::size_t>(node)];
+  switch (c.test) {
+    case Test::kNear:
+      return q.near(c.index, c.value);
+    case Test::kFar:
+      return !q.near(c.index, c.value);
+    case Test::kSees:
+      return q.sees(c.index);
+    case Test::kSeenWithin:
+      return q.secondsSinceSeen(c.index) <= c.value;
+    case Test::kInStateFor:
+      return q.secondsInState() >= c.value;
+    case Test::kStatOver:
+      return q.stat(c.index) > c.value;
+    case Test::kStatUnder:
+      return q.stat(c.index) < c.value;
+    case Test::kChance:
+      // Probability of at least one event in the interval since the last think.
+      return q.roll() < 1.0f - std::pow(1.0f - std::min(c.value, 1.0f), q.thinkSeconds());
+    case Test::kGroupStrays:
+      return q.groupStrays(c.index, c.value);
+    case Test::kPathFinished:
+      return q.pathFinished();
+    case Test::kAll:
+      for (std::int32_t child : c.children) {
+        if (!evaluate(brain, child, q)) return false;
+      }
+      return true;
+    case Test::kAny:
+      for (std::int32_t child : c.children) {
+        if (evaluate(brain, child, q)) return true;
+      }
+      return false;
+    case Test::kNot:
+      return !evaluate(brain, c.children.front(), q);
+  }
+  return false;
+}
+
+// The state after one think: the first transition whose condition holds, checking the outermost
+// ancestor's transitions first; `current` if none fires (or one leads back to it).
+template <class Q>
+std::int32_t nextState(const Brain& brain, std::int32_t current, Q& q) {
+  std::array<std::int32_t, kMaxStates> chain{};
+  std::size_t depth = 0;
+  for (std::int32_t s = current; s >= 0 && depth < chain.size(); s = brain.states[s].parent)
+    chain[depth++] = s;
+  while (depth > 0) {
+    const State& s = brain.states[chain[--depth]];
+    for (const Transition& t : s.transitions) {
+      if (evaluate(brain, t.condition, q)) return brain.enterLeaf(t.to);
+    }
+  }
+  return current;
+}
+
+}  // namespace steerd::brain

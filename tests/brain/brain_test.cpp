@@ -1,0 +1,148 @@
+// The pure decision logic: conditions and the hierarchical state machine, against a scripted
+// perception.
+#include "brain/brain.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace steerd::brain {
+namespace {
+
+struct FakeQueries {
+  float nearestDistance = 100.0f;  // to archetype 0
+  bool seeing = false;
+  float sinceSeen = std::numeric_limits<float>::infinity();
+  float inState = 0.0f;
+  std::array<float, kMaxStats> stats{};
+  float nextRoll = 0.5f;
+  float think = 0.2f;
+  float stray = 0.0f;
+  bool finished = false;
+
+  bool near(std::int32_t, float metres) const { return nearestDistance <= metres; }
+  bool sees(std::int32_t) const { return seeing; }
+  float secondsSinceSeen(std::int32_t) const { return sinceSeen; }
+  float secondsInState() const { return inState; }
+  float stat(std::int32_t i) const { return stats[static_cast<std::size_t>(i)]; }
+  float roll() const { return nextRoll; }
+  float thinkSeconds() const { return think; }
+  bool groupStrays(std::int32_t, float metres) const { return stray > metres; }
+  bool pathFinished() const { return finished; }
+};
+
+std::int32_t add(Brain& b, ConditionNode n) {
+  b.conditions.push_back(std::move(n));
+  return static_cast<std::int32_t>(b.conditions.size() - 1);
+}
+
+TEST(BrainConditions, LeavesAskThePerception) {
+  Brain b;
+  FakeQueries q;
+  const auto nearIt = add(b, {brain::Test::kNear, 0, 5.0f, {}});
+  const auto farIt = add(b, {brain::Test::kFar, 0, 5.0f, {}});
+  q.nearestDistance = 4.0f;
+  EXPECT_TRUE(evaluate(b, nearIt, q));
+  EXPECT_FALSE(evaluate(b, farIt, q));
+  q.nearestDistance = 6.0f;
+  EXPECT_FALSE(evaluate(b, nearIt, q));
+  EXPECT_TRUE(evaluate(b, farIt, q));
+
+  const auto seen = add(b, {brain::Test::kSeenWithin, 0, 3.0f, {}});
+  EXPECT_FALSE(evaluate(b, seen, q));  // never seen
+  q.sinceSeen = 2.9f;
+  EXPECT_TRUE(evaluate(b, seen, q));
+  q.sinceSeen = 3.1f;
+  EXPECT_FALSE(evaluate(b, seen, q));
+
+  const auto hungry = add(b, {brain::Test::kStatOver, 1, 70.0f, {}});
+  const auto fed = add(b, {brain::Test::kStatUnder, 1, 20.0f, {}});
+  q.stats[1] = 70.0f;
+  EXPECT_FALSE(evaluate(b, hungry, q));  // strictly over
+  q.stats[1] = 70.5f;
+  EXPECT_TRUE(evaluate(b, hungry, q));
+  EXPECT_FALSE(evaluate(b, fed, q));
+
+  const auto timer = add(b, {brain::Test::kInStateFor, -1, 2.0f, {}});
+  q.inState = 1.99f;
+  EXPECT_FALSE(evaluate(b, timer, q));
+  q.inState = 2.0f;
+  EXPECT_TRUE(evaluate(b, timer, q));
+
+  const auto strays = add(b, {brain::Test::kGroupStrays, 0, 25.0f, {}});
+  q.stray = 30.0f;
+  EXPECT_TRUE(evaluate(b, strays, q));
+  const auto done = add(b, {brain::Test::kPathFinished, -1, 0.0f, {}});
+  EXPECT_FALSE(evaluate(b, done, q));
+}
+
+TEST(BrainConditions, ChanceIsPerSecondOverTheThinkInterval) {
+  Brain b;
+  FakeQueries q;
+  q.think = 0.2f;
+  // 50 % per second over 0.2 s: 1 - 0.5^0.2 = 0.1294.
+  const auto chance = add(b, {brain::Test::kChance, -1, 0.5f, {}});
+  q.nextRoll = 0.129f;
+  EXPECT_TRUE(evaluate(b, chance, q));
+  q.nextRoll = 0.130f;
+  EXPECT_FALSE(evaluate(b, chance, q));
+  const auto never = add(b, {brain::Test::kChance, -1, 0.0f, {}});
+  q.nextRoll = 0.0f;
+  EXPECT_FALSE(evaluate(b, never, q));
+}
+
+TEST(BrainConditions, AllAnyNot) {
+  Brain b;
+  FakeQueries q;
+  const auto yes = add(b, {brain::Test::kInStateFor, -1, 0.0f, {}});
+  const auto no = add(b, {brain::Test::kSees, 0, 0.0f, {}});
+  EXPECT_TRUE(evaluate(b, add(b, {brain::Test::kAll, -1, 0, {yes, yes}}), q));
+  EXPECT_FALSE(evaluate(b, add(b, {brain::Test::kAll, -1, 0, {yes, no}}), q));
+  EXPECT_TRUE(evaluate(b, add(b, {brain::Test::kAny, -1, 0, {no, yes}}), q));
+  EXPECT_FALSE(evaluate(b, add(b, {brain::Test::kAny, -1, 0, {no, no}}), q));
+  EXPECT_TRUE(evaluate(b, add(b, {brain::Test::kNot, -1, 0, {no}}), q));
+}
+
+// calm (initial child graze) > {graze, hide}; panic. calm -> panic when near; graze -> hide when
+// seen; hide -> graze after 4 s in state; panic -> hide when far.
+Brain herdBrain() {
+  Brain b;
+  b.states.resize(4);
+  b.states[0].name = "calm";
+  b.states[0].initialChild = 1;
+  b.states[1].name = "graze";
+  b.states[1].parent = 0;
+  b.states[2].name = "hide";
+  b.states[2].parent = 0;
+  b.states[3].name = "panic";
+  b.states[0].transitions.push_back({3, add(b, {brain::Test::kNear, 0, 6.0f, {}})});
+  b.states[1].transitions.push_back({2, add(b, {brain::Test::kSees, 0, 0.0f, {}})});
+  b.states[2].transitions.push_back({1, add(b, {brain::Test::kInStateFor, -1, 4.0f, {}})});
+  b.states[3].transitions.push_back({0, add(b, {brain::Test::kFar, 0, 12.0f, {}})});
+  return b;
+}
+
+TEST(BrainStateMachine, EnteringACompositeStateEntersItsInitialLeaf) {
+  const Brain b = herdBrain();
+  EXPECT_EQ(b.enterLeaf(0), 1);
+  EXPECT_EQ(b.enterLeaf(2), 2);
+}
+
+TEST(BrainStateMachine, OuterTransitionsComeFirst) {
+  const Brain b = herdBrain();
+  FakeQueries q;
+  EXPECT_EQ(nextState(b, 1, q), 1);  // nothing fires: stay
+  q.seeing = true;
+  EXPECT_EQ(nextState(b, 1, q), 2);  // graze -> hide
+  q.nearestDistance = 3.0f;
+  EXPECT_EQ(nextState(b, 1, q), 3);  // the parent's panic wins over graze's own transition
+  EXPECT_EQ(nextState(b, 2, q), 3);  // ...from every child
+  q.nearestDistance = 20.0f;
+  EXPECT_EQ(nextState(b, 3, q), 1);  // panic -> calm lands in graze
+  q.seeing = false;
+  q.inState = 5.0f;
+  EXPECT_EQ(nextState(b, 2, q), 1);  // hide -> graze on the timer
+}
+
+}  // namespace
+}  // namespace steerd::brain

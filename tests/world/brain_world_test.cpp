@@ -1,0 +1,128 @@
+// Brains inside the world: perception (field of view, line of sight past obstacles and walls),
+// staggered thinking, stats, behaviour sets switched by state, and determinism.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "world/brain_think.h"
+#include "world/world.h"
+
+namespace steerd {
+namespace {
+
+using steer::Vec2;
+
+// Archetype 0 "watcher": idle (no behaviours) -> alert (seeks... flees the intruder) when its eyes
+// (20 m, 90 degree field of view) see an intruder; back to idle 1 s after losing sight.
+// Archetype 1 "intruder": no behaviours.
+std::vector<Archetype> watchers(std::uint32_t thinkEvery = 6) {
+  auto b = std::make_shared<brain::Brain>();
+  b->thinkEvery = thinkEvery;
+  b->senses.push_back({"eyes", 1, 20.0f, std::cos(45.0f * steer::kPi / 180.0f)});
+  b->stats.push_back({"fear", 0.0f, 0.0f, 100.0f});
+  b->states.resize(2);
+  b->states[0].name = "idle";
+  b->states[0].statRates[0] = -5.0f;
+  b->states[1].name = "alert";
+  b->states[1].statRates[0] = 10.0f;
+  b->conditions.push_back({brain::Test::kSees, 0, 0.0f, {}});
+  b->conditions.push_back({brain::Test::kSeenWithin, 0, 1.0f, {}});
+  b->conditions.push_back({brain::Test::kNot, -1, 0.0f, {1}});
+  b->states[0].transitions.push_back({1, 0});
+  b->states[1].transitions.push_back({0, 2});
+
+  Archetype watcher;
+  watcher.name = "watcher";
+  watcher.limits = {0.5f, 1.0f, 3.0f, 6.0f, 2.0f * steer::kPi};
+  BehaviourSpec evade;
+  evade.kind = BehaviourKind::kEvadeNearest;
+  evade.targetArchetype = 1;
+  evade.range = 50.0f;
+  watcher.stateBehaviours = {{}, {evade}};
+  watcher.brain = b;
+  Archetype intruder;
+  intruder.name = "intruder";
+  intruder.limits = {0.5f, 1.0f, 3.0f, 6.0f, 2.0f * steer::kPi};
+  return {watcher, intruder};
+}
+
+StaticGeometry field() {
+  StaticGeometry g;
+  g.bounds = {0, 0, 200, 200};
+  g.obstacles.push_back({{60, 100}, 3.0f});
+  g.walls.push_back(steer::makeWall({60, 140}, {60, 160}));
+  return g;
+}
+
+TEST(BrainWorld, SightIsBlockedByObstaclesAndWalls) {
+  StaticGeometry g = field();
+  World w(g, {}, {});                                              // indexes the geometry
+  EXPECT_TRUE(sightBlocked(w.geometry(), {50, 100}, {70, 100}));   // through the rock
+  EXPECT_FALSE(sightBlocked(w.geometry(), {50, 110}, {70, 110}));  // past it
+  EXPECT_TRUE(sightBlocked(w.geometry(), {50, 150}, {70, 150}));   // through the wall
+  EXPECT_FALSE(sightBlocked(w.geometry(), {50, 170}, {70, 170}));
+}
+
+TEST(BrainWorld, WatchersNoticeOnlyWhatTheyCanSee) {
+  World w(field(), watchers(), {});
+  // All watchers face +x (velocity along +x, speed 0.01 so they barely move while idle).
+  const AgentId behindRock = w.spawn(0, {50, 100}, {0.01f, 0});
+  const AgentId inTheOpen = w.spawn(0, {50, 60}, {0.01f, 0});
+  const AgentId lookingAway = w.spawn(0, {80, 20}, {0.01f, 0});  // the intruder is behind it
+  const AgentId tooFar = w.spawn(0, {20, 180}, {0.01f, 0});
+  w.spawn(1, {66, 100});                  // hidden from behindRock by the rock
+  w.spawn(1, {62, 60});                   // in front of inTheOpen, 12 m
+  w.spawn(1, {70, 20});                   // 10 m behind lookingAway
+  w.spawn(1, {80, 180});                  // 60 m from tooFar
+  for (int i = 0; i < 12; ++i) w.step();  // two think intervals
+  EXPECT_EQ(w.brainStateOf(behindRock), 0);
+  EXPECT_EQ(w.brainStateOf(inTheOpen), 1);
+  EXPECT_EQ(w.brainStateOf(lookingAway), 0);
+  EXPECT_EQ(w.brainStateOf(tooFar), 0);
+  // Alert switches the behaviour set on: the watcher that saw the intruder moves away from it.
+  const float x0 = w.agents().px[w.slotOf(inTheOpen)];
+  for (int i = 0; i < 30; ++i) w.step();
+  EXPECT_LT(w.agents().px[w.slotOf(inTheOpen)], x0 - 0.5f);
+  // Fear rose at 10 per second while alert (and never below 0 while idle).
+  EXPECT_GT(w.brainMemoryOf(inTheOpen).stats[0], 5.0f);
+  EXPECT_EQ(w.brainMemoryOf(behindRock).stats[0], 0.0f);
+}
+
+TEST(BrainWorld, ThinkingIsStaggeredAcrossAgents) {
+  World w(field(), watchers(6), {});
+  std::vector<AgentId> ids;
+  for (int k = 0; k < 6; ++k) ids.push_back(w.spawn(0, {20.0f + 10.0f * k, 60}, {0.01f, 0}));
+  w.step();  // tick 0 -> 1 with nobody in sight
+  for (int k = 0; k < 6; ++k) w.spawn(1, {25.0f + 10.0f * k, 60});
+  // Over the next six ticks each watcher notices on its own tick: one more each tick.
+  std::vector<int> alertAfter;
+  for (int i = 0; i < 6; ++i) {
+    w.step();
+    int alert = 0;
+    for (AgentId id : ids) alert += w.brainStateOf(id) == 1 ? 1 : 0;
+    alertAfter.push_back(alert);
+  }
+  EXPECT_EQ(alertAfter, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+}
+
+TEST(BrainWorld, SameSeedSameWorldForAnyThreadCount) {
+  auto run = [](unsigned threads) {
+    WorldConfig c;
+    c.threads = threads;
+    c.chunkSize = 64;
+    World w(field(), watchers(3), c);
+    steer::Rng rng(9);
+    for (int k = 0; k < 400; ++k) {
+      w.spawn(k % 5 == 0 ? 1 : 0, {10 + 180 * rng.uniform(), 10 + 180 * rng.uniform()},
+              {rng.clamped(), rng.clamped()});
+    }
+    for (int t = 0; t < 200; ++t) w.step();
+    return w.stateHash();
+  };
+  const auto h = run(1);
+  EXPECT_EQ(h, run(2));
+  EXPECT_EQ(h, run(4));
+}
+
+}  // namespace
+}  // namespace steerd
