@@ -37,6 +37,9 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
     if (!names.archetypes.count(p.archetype())) {
       check.error(field + ".archetype", "no archetype named " + quoted(p.archetype()));
     }
+    if (!p.group().empty() && !names.archetypes.count(p.group())) {
+      check.error(field + ".group", "no archetype named " + quoted(p.group()));
+    }
     check.positive(field + ".metres", p.metres());
   };
   switch (c.test_case()) {
@@ -46,6 +49,8 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
       return archetype(c.far(), f + ".far");
     case pb::Condition::kGroupStrays:
       return archetype(c.group_strays(), f + ".group_strays");
+    case pb::Condition::kClosestToStray:
+      return archetype(c.closest_to_stray(), f + ".closest_to_stray");
     case pb::Condition::kSees:
       if (!brain.senses.count(c.sees())) check.error(f + ".sees", "no sense named " + quoted(c.sees()));
       return;
@@ -111,9 +116,13 @@ std::int32_t compileCondition(const pb::Condition& c, const Names& names, const 
       proximity(brain::Test::kFar, c.far());
       break;
     case pb::Condition::kGroupStrays:
-      proximity(brain::Test::kGroupStrays, c.group_strays());
+    case pb::Condition::kClosestToStray: {
+      const pb::Proximity& p = c.has_group_strays() ? c.group_strays() : c.closest_to_stray();
+      proximity(c.has_group_strays() ? brain::Test::kGroupStrays : brain::Test::kClosestToStray, p);
+      node.index2 = p.group().empty() ? node.index : names.archetypes.at(p.group());
       b.usesGroupStrays = true;
       break;
+    }
     case pb::Condition::kSees:
       node.test = brain::Test::kSees;
       node.index = bn.senses.at(c.sees());

@@ -49,7 +49,7 @@ std::string archetypeField(int i, const pb::Archetype& a) {
 
 bool needsTarget(pb::BehaviourKind k) {
   return k == pb::PURSUE_NEAREST || k == pb::EVADE_NEAREST || k == pb::HIDE_FROM_NEAREST ||
-         k == pb::INTERPOSE_NEAREST || k == pb::OFFSET_PURSUIT_NEAREST;
+         k == pb::INTERPOSE_NEAREST || k == pb::OFFSET_PURSUIT_NEAREST || k == pb::FETCH_STRAY;
 }
 bool followsPath(pb::BehaviourKind k) { return k == pb::FOLLOW_PATH || k == pb::CONTEXT_SEEK_WAYPOINTS; }
 
@@ -70,6 +70,11 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
     c.positive(bf + ".range", beh.range());
   }
   if (beh.kind() == pb::INTERPOSE_NEAREST && !archetypes.count(beh.second_archetype())) {
+    c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
+  }
+  c.nonNegative(bf + ".stand_off", beh.stand_off());
+  if (beh.kind() == pb::FETCH_STRAY && !beh.second_archetype().empty() &&
+      !archetypes.count(beh.second_archetype())) {
     c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
   }
   if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) c.finitePoint(bf + ".offset", beh.offset());
@@ -248,6 +253,8 @@ BehaviourKind kindOf(pb::BehaviourKind k) {
       return BehaviourKind::kWhiskerAvoidance;
     case pb::COLLISION_AVOIDANCE:
       return BehaviourKind::kCollisionAvoidance;
+    case pb::FETCH_STRAY:
+      return BehaviourKind::kFetchStray;
     default:
       return BehaviourKind::kWander;  // unreachable: validated
   }
@@ -293,6 +300,12 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) spec.point = vec(beh.offset());
   if (beh.kind() == pb::INTERPOSE_NEAREST) {
     spec.secondArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.second_archetype()));
+  }
+  if (beh.kind() == pb::FETCH_STRAY) {
+    if (beh.stand_off() > 0.0f) spec.standOff = beh.stand_off();
+    spec.secondArchetype = beh.second_archetype().empty()
+                               ? spec.targetArchetype
+                               : static_cast<ArchetypeIndex>(names.archetypes.at(beh.second_archetype()));
   }
   return spec;
 }

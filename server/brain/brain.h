@@ -18,15 +18,16 @@ inline constexpr std::size_t kMaxStats = 4;
 inline constexpr std::size_t kMaxStates = 64;
 
 enum class Test : std::uint8_t {
-  kNear,         // index: archetype, value: metres
-  kFar,          // index: archetype, value: metres
-  kSees,         // index: sense
-  kSeenWithin,   // index: sense, value: seconds
-  kInStateFor,   // value: seconds
-  kStatOver,     // index: stat, value
-  kStatUnder,    // index: stat, value
-  kChance,       // value: probability per second
-  kGroupStrays,  // index: archetype, value: metres
+  kNear,            // index: archetype, value: metres
+  kFar,             // index: archetype, value: metres
+  kSees,            // index: sense
+  kSeenWithin,      // index: sense, value: seconds
+  kInStateFor,      // value: seconds
+  kStatOver,        // index: stat, value
+  kStatUnder,       // index: stat, value
+  kChance,          // value: probability per second
+  kGroupStrays,     // index: member archetype, index2: group archetype, value: metres
+  kClosestToStray,  // as kGroupStrays, and no agent of my archetype is nearer to the stray
   kPathFinished,
   kAll,
   kAny,
@@ -38,6 +39,7 @@ struct ConditionNode {
   std::int32_t index = -1;
   float value = 0.0f;
   std::vector<std::int32_t> children;  // into Brain::conditions (all/any/not)
+  std::int32_t index2 = -1;
 };
 
 struct Transition {
@@ -86,7 +88,7 @@ struct Brain {
 // What a condition may ask about the agent and its surroundings. The world implements it.
 //   near(archetype, metres), sees(sense), secondsSinceSeen(sense) (infinity: never),
 //   secondsInState(), stat(index), roll() in [0, 1), thinkSeconds() (the interval the roll
-//   covers), groupStrays(archetype, metres), pathFinished()
+//   covers), groupStrays(member, group, metres), closestToStray(member, group, metres), pathFinished()
 template <class Q>
 bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
   const ConditionNode& c = brain.conditions[static_cast<std::size_t>(node)];
@@ -109,7 +111,9 @@ bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
       // Probability of at least one event in the interval since the last think.
       return q.roll() < 1.0f - std::pow(1.0f - std::min(c.value, 1.0f), q.thinkSeconds());
     case Test::kGroupStrays:
-      return q.groupStrays(c.index, c.value);
+      return q.groupStrays(c.index, c.index2, c.value);
+    case Test::kClosestToStray:
+      return q.closestToStray(c.index, c.index2, c.value);
     case Test::kPathFinished:
       return q.pathFinished();
     case Test::kAll:

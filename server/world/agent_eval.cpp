@@ -1,5 +1,7 @@
 #include "world/agent_eval.h"
 
+#include "world/brain_think.h"
+
 namespace steerd::agent_internal {
 
 namespace {
@@ -10,6 +12,41 @@ Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback;
 
 // Millington's closest-time-of-approach test against the agents within spec.range (the nearest
 // 16 in slot order, a fixed buffer: the per-agent path does not allocate).
+// Herding (a cowboy, a sheepdog): a stray flees a rider that comes near, so a rider coming
+// straight at it from the herd's side would drive it farther out. The rider rides round it
+// instead, `standOff` metres out (outside its flight distance), until it is on the far side from
+// the herd, then closes in: the stray, fleeing, runs home.
+SteeringOutput AgentEval::fetchStray(const BehaviourSpec& spec) {
+  if (ctx.groups == nullptr) return {};
+  const std::int32_t p = ctx.groups->find(spec.targetArchetype, spec.secondArchetype);
+  if (p < 0 || ctx.groups->strayDistance[static_cast<std::size_t>(p)] <= spec.range) return {};
+  const std::int32_t s = ctx.groups->straySlot[static_cast<std::size_t>(p)];
+  if (s < 0 || static_cast<std::uint32_t>(s) == slot) return {};
+  const steer::Vec2 stray{ctx.in.px[static_cast<std::size_t>(s)], ctx.in.py[static_cast<std::size_t>(s)]};
+  const steer::Vec2 home = ctx.groups->centroid[spec.secondArchetype];
+  const steer::Vec2 away = steer::normalizedOr(stray - home, {1.0f, 0.0f});
+  const steer::Vec2 bearing = steer::normalizedOr(body.position - stray, away);
+  constexpr float kBehind = 0.8f;  // cos of the angle within which the rider counts as behind
+  if (steer::dot(bearing, away) >= kBehind) {
+    // Behind it: close in (an arrive on a point just past the stray, on the herd's side).
+    goal = stray - away * 2.0f;
+    return steer::seek(body, goal);
+  }
+  // Ride round: a point on the stand-off circle, 60 degrees further round towards `away` on the
+  // shorter side. Against a fence or a rock, the next point round that can be reached.
+  const float side = steer::cross(bearing, away) >= 0.0f ? 1.0f : -1.0f;
+  constexpr float kCos60 = 0.5f, kSin60 = 0.8660254f;
+  steer::Vec2 dir = steer::rotate(bearing, {kCos60, side * kSin60});
+  if (steer::dot(dir, away) > steer::dot(bearing, away) && steer::dot(dir, away) > kBehind) dir = away;
+  steer::Vec2 target = stray + dir * spec.standOff;
+  for (int k = 0; k < 3 && sightBlocked(ctx.geometry, stray, target); ++k) {
+    dir = steer::rotate(dir, {kCos60, side * kSin60});
+    target = stray + dir * spec.standOff;
+  }
+  goal = target;
+  return steer::seek(body, target);
+}
+
 SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
   constexpr std::size_t kMaxOthers = 16;
   steer::Kinematic others[kMaxOthers];

@@ -25,6 +25,7 @@
 #include "steering/wander.h"
 #include "steering/whisker_avoidance.h"
 #include "world/agent_update.h"
+#include "world/groups.h"
 #include "world/neighbour_scan.h"
 
 namespace steerd::agent_internal {
@@ -78,6 +79,7 @@ struct AgentEval {
   [[gnu::always_inline]] inline SteeringOutput run(const BehaviourSpec& spec);
   SteeringOutput contextSeekWaypoints(const BehaviourSpec& spec);
   SteeringOutput collisionAvoidance(const BehaviourSpec& spec);
+  SteeringOutput fetchStray(const BehaviourSpec& spec);
   // The path a behaviour follows: its own, or (path -1) the one this agent was given.
   const Path* pathFor(const BehaviourSpec& spec) const {
     const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : assignedPath;
@@ -191,6 +193,8 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       return steer::whiskerAvoidance(body, near.walls, near.obstacles);
     case BehaviourKind::kCollisionAvoidance:
       return collisionAvoidance(spec);
+    case BehaviourKind::kFetchStray:
+      return fetchStray(spec);
   }
   return {};
 }

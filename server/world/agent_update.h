@@ -17,6 +17,8 @@
 
 namespace steerd {
 
+struct Groups;
+
 // What the per-agent path needs from an archetype, derived once at load so that path does no
 // trig (cosines of the field of view and the turn limit) and builds no parameter structs.
 struct ArchetypeRuntime {
@@ -47,6 +49,8 @@ struct StepContext {
   // Live agents per archetype: a search for the nearest agent of an archetype nobody has (no
   // player connected, say) costs nothing.
   const std::uint32_t* archetypePopulation = nullptr;
+  // Centroids and strays of this tick (null when no behaviour or brain asks for them).
+  const Groups* groups = nullptr;
 };
 
 enum ContactFlag : std::uint8_t {

@@ -36,6 +36,8 @@ enum class BehaviourKind : std::uint8_t {
                           // agent of `targetArchetype` (formations, escorts)
   kWhiskerAvoidance,      // ray and whiskers against walls and obstacles, corner-safe
   kCollisionAvoidance,    // closest time of approach against agents within `range`
+  kFetchStray,            // herd back the member of `targetArchetype` farthest from the centroid of
+                          // `secondArchetype`, once it is farther than `range`
 };
 
 enum class CombinerKind : std::uint8_t {
@@ -56,6 +58,7 @@ struct BehaviourSpec {
   float range = 30.0f;         // m: how far a target may be
   std::int32_t pathIndex = 0;  // -1: the path each agent was given at spawn
   steer::Vec2 point;
+  float standOff = 20.0f;  // m: fetch stray rides round this far out
 };
 
 struct FlockParams {

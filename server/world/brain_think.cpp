@@ -25,7 +25,6 @@ struct Queries {
   std::uint32_t slot;
   const Archetype& arch;
   const brain::Brain& brain;
-  const GroupSpread& groups;
   BrainMemory& memory;
   std::array<bool, brain::kMaxSenses> seeing{};
   steer::Rng rng;
@@ -43,8 +42,32 @@ struct Queries {
   float stat(std::int32_t i) const { return memory.stats[static_cast<std::size_t>(i)]; }
   float roll() { return rng.uniform(); }
   float thinkSeconds() const { return static_cast<float>(brain.thinkEvery) * ctx.dt; }
-  bool groupStrays(std::int32_t archetype, float metres) const {
-    return groups.farthest[static_cast<std::size_t>(archetype)] > metres;
+  // The straying member of `member` farther than `metres` from the centroid of `group`, or -1.
+  std::int32_t stray(std::int32_t member, std::int32_t group, float metres) const {
+    if (ctx.groups == nullptr) return -1;
+    const std::int32_t p =
+        ctx.groups->find(static_cast<ArchetypeIndex>(member), static_cast<ArchetypeIndex>(group));
+    if (p < 0 || ctx.groups->strayDistance[static_cast<std::size_t>(p)] <= metres) return -1;
+    return ctx.groups->straySlot[static_cast<std::size_t>(p)];
+  }
+  bool groupStrays(std::int32_t member, std::int32_t group, float metres) const {
+    return stray(member, group, metres) >= 0;
+  }
+  // No agent of my archetype is nearer to the stray than I am (ties: the lower id goes).
+  bool closestToStray(std::int32_t member, std::int32_t group, float metres) const {
+    const std::int32_t s = stray(member, group, metres);
+    if (s < 0) return false;
+    const AgentColumns& in = ctx.in;
+    const Vec2 target{in.px[static_cast<std::size_t>(s)], in.py[static_cast<std::size_t>(s)]};
+    const Vec2 self{in.px[slot], in.py[slot]};
+    const float mine = steer::distance(self, target);
+    bool closest = true;
+    ctx.grid.forEachNear(target.x, target.y, mine, [&](std::uint32_t j) {
+      if (j == slot || in.archetype[j] != in.archetype[slot]) return;
+      const float d = steer::distance({in.px[j], in.py[j]}, target);
+      if (d < mine || (d == mine && in.id[j] < in.id[slot])) closest = false;
+    });
+    return closest;
   }
   bool pathFinished() const {
     const AgentMemory& m = ctx.in.memory[slot];
@@ -96,23 +119,12 @@ bool sightBlocked(const StaticGeometry& geometry, Vec2 from, Vec2 to) {
   return false;
 }
 
-GroupSpread measureGroups(const AgentColumns& sorted, std::size_t archetypes) {
-  GroupSpread g;
-  g.farthest.assign(archetypes, 0.0f);
-  std::vector<double> sx(archetypes, 0.0), sy(archetypes, 0.0);
-  std::vector<std::size_t> count(archetypes, 0);
-  for (std::size_t s = 0; s < sorted.size(); ++s) {
-    sx[sorted.archetype[s]] += sorted.px[s];
-    sy[sorted.archetype[s]] += sorted.py[s];
-    ++count[sorted.archetype[s]];
+void strayPairsOf(const brain::Brain& brain, std::vector<StrayPair>& out) {
+  for (const brain::ConditionNode& c : brain.conditions) {
+    if (c.test != brain::Test::kGroupStrays && c.test != brain::Test::kClosestToStray) continue;
+    const StrayPair p{static_cast<ArchetypeIndex>(c.index), static_cast<ArchetypeIndex>(c.index2)};
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }
-  for (std::size_t s = 0; s < sorted.size(); ++s) {
-    const std::size_t a = sorted.archetype[s];
-    const double cx = sx[a] / static_cast<double>(count[a]), cy = sy[a] / static_cast<double>(count[a]);
-    const float d = static_cast<float>(std::hypot(sorted.px[s] - cx, sorted.py[s] - cy));
-    g.farthest[a] = std::max(g.farthest[a], d);
-  }
-  return g;
 }
 
 void startBrain(const brain::Brain& brain, std::uint64_t tick, AgentMemory& memory, BrainMemory& m) {
@@ -123,8 +135,8 @@ void startBrain(const brain::Brain& brain, std::uint64_t tick, AgentMemory& memo
   for (std::size_t i = 0; i < brain.stats.size(); ++i) m.stats[i] = brain.stats[i].initial;
 }
 
-void thinkChunk(const StepContext& ctx, const GroupSpread& groups, std::uint32_t begin, std::uint32_t end,
-                AgentMemory* memoryOut, std::vector<BrainMemory>& brainMemory) {
+void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentMemory* memoryOut,
+                std::vector<BrainMemory>& brainMemory) {
   for (std::uint32_t slot = begin; slot < end; ++slot) {
     const Archetype& arch = ctx.archetypes[ctx.in.archetype[slot]];
     if (!arch.brain || (ctx.in.memory[slot].flags & kAgentExternal)) continue;
@@ -142,8 +154,7 @@ void thinkChunk(const StepContext& ctx, const GroupSpread& groups, std::uint32_t
     }
     m.lastThinkTick = ctx.tick;
 
-    Queries q{ctx,    slot, arch, b,
-              groups, m,    {},   steer::Rng::forAgent(ctx.seed ^ 0xb7a1'5eedULL, id, ctx.tick)};
+    Queries q{ctx, slot, arch, b, m, {}, steer::Rng::forAgent(ctx.seed ^ 0xb7a1'5eedULL, id, ctx.tick)};
     for (std::size_t s = 0; s < b.senses.size(); ++s) {
       q.seeing[s] = senses(ctx, slot, b.senses[s]);
       if (q.seeing[s]) m.lastSeen[s] = ctx.tick + 1;

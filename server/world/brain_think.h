@@ -11,6 +11,7 @@
 
 #include "brain/brain.h"
 #include "world/agent_update.h"
+#include "world/groups.h"
 
 namespace steerd {
 
@@ -22,18 +23,13 @@ struct BrainMemory {
   std::array<std::uint64_t, brain::kMaxSenses> lastSeen{};  // tick + 1 of the last sighting; 0: never
 };
 
-// How far each archetype's farthest member is from the archetype's centroid (group_strays).
-struct GroupSpread {
-  std::vector<float> farthest;  // per archetype, m
-};
-
-// Serial and in slot order, so the sums do not depend on the thread count.
-GroupSpread measureGroups(const AgentColumns& sorted, std::size_t archetypes);
-
 // Thinks for the due agents among slots [begin, end) of ctx.in, writing their brain state into
 // `memoryOut` (ctx.in's memory array) and their BrainMemory.
-void thinkChunk(const StepContext& ctx, const GroupSpread& groups, std::uint32_t begin, std::uint32_t end,
-                AgentMemory* memoryOut, std::vector<BrainMemory>& brainMemory);
+void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentMemory* memoryOut,
+                std::vector<BrainMemory>& brainMemory);
+
+// The (member, group) pairs a brain's conditions ask about.
+void strayPairsOf(const brain::Brain& brain, std::vector<StrayPair>& out);
 
 // A new agent of a brain-driven archetype starts in the brain's initial leaf with its stats' initial values.
 void startBrain(const brain::Brain& brain, std::uint64_t tick, AgentMemory& memory, BrainMemory& brainMemory);

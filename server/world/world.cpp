@@ -34,7 +34,8 @@ void World::prepareArchetypes() {
   float cell = 1.0f;
   float reach = 1.0f;
   runtime_.clear();
-  anyBrain_ = groupSpread_ = false;
+  anyBrain_ = false;
+  strayPairs_.clear();
   const auto byPriority = [](const BehaviourSpec& x, const BehaviourSpec& y) {
     return x.priority < y.priority;
   };
@@ -42,7 +43,18 @@ void World::prepareArchetypes() {
     std::stable_sort(a.behaviours.begin(), a.behaviours.end(), byPriority);
     for (auto& set : a.stateBehaviours) std::stable_sort(set.begin(), set.end(), byPriority);
     anyBrain_ = anyBrain_ || a.brain != nullptr;
-    groupSpread_ = groupSpread_ || (a.brain && a.brain->usesGroupStrays);
+    if (a.brain) strayPairsOf(*a.brain, strayPairs_);
+    auto fetches = [&](const std::vector<BehaviourSpec>& set) {
+      for (const BehaviourSpec& b : set) {
+        const StrayPair p{b.targetArchetype, b.secondArchetype};
+        if (b.kind == BehaviourKind::kFetchStray &&
+            std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end()) {
+          strayPairs_.push_back(p);
+        }
+      }
+    };
+    fetches(a.behaviours);
+    for (const auto& set : a.stateBehaviours) fetches(set);
     // The neighbour scan looks at the cells around an agent, so a cell must be at least the widest
     // radius asked for (and wide enough for two touching bodies).
     cell = std::max({cell, a.flock.radius, 2.0f * a.limits.radius});
@@ -179,6 +191,10 @@ void World::step() {
                   config_.quads,
                   externalCount_ > 0,
                   population_.data()};
+  if (!strayPairs_.empty()) {
+    groups_ = measureGroups(sorted_, archetypes_.size(), strayPairs_);
+    ctx.groups = &groups_;
+  }
   if (anyBrain_) think(ctx);
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
@@ -194,11 +210,9 @@ void World::step() {
 
 // Phase 1b: action selection for the agents whose turn it is, before any of them steers.
 void World::think(const StepContext& ctx) {
-  const GroupSpread groups = groupSpread_ ? measureGroups(sorted_, archetypes_.size()) : GroupSpread{};
   AgentMemory* memory = sorted_.memory.data();
   pool_->parallelFor(sorted_.size(), config_.chunkSize, [&](std::size_t begin, std::size_t end) {
-    thinkChunk(ctx, groups, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), memory,
-               brainMemory_);
+    thinkChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), memory, brainMemory_);
   });
 }
 

@@ -16,6 +16,7 @@
 #include "world/agent_update.h"
 #include "world/archetype.h"
 #include "world/brain_think.h"
+#include "world/groups.h"
 #include "world/spatial_grid.h"
 #include "world/static_geometry.h"
 #include "world/thread_pool.h"
@@ -105,7 +106,9 @@ class World {
   std::size_t externalCount_ = 0;
   std::vector<std::uint32_t> population_;  // live agents per archetype
   std::vector<BrainMemory> brainMemory_;   // by agent id (agents of brain-driven archetypes)
-  bool anyBrain_ = false, groupSpread_ = false;
+  bool anyBrain_ = false;
+  std::vector<StrayPair> strayPairs_;  // what behaviours and brains ask about groups
+  Groups groups_;
   void think(const StepContext& ctx);
   TickCounters counters_;
 };

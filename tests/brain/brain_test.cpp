@@ -27,7 +27,9 @@ struct FakeQueries {
   float stat(std::int32_t i) const { return stats[static_cast<std::size_t>(i)]; }
   float roll() const { return nextRoll; }
   float thinkSeconds() const { return think; }
-  bool groupStrays(std::int32_t, float metres) const { return stray > metres; }
+  bool groupStrays(std::int32_t, std::int32_t, float metres) const { return stray > metres; }
+  bool closestToStray(std::int32_t, std::int32_t, float metres) const { return closest && stray > metres; }
+  bool closest = false;
   bool pathFinished() const { return finished; }
 };
 
@@ -70,8 +72,12 @@ TEST(BrainConditions, LeavesAskThePerception) {
   EXPECT_TRUE(evaluate(b, timer, q));
 
   const auto strays = add(b, {brain::Test::kGroupStrays, 0, 25.0f, {}});
+  const auto mine = add(b, {brain::Test::kClosestToStray, 0, 25.0f, {}});
   q.stray = 30.0f;
   EXPECT_TRUE(evaluate(b, strays, q));
+  EXPECT_FALSE(evaluate(b, mine, q));  // a stray, but another rider is nearer
+  q.closest = true;
+  EXPECT_TRUE(evaluate(b, mine, q));
   const auto done = add(b, {brain::Test::kPathFinished, -1, 0.0f, {}});
   EXPECT_FALSE(evaluate(b, done, q));
 }

@@ -2,6 +2,7 @@
 // staggered thinking, stats, behaviour sets switched by state, and determinism.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 
 #include "world/brain_think.h"
@@ -122,6 +123,69 @@ TEST(BrainWorld, SameSeedSameWorldForAnyThreadCount) {
   const auto h = run(1);
   EXPECT_EQ(h, run(2));
   EXPECT_EQ(h, run(4));
+}
+
+}  // namespace
+}  // namespace steerd
+
+namespace steerd {
+namespace {
+
+// Fetch stray in an open field: a herd of 12 at the centre, one stray 40 m out that flees riders
+// within 15 m and otherwise stands, one rider. The rider rides round to the far side and drives
+// the stray home.
+TEST(BrainWorld, ARiderFetchesAStrayHome) {
+  Archetype cow;
+  cow.name = "cow";
+  cow.limits = {0.8f, 1.0f, 2.0f, 6.0f, 2.0f * steer::kPi};
+  BehaviourSpec cohesion;
+  cohesion.kind = BehaviourKind::kCohesion;
+  BehaviourSpec separation;
+  separation.kind = BehaviourKind::kSeparation;
+  cow.flock.radius = 10.0f;
+  cow.behaviours = {separation, cohesion};
+  Archetype stray = cow;
+  stray.name = "stray";
+  stray.limits.maxSpeed = 2.5f;
+  BehaviourSpec flee;
+  flee.kind = BehaviourKind::kEvadeNearest;
+  flee.targetArchetype = 2;
+  flee.range = 15.0f;
+  flee.weight = 3.0f;
+  stray.behaviours = {flee, separation};
+  Archetype rider;
+  rider.name = "rider";
+  rider.limits = {1.0f, 1.0f, 5.0f, 14.0f, 4.0f * steer::kPi / 3.0f};
+  BehaviourSpec fetch;
+  fetch.kind = BehaviourKind::kFetchStray;
+  fetch.targetArchetype = 1;
+  fetch.secondArchetype = 0;
+  fetch.range = 8.0f;
+  fetch.standOff = 20.0f;
+  rider.behaviours = {separation, fetch};
+  StaticGeometry g;
+  g.bounds = {0, 0, 300, 300};
+  World w(g, {cow, stray, rider}, {});
+  for (int k = 0; k < 12; ++k) w.spawn(0, {145.0f + 3.0f * (k % 4), 145.0f + 3.0f * (k / 4)});
+  const AgentId s = w.spawn(1, {190, 150});
+  w.spawn(2, {150, 120});  // starts on the herd's side of the stray
+  auto distanceHome = [&] {
+    const auto& a = w.agents();
+    double cx = 0, cy = 0;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (a.archetype[k] == 0) cx += a.px[k] / 12.0, cy += a.py[k] / 12.0;
+    }
+    return std::hypot(a.px[w.slotOf(s)] - cx, a.py[w.slotOf(s)] - cy);
+  };
+  const double start = distanceHome();
+  double closest = start;
+  for (int t = 0; t < 60 * 30; ++t) {
+    w.step();
+    closest = std::min(closest, distanceHome());
+  }
+  std::printf("stray from %.1f m to %.1f m (closest %.1f m)\n", start, distanceHome(), closest);
+  EXPECT_GT(start, 35.0);
+  EXPECT_LT(closest, 12.0);
 }
 
 }  // namespace
