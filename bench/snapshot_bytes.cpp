@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   const Bounds& b = world->geometry().bounds;
   const AgentId me = world->spawnExternal(player, {(b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2});
   net::ClientView view(1, me);
+  std::vector<wire::EntityState> states;
   net::InterestConfig interest;
   interest.budgetBytes = static_cast<std::size_t>(kbps * 1000 / 8 / sendRate);
 
@@ -81,7 +82,8 @@ int main(int argc, char** argv) {
     if (credit >= 1.0) {
       credit = std::min(credit - 1.0, 1.0);
       net::SnapshotStats stats;
-      auto out = view.build(*world, tick, interest, stats);
+      net::wireStatesOf(*world, states);
+      auto out = view.build(*world, states, tick, interest, stats);
       ++snapshots;
       if (t >= warmup) ++measuredSnapshots;
       for (auto& p : out) {

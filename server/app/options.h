@@ -26,7 +26,7 @@ struct Options {
   std::uint16_t port = 7777;         // UDP game port; 0: the system picks one
   std::uint16_t metricsPort = 9100;  // HTTP /metrics and /healthz; 0: the system picks one
   double sendRate = 20.0;            // snapshots per second
-  std::size_t maxClients = 64;
+  std::size_t maxClients = 256;
   double clientKbps = 256.0;
   float interestRadius = 0.0f;   // m; 0: whole world
   double clientTimeout = 5.0;    // s of silence before a client is dropped

@@ -18,6 +18,12 @@ wire::EntityState entityStateOf(const World& world, std::uint32_t slot) {
   return s;
 }
 
+void wireStatesOf(const World& world, std::vector<wire::EntityState>& out) {
+  const std::size_t n = world.agents().size();
+  out.resize(n);
+  for (std::uint32_t s = 0; s < n; ++s) out[s] = entityStateOf(world, s);
+}
+
 void ClientView::acknowledge(std::uint32_t tick) {
   if (tick <= acked_) return;
   for (const auto& r : sent_) {
@@ -35,8 +41,9 @@ const wire::SnapshotRecord* ClientView::baseline() const {
   return nullptr;
 }
 
-std::vector<wire::Snapshot> ClientView::build(const World& world, std::uint32_t tick,
-                                              const InterestConfig& interest, SnapshotStats& stats) {
+std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<const wire::EntityState> states,
+                                              std::uint32_t tick, const InterestConfig& interest,
+                                              SnapshotStats& stats) {
   const AgentColumns& a = world.agents();
   const wire::SnapshotRecord* base = baseline();
 
@@ -51,15 +58,24 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::uint32_t 
       const float dx = a.px[s] - cx, dy = a.py[s] - cy;
       if (dx * dx + dy * dy > r2) continue;
     }
-    candidates_.push_back(entityStateOf(world, s));
+    candidates_.push_back(states[s]);
   }
   std::sort(candidates_.begin(), candidates_.end(),
             [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
+  // Which candidates the baseline holds: one walk over both (each sorted by id).
+  inBaseline_.assign(candidates_.size(), 0);
+  if (base != nullptr) {
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < candidates_.size(); ++i) {
+      while (j < base->entities.size() && base->entities[j].id < candidates_[i].id) ++j;
+      inBaseline_[i] = j < base->entities.size() && base->entities[j].id == candidates_[i].id;
+    }
+  }
 
   // Budget: about two bytes for an entity the baseline holds, ten for a new one.
-  auto cost = [&](const wire::EntityState& e) -> std::size_t { return base && base->find(e.id) ? 2 : 10; };
+  auto cost = [&](std::size_t i) -> std::size_t { return inBaseline_[i] ? 2 : 10; };
   std::size_t total = 64;
-  for (const auto& e : candidates_) total += cost(e);
+  for (std::size_t i = 0; i < candidates_.size(); ++i) total += cost(i);
   updated_.clear();
   if (total <= interest.budgetBytes) {
     updated_ = candidates_;
@@ -84,7 +100,7 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::uint32_t 
     });
     std::size_t used = 64;
     for (std::uint32_t i : order_) {
-      const std::size_t c = cost(candidates_[i]);
+      const std::size_t c = cost(i);
       if (used + c > interest.budgetBytes) continue;
       used += c;
       updated_.push_back(candidates_[i]);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <vector>
 
 #include "proto/snapshot_codec.h"
@@ -37,8 +38,9 @@ class ClientView {
 
   // Chooses what to send at `tick` and encodes it against the acked baseline, in parts that each
   // fit a datagram. Records what the client will hold.
-  std::vector<wire::Snapshot> build(const World& world, std::uint32_t tick, const InterestConfig& interest,
-                                    SnapshotStats& stats);
+  // `states` holds every agent's wire state by slot (wireStatesOf), made once per tick for all clients.
+  std::vector<wire::Snapshot> build(const World& world, std::span<const wire::EntityState> states,
+                                    std::uint32_t tick, const InterestConfig& interest, SnapshotStats& stats);
 
  private:
   const wire::SnapshotRecord* baseline() const;
@@ -51,9 +53,12 @@ class ClientView {
   std::vector<wire::EntityState> candidates_, updated_;
   std::vector<std::uint32_t> removed_;
   std::vector<std::uint32_t> order_;
+  std::vector<std::uint8_t> inBaseline_;  // per candidate
 };
 
 // An agent's state as the wire carries it.
 wire::EntityState entityStateOf(const World& world, std::uint32_t slot);
+// Every agent's, by slot (quantising headings costs an atan2 each: once per tick, not per client).
+void wireStatesOf(const World& world, std::vector<wire::EntityState>& out);
 
 }  // namespace steerd::net

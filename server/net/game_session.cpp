@@ -120,10 +120,11 @@ void GameSession::afterTick() {
   interest.radius = config_.interestRadius;
   interest.budgetBytes = static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
   wire::Packet packet;
+  if (!order_.empty()) wireStatesOf(world_, wireStates_);
   for (std::uint32_t id : order_) {
     Player& p = clients_.at(id);
     SnapshotStats stats;
-    std::vector<wire::Snapshot> parts = p.view.build(world_, tick, interest, stats);
+    std::vector<wire::Snapshot> parts = p.view.build(world_, wireStates_, tick, interest, stats);
     for (auto& part : parts) {
       *packet.mutable_snapshot() = std::move(part);
       OutDatagram d{id, {}};

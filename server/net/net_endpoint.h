@@ -28,7 +28,7 @@ namespace steerd::net {
 struct NetConfig {
   std::string bind = "0.0.0.0";
   std::uint16_t port = 7777;  // 0: the system picks one (see NetEndpoint::port())
-  std::size_t maxClients = 64;
+  std::size_t maxClients = 256;
   double clientTimeoutSeconds = 5.0;
   std::optional<TokenKey> tokenKey;  // set: clients need a connect token signed with it
 };

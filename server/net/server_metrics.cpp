@@ -35,9 +35,8 @@ void TickHistogram::observe(double ms) {
   }
 }
 
-std::string TickHistogram::render(const char* name) const {
-  std::string out =
-      fmt::format("# HELP {} Duration of one simulation tick, seconds.\n# TYPE {} histogram\n", name, name);
+std::string TickHistogram::render(const char* name, const char* help) const {
+  std::string out = fmt::format("# HELP {} {}\n# TYPE {} histogram\n", name, help, name);
   std::uint64_t cumulative = 0;
   for (std::size_t i = 0; i < kBoundsMs.size(); ++i) {
     cumulative += buckets_[i].load(kRelaxed);
@@ -62,7 +61,10 @@ std::vector<ClientSummary> ServerMetrics::clientSummaries() const {
 
 std::string ServerMetrics::render() const {
   std::string out;
-  out += tickMs.render("steerd_tick_seconds");
+  out += tickMs.render("steerd_tick_seconds",
+                       "Duration of one simulation tick (inputs, world step, snapshots), seconds.");
+  out += snapshotMs.render("steerd_snapshot_build_seconds",
+                           "Time per tick spent building and queueing every client's snapshot, seconds.");
   counter(out, "steerd_ticks_total", "Simulation ticks run.", ticks.load(kRelaxed));
   counter(out, "steerd_late_ticks_total", "Ticks that started late or were skipped to catch up.",
           lateTicks.load(kRelaxed));

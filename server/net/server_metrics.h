@@ -21,7 +21,7 @@ class TickHistogram {
  public:
   static constexpr std::array<double, 12> kBoundsMs = {0.25, 0.5, 1, 2, 4, 8, 12, 16, 25, 33, 50, 100};
   void observe(double ms);
-  std::string render(const char* name) const;
+  std::string render(const char* name, const char* help) const;
 
  private:
   std::array<Counter, kBoundsMs.size() + 1> buckets_{};
@@ -45,7 +45,8 @@ struct ServerMetrics {
   std::atomic<std::uint64_t> agents{0}, clients{0};
   std::atomic<std::int64_t> lastTickSteadyNs{0};  // steady_clock time of the last completed tick
   std::atomic<std::uint64_t> lastTick{0};
-  TickHistogram tickMs;
+  TickHistogram tickMs;      // the whole tick: inputs, step, snapshots
+  TickHistogram snapshotMs;  // the snapshot part of it (all clients)
 
   void drop(wire::DropReason r) {
     drops[static_cast<std::size_t>(r)].fetch_add(1, std::memory_order_relaxed);
