@@ -569,6 +569,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
                                [](const wire::SnapshotRecord& r, std::uint32_t t) { return r.tick < t; });
     ring.insert(it, std::move(whole));
     while (ring.size() > options.baselineRing) ring.pop_front();
+    if (options.onSnapshot) options.onSnapshot(tick, now);
   }
 
   void prunePending() {

@@ -21,6 +21,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ struct ClientOptions {
   double interpolationDelaySnapshots = 2.0;
   double maxExtrapolationSeconds = 0.25;  // then the entities hold
   bool interpolate = true;                // false: no interpolation buffer (snapshots still decoded)
+  // Called on the client's strand each time a snapshot becomes whole (every part in), with its tick
+  // and the arrival time of its last part: a load tester measures snapshot intervals with it.
+  std::function<void(std::uint32_t tick, TimePoint arrival)> onSnapshot;
 };
 
 // What the server said in its Accept.

@@ -39,6 +39,12 @@ const char* sampleKindName(SampleKind kind) {
 
 float wrapAngle(double radians) {
   if (!std::isfinite(radians)) return 0.0f;
+  // The common cases without remainder(), which is slow; the results are the same bits (one turn
+  // off, the subtraction is exact).
+  constexpr double kPi = std::numbers::pi;
+  if (radians > -kPi && radians <= kPi) return static_cast<float>(radians);
+  if (radians > kPi && radians <= 2.0 * kPi) return static_cast<float>(radians - 2.0 * kPi);
+  if (radians < -kPi && radians > -2.0 * kPi) return static_cast<float>(radians + 2.0 * kPi);
   double r = std::remainder(radians, 2.0 * std::numbers::pi);  // [-pi, pi]
   if (r <= -std::numbers::pi) r += 2.0 * std::numbers::pi;
   return static_cast<float>(r);
@@ -74,7 +80,9 @@ bool InterpolationBuffer::push(std::uint32_t tick, std::span<const EntityView> e
   }
 
   std::vector<EntityView> incoming(entities.begin(), entities.end());
-  std::stable_sort(incoming.begin(), incoming.end(), byId);
+  if (!std::is_sorted(incoming.begin(), incoming.end(), byId)) {  // the client's are sorted already
+    std::stable_sort(incoming.begin(), incoming.end(), byId);
+  }
   // Ids are unique in a snapshot; keep the last of any repeat anyway.
   auto last = std::unique(incoming.rbegin(), incoming.rend(),
                           [](const EntityView& a, const EntityView& b) { return a.id == b.id; });

@@ -1,0 +1,159 @@
+#include "loadtest/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+namespace steerd::loadtest {
+
+Thresholds capacityDefaults() {
+  Thresholds t;
+  t.minConnectedFraction = 1.0;
+  t.maxSnapshotIntervalP99Ms = 150.0;
+  return t;
+}
+
+std::string splitHostPort(const std::string& text, std::string& host, std::uint16_t& port) {
+  std::string h, p;
+  if (!text.empty() && text.front() == '[') {
+    const auto close = text.find(']');
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':') {
+      return "expected [ADDRESS]:PORT, got '" + text + "'";
+    }
+    h = text.substr(1, close - 1);
+    p = text.substr(close + 2);
+  } else {
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos || text.find(':') != colon)
+      return "expected HOST:PORT, got '" + text + "'";
+    h = text.substr(0, colon);
+    p = text.substr(colon + 1);
+  }
+  unsigned value = 0;
+  const auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), value);
+  if (h.empty() || p.empty() || ec != std::errc{} || end != p.data() + p.size() || value == 0 ||
+      value > 65535) {
+    return "expected HOST:PORT with a port in 1..65535, got '" + text + "'";
+  }
+  host = h;
+  port = static_cast<std::uint16_t>(value);
+  return {};
+}
+
+std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptions& out) {
+  CLI::App app{
+      "steer-loadtest: simulated players against a steerd server, through the client library, with a "
+      "report and a verdict.\nExit: 0 pass, 1 a threshold failed or nobody could connect, 2 usage error."};
+  app.option_defaults()->always_capture_default();
+  std::string pattern = patternName(out.pattern);
+  double maxTick = 0, maxStall = 0, maxInterval = 0, minConnected = 0;
+  app.add_option("--server", out.server, "steerd's UDP address, HOST:PORT")->required();
+  app.add_option("--players", out.players, "Simulated players")
+      ->required()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}))
+      ->default_str("");
+  app.add_option("--duration", out.durationSeconds,
+                 "Seconds to hold every player connected after the ramp (with --find-capacity: per step)")
+      ->required()
+      ->check(CLI::Range(0.1, 86'400.0))
+      ->default_str("");
+  app.add_option("--ramp", out.rampPerSecond, "Players started per second (0: all at once)")
+      ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--loss", out.impairment.loss,
+                 "Simulated loss: probability of dropping each datagram, each way")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--latency", out.impairment.latencyMs, "Simulated one-way delay, ms, added each way")
+      ->check(CLI::Range(0.0, 10'000.0));
+  app.add_option("--jitter", out.impairment.jitterMs, "Simulated delay variation, +- ms (uniform)")
+      ->check(CLI::Range(0.0, 10'000.0));
+  app.add_option("--pattern", pattern, "How players move")
+      ->check(CLI::IsMember({"walk", "orbit", "chase", "flee"}));
+  app.add_option("--report", out.reportFile, "Write the report as JSON to this file");
+  app.add_option(
+         "--token", out.tokenFile,
+         "File of connect tokens in hex (steerd --issue-token), one per line; player i uses line i mod n")
+      ->check(CLI::ExistingFile);
+  std::string metrics;
+  app.add_option("--metrics", metrics,
+                 "steerd's metrics HTTP address, HOST:PORT (default: server host, port 9100)");
+  app.add_option("--seed", out.seed, "Seed of movement and simulated loss/latency (same seed, same drops)");
+  app.add_option("--threads", out.threads, "Threads running the players' shared io_context")
+      ->check(CLI::Range(1u, 64u));
+  app.add_option("--view-rate", out.viewRateHz,
+                 "Samples of each player's interpolated view per second (stalls, extrapolation, chase/flee "
+                 "targets); at most the input rate, 30")
+      ->check(CLI::Range(1.0, 30.0));
+  auto* tick = app.add_option("--max-tick-p99-ms", maxTick, "Fail if the server's tick p99 exceeds this, ms")
+                   ->check(CLI::PositiveNumber)
+                   ->default_str("");
+  auto* stall = app.add_option("--max-stall-ms", maxStall, "Fail if any interpolation stall lasts longer, ms")
+                    ->check(CLI::NonNegativeNumber)
+                    ->default_str("");
+  auto* interval = app.add_option("--max-snapshot-interval-p99-ms", maxInterval,
+                                  "Fail if the p99 time between complete snapshots exceeds this, ms")
+                       ->check(CLI::PositiveNumber)
+                       ->default_str("");
+  auto* connected = app.add_option("--min-connected-fraction", minConnected,
+                                   "Fail if fewer than this fraction of the players are connected at the end")
+                        ->check(CLI::Range(0.0, 1.0));
+  app.add_flag(
+      "--find-capacity", out.findCapacity,
+      "Add players in steps of --capacity-step (up to --players), holding each step --duration s, until a "
+      "threshold breaks; report the highest count held (defaults: --min-connected-fraction 1, "
+      "--max-snapshot-interval-p99-ms 150 when no threshold is given)");
+  auto* step = app.add_option("--capacity-step", out.capacityStep, "Players added per --find-capacity step")
+                   ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}));
+  app.add_flag("--quiet", out.quiet, "No progress lines on stderr");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  auto usage = [](const std::string& message) {
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", message.c_str());
+    return 2;
+  };
+  // CLI11's range checks let NaN through (every comparison with NaN is false).
+  const std::pair<const char*, double> numbers[] = {{"--duration", out.durationSeconds},
+                                                    {"--ramp", out.rampPerSecond},
+                                                    {"--loss", out.impairment.loss},
+                                                    {"--latency", out.impairment.latencyMs},
+                                                    {"--jitter", out.impairment.jitterMs},
+                                                    {"--view-rate", out.viewRateHz},
+                                                    {"--max-tick-p99-ms", maxTick},
+                                                    {"--max-stall-ms", maxStall},
+                                                    {"--max-snapshot-interval-p99-ms", maxInterval},
+                                                    {"--min-connected-fraction", minConnected}};
+  for (const auto& [name, value] : numbers) {
+    if (!std::isfinite(value)) return usage(std::string(name) + " must be a finite number");
+  }
+  if (const std::string e = splitHostPort(out.server, out.serverHost, out.serverPort); !e.empty()) {
+    return usage("--server: " + e);
+  }
+  out.metricsHost = out.serverHost;
+  if (!metrics.empty()) {
+    if (const std::string e = splitHostPort(metrics, out.metricsHost, out.metricsPort); !e.empty()) {
+      return usage("--metrics: " + e);
+    }
+  }
+  out.pattern = *patternFromName(pattern);
+  if (tick->count() > 0) out.thresholds.maxTickP99Ms = maxTick;
+  if (stall->count() > 0) out.thresholds.maxStallMs = maxStall;
+  if (interval->count() > 0) out.thresholds.maxSnapshotIntervalP99Ms = maxInterval;
+  if (connected->count() > 0) out.thresholds.minConnectedFraction = minConnected;
+  if (out.findCapacity && !out.thresholds.any()) out.thresholds = capacityDefaults();
+  if (step->count() == 0) out.capacityStep = std::min(out.capacityStep, out.players);
+  if (out.findCapacity && out.capacityStep > out.players) {
+    return usage("--capacity-step (" + std::to_string(out.capacityStep) + ") is more than --players (" +
+                 std::to_string(out.players) + ")");
+  }
+  return std::nullopt;
+}
+
+}  // namespace steerd::loadtest

@@ -1,0 +1,307 @@
+#include "loadtest/player.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace steerd::loadtest {
+
+namespace {
+
+using Clock = client::Clock;
+using Ms = std::chrono::duration<double, std::milli>;
+
+bool terminal(client::ClientState s) {
+  return s == client::ClientState::kRefused || s == client::ClientState::kTimedOut ||
+         s == client::ClientState::kDisconnected || s == client::ClientState::kFailed;
+}
+
+}  // namespace
+
+const char* seriesName(Series s) {
+  switch (s) {
+    case kSnapshotInterval:
+      return "snapshot_interval_ms";
+    case kStall:
+      return "stall_ms";
+    case kExtrapolation:
+      return "extrapolation_ms";
+    case kRtt:
+      return "rtt_ms";
+    case kKbpsIn:
+      return "kbps_in";
+    case kKbpsOut:
+      return "kbps_out";
+    case kEntities:
+      return "entities_in_view";
+    case kConnect:
+      return "connect_ms";
+    case kTickLag:
+      return "tester_tick_lag_ms";
+    case kSeriesCount:
+      break;
+  }
+  return "unknown";
+}
+
+Player::Player(asio::io_context& io, PlayerSettings settings)
+    : settings_(std::move(settings)),
+      relay_(makeRelay(io)),
+      client_(makeClient(io)),
+      timer_(client_->executor()),  // the player's ticks run on the client's strand
+      period_(std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / settings_.inputRateHz))),
+      viewPeriod_(std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / settings_.viewRateHz))) {
+  std::lock_guard lock(mutex_);
+  record_.state = client_->state();
+  if (!relayError_.empty()) {
+    record_.state = client::ClientState::kFailed;
+    record_.message = relayError_;
+  } else if (record_.state == client::ClientState::kFailed) {
+    record_.message = client_->stateMessage();
+  }
+}
+
+std::shared_ptr<ImpairedRelay> Player::makeRelay(asio::io_context& io) {
+  if (!settings_.impairment.active()) return nullptr;
+  std::error_code ec;
+  auto relay = ImpairedRelay::create(asio::make_strand(io), settings_.server, settings_.impairment,
+                                     settings_.seed, settings_.index, ec);
+  if (!relay) relayError_ = "cannot open the impairment relay's socket: " + ec.message();
+  return relay;
+}
+
+std::unique_ptr<client::Client> Player::makeClient(asio::io_context& io) {
+  client::ClientOptions o;
+  o.server = relay_ ? relay_->endpoint() : settings_.server;
+  o.token = settings_.token;
+  o.inputRateHz = settings_.inputRateHz;
+  o.baselineRing = settings_.baselineRing;
+  o.interpolationCapacity = settings_.interpolationCapacity;
+  o.onSnapshot = [this](std::uint32_t tick, client::TimePoint arrival) { onSnapshot(tick, arrival); };
+  return std::make_unique<client::Client>(io, std::move(o));
+}
+
+Player::~Player() = default;
+
+void Player::start() {
+  asio::dispatch(client_->executor(), [this] {
+    {
+      std::lock_guard lock(mutex_);
+      record_.started = true;
+      if (record_.state == client::ClientState::kFailed) return;
+    }
+    if (relay_) asio::dispatch(relay_->executor(), [r = relay_] { r->start(); });
+    const auto now = Clock::now();
+    connectStarted_ = now;
+    client_->connect(now);
+    ticking_ = true;
+    // Players start their ticks at different phases, as people do.
+    SplitMix64 phase(mixSeed(settings_.seed, 7, settings_.index));
+    scheduled_ = now + std::chrono::duration_cast<Clock::duration>(period_ * phase.uniform());
+    arm(scheduled_);
+    std::lock_guard lock(mutex_);
+    record_.state = client_->state();
+  });
+}
+
+void Player::arm(Clock::time_point at) {
+  timer_.expires_at(at);
+  timer_.async_wait([this](const std::error_code& ec) {
+    if (ec) return;  // cancelled: `this` may be on its way out
+    onTick();
+  });
+}
+
+void Player::onTick() {
+  if (!ticking_) return;
+  const auto now = Clock::now();
+  const double lagMs = std::max(0.0, Ms(now - scheduled_).count());
+  if (connected_) {
+    if (now >= nextView_) {
+      observeSample(now);
+      nextView_ += viewPeriod_;
+      if (nextView_ <= now) nextView_ = now + viewPeriod_;
+    }
+    const double dt = std::chrono::duration<double>(now - lastMove_).count();
+    lastMove_ = now;
+    mover_->step(dt, settings_.pattern == Pattern::kChase || settings_.pattern == Pattern::kFlee
+                         ? nearestNpc()
+                         : std::nullopt);
+    client_->setPlayer(mover_->x(), mover_->y(), mover_->vx(), mover_->vy());
+  }
+  client_->update(now);
+  const client::ClientState state = client_->state();
+  if (!connected_ && state == client::ClientState::kConnected) onConnected(now);
+  if (connected_ && now >= nextSecond_) perSecond(now);
+  {
+    std::lock_guard lock(mutex_);
+    record_.state = state;
+    if (connected_) push(kTickLag, lagMs);
+  }
+  if (terminal(state)) {
+    ticking_ = false;
+    if (inStall_) {
+      std::lock_guard lock(mutex_);
+      push(kStall, Ms(now - stallStart_).count());
+      inStall_ = false;
+    }
+    copyCounters(now);
+    return;
+  }
+  scheduled_ += period_;
+  if (scheduled_ <= now) scheduled_ = now + period_;  // late: no burst to catch up
+  arm(scheduled_);
+}
+
+void Player::onConnected(client::TimePoint now) {
+  connected_ = true;
+  const client::ServerInfo& info = client_->server();
+  tickRate_ = info.tickRate > 0 ? info.tickRate : 30.0;
+  MoveLimits limits{info.minX, info.minY, info.maxX, info.maxY, info.playerMaxSpeed};
+  mover_.emplace(settings_.pattern, limits, mixSeed(settings_.seed, 3, settings_.index));
+  for (std::size_t i = 0; i < info.archetypes.size(); ++i) {
+    if (info.archetypes[i] == "player") playerArchetype_ = static_cast<std::int64_t>(i);
+  }
+  lastMove_ = now;
+  nextView_ = now;
+  // The first input teleports the body to where this player starts.
+  client_->setPlayer(mover_->x(), mover_->y(), 0.0f, 0.0f);
+  nextSecond_ = now + std::chrono::seconds(1);
+  ratesValid_ = false;  // the client's first rate window began at connect(): skip it
+  std::lock_guard lock(mutex_);
+  record_.everConnected = true;
+  push(kConnect, Ms(now - connectStarted_).count());
+}
+
+void Player::observeSample(client::TimePoint now) {
+  client_->sample(now, sample_);
+  const client::SampleKind kind = sample_.kind;
+  std::lock_guard lock(mutex_);
+  ++record_.sampleKinds[static_cast<std::size_t>(kind)];
+  if (kind == client::SampleKind::kExtrapolated)
+    push(kExtrapolation, sample_.aheadTicks / tickRate_ * 1000.0);
+  if (kind == client::SampleKind::kStalled) {
+    if (!inStall_) {
+      // It began when the render tick passed the extrapolation bound, not at this tick.
+      const double over = (sample_.aheadTicks - client_->interpolation().maxExtrapolationTicks()) / tickRate_;
+      inStall_ = true;
+      stallEndSeen_ = false;
+      stallStart_ = now - std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(std::clamp(over, 0.0, 3600.0)));
+    }
+  } else if (inStall_) {
+    inStall_ = false;
+    const auto end = stallEndSeen_ ? std::min(stallEnd_, now) : now;
+    push(kStall, std::max(0.0, Ms(end - stallStart_).count()));
+  }
+}
+
+std::optional<Point> Player::nearestNpc() const {
+  const std::uint32_t self = client_->server().playerEntity;
+  std::optional<Point> best;
+  float bestD = std::numeric_limits<float>::infinity();
+  for (const client::EntityView& e : sample_.entities) {
+    if (e.id == self || static_cast<std::int64_t>(e.archetype) == playerArchetype_) continue;
+    const float dx = e.x - mover_->x(), dy = e.y - mover_->y();
+    const float d = dx * dx + dy * dy;
+    if (d < bestD) {
+      bestD = d;
+      best = Point{e.x, e.y};
+    }
+  }
+  return best;
+}
+
+void Player::perSecond(client::TimePoint now) {
+  nextSecond_ += std::chrono::seconds(1);
+  if (nextSecond_ <= now) nextSecond_ = now + std::chrono::seconds(1);
+  const client::ClientStats s = client_->stats(now);
+  std::lock_guard lock(mutex_);
+  if (client_->clock().pongs() > 0) push(kRtt, s.rttMs);
+  if (ratesValid_) {
+    push(kKbpsIn, s.kbpsIn);
+    push(kKbpsOut, s.kbpsOut);
+  }
+  ratesValid_ = true;
+  push(kEntities, static_cast<double>(sample_.entities.size()));
+  record_.kbpsIn = s.kbpsIn;
+  record_.kbpsOut = s.kbpsOut;
+  record_.snapshots = s.snapshotsComplete;
+  record_.bytesIn = s.bytesIn;
+  record_.bytesOut = s.bytesOut;
+}
+
+void Player::copyCounters(client::TimePoint now) {
+  const client::ClientStats s = client_->stats(now);
+  std::lock_guard lock(mutex_);
+  record_.state = client_->state();
+  if (record_.message.empty() || record_.state != client::ClientState::kFailed) {
+    record_.message = client_->stateMessage();
+  }
+  record_.snapshots = s.snapshotsComplete;
+  record_.snapshotParts = s.snapshotParts;
+  record_.snapshotsAbandoned = s.snapshotsAbandoned;
+  record_.decodeFailures = s.decodeFailures();
+  record_.bytesIn = s.bytesIn;
+  record_.bytesOut = s.bytesOut;
+  record_.datagramsIn = s.datagramsIn;
+  record_.datagramsOut = s.datagramsOut;
+  record_.sendFailures = s.sendFailures;
+  if (relay_) record_.relay = relay_->counters();
+}
+
+void Player::onSnapshot(std::uint32_t tick, client::TimePoint arrival) {
+  if (tick <= newestTick_) return;  // a late one: nothing new for the player
+  newestTick_ = tick;
+  if (inStall_ && !stallEndSeen_ && arrival >= stallStart_) {
+    stallEndSeen_ = true;
+    stallEnd_ = arrival;
+  }
+  if (haveArrival_) {
+    std::lock_guard lock(mutex_);
+    push(kSnapshotInterval, Ms(arrival - lastArrival_).count());
+  }
+  haveArrival_ = true;
+  lastArrival_ = arrival;
+}
+
+void Player::push(Series s, double value) { record_.series[s].push_back(static_cast<float>(value)); }
+
+void Player::leave(std::function<void()> done) {
+  asio::dispatch(client_->executor(), [this, done = std::move(done)] {
+    const auto now = Clock::now();
+    const bool wasTicking = ticking_;
+    ticking_ = false;
+    timer_.cancel();
+    if (inStall_) {
+      inStall_ = false;
+      std::lock_guard lock(mutex_);
+      push(kStall, Ms(now - stallStart_).count());
+    }
+    const client::ClientState before = client_->state();
+    const bool wasConnected = before == client::ClientState::kConnected;
+    if (wasTicking) copyCounters(now);  // as the run saw it, before our own Disconnect
+    client_->disconnect();
+    {
+      std::lock_guard lock(mutex_);
+      record_.left = wasConnected;
+      if (!wasTicking) record_.state = before;
+    }
+    done();
+  });
+}
+
+void Player::close(std::function<void()> done) {
+  if (!relay_) {
+    done();
+    return;
+  }
+  asio::dispatch(relay_->executor(), [this, done = std::move(done)] {
+    relay_->stop();
+    std::lock_guard lock(mutex_);
+    record_.relay = relay_->counters();
+    done();
+  });
+}
+
+}  // namespace steerd::loadtest

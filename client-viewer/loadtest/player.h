@@ -1,0 +1,131 @@
+// One simulated player: a Client (the same library the viewer uses), optionally behind an
+// ImpairedRelay, a Mover, and what the player feels, measured.
+//
+// Everything a player does runs on its client's strand: a timer at the input rate samples the
+// interpolation buffer, moves, calls setPlayer and update(); the client's snapshot hook records
+// snapshot intervals. What it measured sits in a PlayerRecord behind a mutex, so the reporter can
+// read it from another thread while the player runs.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/client.h"
+#include "loadtest/impairment.h"
+#include "loadtest/movement.h"
+#include "loadtest/relay.h"
+
+namespace steerd::loadtest {
+
+// Measured values, one series each (ms unless named otherwise).
+enum Series : std::uint8_t {
+  kSnapshotInterval,  // between arrivals of complete snapshots newer than any before
+  kStall,             // durations of interpolation stalls (Sample kind kStalled, held past extrapolation)
+  kExtrapolation,     // per extrapolated sample: how far past the newest snapshot it was
+  kRtt,               // smoothed RTT, once a second
+  kKbpsIn,            // kbit/s, once a second
+  kKbpsOut,
+  kEntities,  // entities in the interpolated view, once a second
+  kConnect,   // connect() to Accept
+  kTickLag,   // how late the player's own input tick ran (the tester's load, not the server's)
+  kSeriesCount,
+};
+const char* seriesName(Series s);
+using SeriesMark = std::array<std::size_t, kSeriesCount>;
+
+struct PlayerRecord {
+  bool started = false;
+  bool everConnected = false;
+  bool left = false;  // we disconnected it at the end
+  client::ClientState state = client::ClientState::kIdle;
+  std::string message;  // why refused, timed out, disconnected or failed
+  std::array<std::vector<float>, kSeriesCount> series;
+  std::array<std::uint64_t, 5> sampleKinds{};  // by client::SampleKind
+  std::uint64_t snapshots = 0, snapshotParts = 0, snapshotsAbandoned = 0, decodeFailures = 0;
+  std::uint64_t bytesIn = 0, bytesOut = 0, datagramsIn = 0, datagramsOut = 0, sendFailures = 0;
+  RelayCounters relay;
+  double kbpsIn = 0.0, kbpsOut = 0.0;  // the last full second
+};
+
+struct PlayerSettings {
+  std::size_t index = 0;
+  asio::ip::udp::endpoint server;
+  std::string token;
+  Pattern pattern = Pattern::kWalk;
+  std::uint64_t seed = 1;
+  ImpairmentConfig impairment;
+  double inputRateHz = 30.0;      // ticks: update(), moving, setPlayer
+  double viewRateHz = 10.0;       // samples of the interpolation buffer (at most the input rate)
+  std::size_t baselineRing = 32;  // bounds memory: each record holds every entity in view
+  std::size_t interpolationCapacity = 16;
+};
+
+class Player {
+ public:
+  Player(asio::io_context& io, PlayerSettings settings);
+  ~Player();
+  Player(const Player&) = delete;
+  Player& operator=(const Player&) = delete;
+
+  // Both may be called from any thread; the work runs on the player's strand.
+  void start();
+  // Stops ticking, closes an open stall, says Disconnect if connected, and records the final
+  // counters; then `done` runs (on the strand).
+  void leave(std::function<void()> done);
+  // Closes the relay (after leave(), once its Disconnect had time to get through).
+  void close(std::function<void()> done);
+
+  // Runs `f` with the record, under the player's lock.
+  template <class F>
+  void read(F&& f) const {
+    std::lock_guard lock(mutex_);
+    f(record_);
+  }
+
+ private:
+  void arm(std::chrono::steady_clock::time_point at);
+  void onTick();
+  void onSnapshot(std::uint32_t tick, client::TimePoint arrival);
+  void onConnected(client::TimePoint now);
+  void observeSample(client::TimePoint now);
+  std::optional<Point> nearestNpc() const;
+  void perSecond(client::TimePoint now);
+  void copyCounters(client::TimePoint now);
+  void push(Series s, double value);  // caller holds the lock
+
+  std::shared_ptr<ImpairedRelay> makeRelay(asio::io_context& io);
+  std::unique_ptr<client::Client> makeClient(asio::io_context& io);
+
+  PlayerSettings settings_;
+  std::string relayError_;
+  std::shared_ptr<ImpairedRelay> relay_;
+  std::unique_ptr<client::Client> client_;
+  asio::steady_timer timer_;
+  std::chrono::nanoseconds period_;
+  client::TimePoint scheduled_{}, lastMove_{}, connectStarted_{}, nextSecond_{}, nextView_{};
+  std::chrono::nanoseconds viewPeriod_;
+  bool ticking_ = false, connected_ = false, ratesValid_ = false;
+  std::optional<Mover> mover_;
+  std::int64_t playerArchetype_ = -1;
+  double tickRate_ = 30.0;
+  client::Sample sample_;
+  // Stalls: when the current one began, and when the first snapshot after that arrived.
+  bool inStall_ = false, stallEndSeen_ = false;
+  client::TimePoint stallStart_{}, stallEnd_{};
+  std::uint32_t newestTick_ = 0;
+  client::TimePoint lastArrival_{};
+  bool haveArrival_ = false;
+
+  mutable std::mutex mutex_;
+  PlayerRecord record_;
+};
+
+}  // namespace steerd::loadtest
