@@ -24,7 +24,7 @@
 namespace steerd::wire {
 
 inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
-inline constexpr std::uint8_t kProtocolVersion = 1;
+inline constexpr std::uint8_t kProtocolVersion = 2;  // 2: heading turn rate, three-byte residuals
 inline constexpr std::size_t kHeaderBytes = 14;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes;

@@ -15,6 +15,10 @@ packages=(
   libcpp-httplib-dev   # the /metrics and /healthz HTTP endpoint
   libgtest-dev         # tests
   libbenchmark-dev     # benches
+  libsdl2-dev          # steer-viewer: window, input and SDL_Renderer (works on a software renderer)
+  libimgui-dev         # steer-viewer: Dear ImGui panels (the SDL_Renderer backend is built from its sources)
+  zlib1g-dev           # steer-viewer: PNG screenshots (deflate and CRC-32)
+  xvfb xauth           # steer-viewer's tests: a virtual X display (xvfb-run) for headless screenshots
 )
 
 # Callers may ask for more, as a space-separated list (scripts/fuzz.sh: clang and its fuzzer runtime).

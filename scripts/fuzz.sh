@@ -18,7 +18,7 @@ python3 - build/fuzz/corpus <<'PY'
 # Seeds: a header + tiny valid bodies for a few packet kinds (the fuzzer mutates from there).
 import struct, sys, os
 d = sys.argv[1]
-def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 1, kind, 1, 0, 0) + body
+def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 2, kind, 1, 0, 0) + body
 seeds = {
   'ping': dg(8, bytes([0x42, 2, 0x08, 5])),
   'input': dg(6, bytes([0x32, 9, 0x0a, 7, 0x08, 1, 0x15, 0, 0, 0x80, 0x3f])),

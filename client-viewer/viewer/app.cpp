@@ -1,0 +1,379 @@
+#include "viewer/app.h"
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "viewer/connection_panel.h"
+#include "viewer/inspector.h"
+#include "viewer/screenshot.h"
+#include "viewer/view_panel.h"
+
+namespace steerd::viewer {
+
+namespace {
+
+using Seconds = std::chrono::duration<double>;
+
+constexpr float kFitMarginPixels = 16.0f;
+constexpr float kPanelColumnPixels = 290.0f;  // the HUD on the left, View and Inspector on the right
+constexpr float kPickRadiusPixels = 12.0f;
+constexpr float kClickSlopPixels = 4.0f;
+// Frames are paced to the display's refresh rate (this when SDL does not know it) times a margin.
+constexpr double kDefaultRefreshHz = 60.0;
+constexpr double kFrameCapMargin = 1.05;
+// With --screenshot: how long after --after to keep waiting for a first snapshot.
+constexpr double kScreenshotGraceSeconds = 15.0;
+
+}  // namespace
+
+App::App(ViewerOptions options)
+    : options_(std::move(options)),
+      connection_(
+          ConnectionConfig{options_.host, options_.port, options_.token, options_.interpDelaySnapshots}) {
+  overlaySettings_.velocity = options_.velocity;
+  overlaySettings_.ghosts = options_.ghosts;
+  overlaySettings_.ids = options_.ids;
+}
+
+int App::run() {
+  const std::string title = "steer-viewer - " + connection_.target();
+  if (const std::string error = platform_.open(title.c_str(), options_.width, options_.height, false);
+      !error.empty()) {
+    std::fprintf(stderr, "steer-viewer: %s\n", error.c_str());
+    return 1;
+  }
+  const char* driver = SDL_GetCurrentVideoDriver();
+  std::fprintf(stderr, "steer-viewer: %s video, %s renderer%s\n", driver != nullptr ? driver : "?",
+               platform_.rendererName().c_str(), platform_.vsync() ? " (vsync)" : "");
+  const double frameCapHz = platform_.refreshRate(kDefaultRefreshHz) * kFrameCapMargin;
+  const client::TimePoint start = client::Clock::now();
+  client::TimePoint last = start;
+  connection_.start(start);
+
+  while (running_) {
+    const client::TimePoint frameStart = client::Clock::now();
+    const double dt = Seconds(frameStart - last).count();
+    last = frameStart;
+    // Frames counted over half a second (a mean of 1/dt would overstate uneven frames).
+    ++framesCounted_;
+    if (const double span = Seconds(frameStart - fpsWindowStart_).count(); span >= 0.5) {
+      fps_ = fpsWindowStart_ == client::TimePoint{} ? 0.0 : framesCounted_ / span;
+      fpsWindowStart_ = frameStart;
+      framesCounted_ = 0;
+    }
+
+    bool imguiMouse = false, imguiKeyboard = false;
+    {
+      const ImGuiIO& io = ImGui::GetIO();
+      imguiMouse = io.WantCaptureMouse;
+      imguiKeyboard = io.WantCaptureKeyboard;
+    }
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) {
+      platform_.processEvent(event, imguiMouse, imguiKeyboard);
+      handleEvent(event, imguiMouse, imguiKeyboard);
+    }
+    if (retryRequested_) retry(frameStart);
+
+    connection_.poll(frameStart);
+    if (connection_.takeNewProblem()) {
+      std::fprintf(stderr, "steer-viewer: %s\n", connection_.problem().c_str());
+      if (!options_.screenshot.empty()) return 1;
+    }
+    if (connection_.state() == LinkState::kConnected && connectedAttempt_ != connection_.attempts()) {
+      onConnected();
+    }
+    updateScene(frameStart, dt, imguiKeyboard);
+
+    float width = 0, height = 0;
+    platform_.beginFrame(width, height);
+    camera_.setViewport(width, height);
+    updateCamera();
+
+    SDL_Renderer* r = platform_.renderer();
+    world_.drawBackground(r, camera_, scene_);
+    overlays_.drawVelocities(r, camera_, scene_, overlaySettings_);
+    drawn_ = world_.drawEntities(r, camera_, scene_);
+    overlays_.drawGhosts(r, camera_, scene_, overlaySettings_);
+    world_.drawAvatar(r, camera_, scene_);
+
+    platform_.newImGuiFrame();
+    overlays_.drawLabels(ImGui::GetBackgroundDrawList(), camera_, scene_, overlaySettings_);
+    drawPanels();
+    platform_.renderImGui();
+
+    if (!options_.screenshot.empty()) {
+      if (auto code = screenshotStep(Seconds(frameStart - start).count())) {
+        connection_.stop();
+        return *code;
+      }
+    }
+    SDL_RenderPresent(r);
+
+    // Pace frames to a little over the display's refresh rate. With working vsync the present
+    // above already waited and this costs nothing; without it (software renderer, or Xvfb whose
+    // GL claims vsync and does not wait) the loop would spin. The time left is spent handling
+    // datagrams as they arrive (so they are timestamped then), then sleeping what remains.
+    const client::TimePoint deadline =
+        frameStart + std::chrono::duration_cast<client::Clock::duration>(Seconds(1.0 / frameCapHz));
+    if (client::Clock::now() < deadline) connection_.waitFor(deadline - client::Clock::now());
+    const double left = Seconds(deadline - client::Clock::now()).count();
+    if (left > 0.001) SDL_Delay(static_cast<Uint32>(left * 1000.0));
+  }
+  connection_.stop();
+  if (!options_.screenshot.empty()) {
+    std::fprintf(stderr, "steer-viewer: closed before the screenshot was taken\n");
+    return 1;
+  }
+  return 0;
+}
+
+void App::retry(client::TimePoint now) {
+  retryRequested_ = false;
+  if (connection_.state() == LinkState::kConnected) return;
+  scene_ = Scene{};
+  stats_ = client::ClientStats{};
+  connection_.start(now);
+}
+
+void App::onConnected() {
+  connectedAttempt_ = connection_.attempts();
+  const client::ServerInfo& info = connection_.client()->server();
+  scene_ = Scene{};
+  scene_.server = &info;
+  scene_.bounds = {info.minX, info.minY, info.maxX, info.maxY};
+  // The server places a new player at the world's centre until its first input moves it.
+  player_.reset(scene_.bounds.centre(), scene_.bounds, info.playerMaxSpeed, options_.bot);
+  scene_.selected = options_.select;
+  std::fprintf(stderr,
+               "steer-viewer: connected to %s: client %u, player entity %u, %.0f Hz ticks, %.0f snapshots/s, "
+               "world (%.0f, %.0f)-(%.0f, %.0f) m, %zu archetypes\n",
+               connection_.target().c_str(), info.clientId, info.playerEntity, info.tickRate, info.sendRate,
+               info.minX, info.minY, info.maxX, info.maxY, info.archetypes.size());
+}
+
+void App::updateScene(client::TimePoint now, double dt, bool imguiKeyboard) {
+  client::Client* c = connection_.client();
+  if (c == nullptr || connectedAttempt_ != connection_.attempts()) return;
+  const bool live = connection_.state() == LinkState::kConnected;
+  if (live) {
+    ControlInput input;
+    if (!imguiKeyboard) {
+      const Uint8* keys = SDL_GetKeyboardState(nullptr);
+      input.moveX = static_cast<float>((keys[SDL_SCANCODE_D] || keys[SDL_SCANCODE_RIGHT]) -
+                                       (keys[SDL_SCANCODE_A] || keys[SDL_SCANCODE_LEFT]));
+      input.moveY = static_cast<float>((keys[SDL_SCANCODE_W] || keys[SDL_SCANCODE_UP]) -
+                                       (keys[SDL_SCANCODE_S] || keys[SDL_SCANCODE_DOWN]));
+    }
+    if (mouse_.walking) input.walkTo = camera_.screenToWorld(mouse_.position);
+    const Motion& m = player_.update(input, dt);
+    c->setPlayer(m.position.x, m.position.y, m.velocity.x, m.velocity.y);
+    scene_.avatar = m;
+
+    c->sample(now, scene_.sample);
+    const client::ServerInfo& info = c->server();
+    const double snapshotTicks = info.sendRate > 0 ? info.tickRate / info.sendRate : 1.0;
+    motionEstimator_.estimate(c->interpolation(), scene_.sample, snapshotTicks, info.tickRate, scene_.motion);
+    scene_.newest = c->latestSnapshot();
+  }
+  stats_ = c->stats(now);
+  if (live) hud_.record(now, stats_);
+}
+
+void App::updateCamera() {
+  if (autoFit_ && scene_.connected()) {
+    // Keep the world clear of the side panels when that costs little of its size.
+    Camera clear = camera_;
+    clear.fitInside(scene_.bounds, kFitMarginPixels, kPanelColumnPixels, 0.0f, kPanelColumnPixels, 0.0f);
+    camera_.fit(scene_.bounds, kFitMarginPixels);
+    if (showPanels_ && clear.scale() >= camera_.scale() * 0.8f) camera_ = clear;
+  }
+  if (follow_ == Follow::kAvatar && scene_.avatar) {
+    camera_.setCentre(scene_.avatar->position);
+  } else if (follow_ == Follow::kSelection && scene_.selected) {
+    if (auto i = scene_.find(*scene_.selected)) {
+      camera_.setCentre({scene_.sample.entities[*i].x, scene_.sample.entities[*i].y});
+    }
+  }
+}
+
+void App::toggleFollow() {
+  if (follow_ != Follow::kNone) {
+    follow_ = Follow::kNone;
+    return;
+  }
+  follow_ = scene_.selected ? Follow::kSelection : Follow::kAvatar;
+  autoFit_ = false;
+}
+
+void App::handleKey(int key, bool ctrl) {
+  switch (key) {
+    case SDLK_f:
+      toggleFollow();
+      break;
+    case SDLK_HOME:
+      follow_ = Follow::kNone;
+      autoFit_ = true;
+      break;
+    case SDLK_v:
+      overlaySettings_.velocity = !overlaySettings_.velocity;
+      break;
+    case SDLK_g:
+      overlaySettings_.ghosts = !overlaySettings_.ghosts;
+      break;
+    case SDLK_n:
+      overlaySettings_.ids = !overlaySettings_.ids;
+      break;
+    case SDLK_o:
+      if (interestKnown(scene_)) overlaySettings_.interest = !overlaySettings_.interest;
+      break;
+    case SDLK_r:
+      retryRequested_ = true;
+      break;
+    case SDLK_TAB:
+      showPanels_ = !showPanels_;
+      break;
+    case SDLK_ESCAPE:
+      scene_.selected.reset();
+      if (follow_ == Follow::kSelection) follow_ = Follow::kNone;
+      break;
+    case SDLK_q:
+      if (ctrl) running_ = false;
+      break;
+    default:
+      break;
+  }
+}
+
+void App::handleEvent(const SDL_Event& event, bool imguiMouse, bool imguiKeyboard) {
+  switch (event.type) {
+    case SDL_QUIT:
+      running_ = false;
+      break;
+    case SDL_KEYDOWN:
+      if (!imguiKeyboard && event.key.repeat == 0) {
+        handleKey(event.key.keysym.sym, (event.key.keysym.mod & KMOD_CTRL) != 0);
+      }
+      break;
+    case SDL_MOUSEBUTTONDOWN: {
+      const Point at{static_cast<float>(event.button.x), static_cast<float>(event.button.y)};
+      mouse_.position = at;
+      if (imguiMouse) break;
+      if (event.button.button == SDL_BUTTON_LEFT) {
+        mouse_.pressedAt = at;
+        mouse_.moved = false;
+        if (auto id = pickEntity(scene_, camera_, at, kPickRadiusPixels)) {
+          scene_.selected = id;
+        } else {
+          mouse_.walking = scene_.avatar.has_value();
+        }
+      } else if (event.button.button == SDL_BUTTON_RIGHT || event.button.button == SDL_BUTTON_MIDDLE) {
+        mouse_.panning = true;
+      }
+      break;
+    }
+    case SDL_MOUSEBUTTONUP:
+      if (event.button.button == SDL_BUTTON_LEFT) {
+        // A click (not a drag) on empty ground clears the selection.
+        if (mouse_.walking && !mouse_.moved) {
+          scene_.selected.reset();
+          if (follow_ == Follow::kSelection) follow_ = Follow::kNone;
+        }
+        mouse_.walking = false;
+      } else if (event.button.button == SDL_BUTTON_RIGHT || event.button.button == SDL_BUTTON_MIDDLE) {
+        mouse_.panning = false;
+      }
+      break;
+    case SDL_MOUSEMOTION: {
+      mouse_.position = {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)};
+      if (length(mouse_.position - mouse_.pressedAt) > kClickSlopPixels) mouse_.moved = true;
+      if (mouse_.panning) {
+        camera_.panPixels(static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel));
+        autoFit_ = false;
+        follow_ = Follow::kNone;
+      }
+      break;
+    }
+    case SDL_MOUSEWHEEL:
+      if (!imguiMouse && event.wheel.preciseY != 0.0f) {
+        int x = 0, y = 0;
+        SDL_GetMouseState(&x, &y);
+        camera_.zoomAt({static_cast<float>(x), static_cast<float>(y)}, std::pow(1.15f, event.wheel.preciseY));
+        autoFit_ = false;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void App::drawPanels() {
+  const float w = camera_.viewportWidth(), h = camera_.viewportHeight();
+  if (showPanels_) {
+    HudFrame frame;
+    frame.target = connection_.target();
+    frame.linkState = connection_.state() == LinkState::kConnected    ? "connected"
+                      : connection_.state() == LinkState::kConnecting ? "connecting"
+                                                                      : "not connected";
+    frame.rendererName = platform_.rendererName();
+    frame.fps = fps_;
+    frame.drawn = drawn_;
+    hud_.draw(stats_, scene_, frame);
+
+    ViewState view;
+    view.following = follow_ != Follow::kNone;
+    view.followingSelection = follow_ == Follow::kSelection;
+    view.botActive = player_.botActive();
+    view.botName = player_.bot() != nullptr ? botPatternName(player_.bot()->pattern()) : "";
+    const ViewActions va = drawViewPanel(overlaySettings_, scene_, view, w);
+    if (va.fit) handleKey(SDLK_HOME, false);
+    if (va.followAvatar) {
+      follow_ = Follow::kAvatar;
+      autoFit_ = false;
+    }
+    if (va.stopFollowing) follow_ = Follow::kNone;
+
+    const InspectorActions ia = drawInspector(scene_, follow_ == Follow::kSelection, w, va.bottom + 8.0f);
+    if (ia.follow) {
+      follow_ = follow_ == Follow::kSelection ? Follow::kNone : Follow::kSelection;
+      if (follow_ == Follow::kSelection) autoFit_ = false;
+    }
+    if (ia.deselect) handleKey(SDLK_ESCAPE, false);
+  }
+  if (drawConnectionPanel(connection_, w, h)) retryRequested_ = true;
+}
+
+std::optional<int> App::screenshotStep(double elapsed) {
+  const bool ready = connection_.state() == LinkState::kConnected && scene_.connected() &&
+                     !scene_.sample.entities.empty() && stats_.entityCount > 0;
+  if (elapsed >= options_.after && ready) {
+    if (const std::string error = saveScreenshot(platform_.renderer(), options_.screenshot); !error.empty()) {
+      std::fprintf(stderr, "steer-viewer: screenshot: %s\n", error.c_str());
+      return 1;
+    }
+    std::printf("drawn_entities %zu server_entities %zu\n", drawn_, stats_.entityCount);
+    std::fflush(stdout);
+    std::fprintf(
+        stderr,
+        "steer-viewer: saved %s (%s sample, %.0f fps, %llu snapshots, %llu decode failures, %.1f ms RTT)\n",
+        options_.screenshot.c_str(), client::sampleKindName(scene_.sample.kind), fps_,
+        static_cast<unsigned long long>(stats_.snapshotsComplete),
+        static_cast<unsigned long long>(stats_.decodeFailures()), stats_.rttMs);
+    return 0;
+  }
+  if (elapsed >= options_.after + kScreenshotGraceSeconds) {
+    std::fprintf(stderr, "steer-viewer: no snapshot from %s within %.0f s; no screenshot taken\n",
+                 connection_.target().c_str(), options_.after + kScreenshotGraceSeconds);
+    return 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace steerd::viewer

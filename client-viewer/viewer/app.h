@@ -1,0 +1,75 @@
+// steer-viewer's loop: events -> connection -> player -> sample -> draw -> (screenshot) -> present.
+// One thread: the io_context is polled once per frame, so nothing ever blocks on the network.
+#pragma once
+
+#include <optional>
+
+#include "viewer/camera.h"
+#include "viewer/connection.h"
+#include "viewer/hud.h"
+#include "viewer/options.h"
+#include "viewer/overlays.h"
+#include "viewer/platform.h"
+#include "viewer/player_control.h"
+#include "viewer/scene.h"
+#include "viewer/world_renderer.h"
+
+union SDL_Event;
+
+namespace steerd::viewer {
+
+class App {
+ public:
+  explicit App(ViewerOptions options);
+  // Runs until the window closes (0), or with --screenshot until the frame is saved (0) or the
+  // connection fails (1). Returns the process exit code.
+  int run();
+
+ private:
+  enum class Follow { kNone, kAvatar, kSelection };
+  struct Mouse {
+    bool walking = false;  // left button held on empty ground: the avatar walks to the pointer
+    bool panning = false;  // right or middle button held
+    Point pressedAt{};     // where the left button went down
+    bool moved = false;    // the left button moved since
+    Point position{};
+  };
+
+  void handleEvent(const SDL_Event& event, bool imguiMouse, bool imguiKeyboard);
+  void handleKey(int key, bool ctrl);
+  void onConnected();
+  void retry(client::TimePoint now);
+  void toggleFollow();
+  void updateScene(client::TimePoint now, double dt, bool imguiKeyboard);
+  void updateCamera();
+  void drawPanels();
+  // With --screenshot: saves the frame once due. Returns an exit code when the run should end.
+  std::optional<int> screenshotStep(double elapsed);
+
+  ViewerOptions options_;
+  Platform platform_;
+  Connection connection_;
+  Camera camera_;
+  WorldRenderer world_;
+  Overlays overlays_;
+  OverlaySettings overlaySettings_;
+  Hud hud_;
+  PlayerControl player_;
+  MotionEstimator motionEstimator_;
+  Scene scene_;
+  client::ClientStats stats_;
+
+  Mouse mouse_;
+  Follow follow_ = Follow::kNone;
+  bool autoFit_ = true;  // refit the world (on resize too) until the user moves the camera
+  bool showPanels_ = true;
+  bool running_ = true;
+  bool retryRequested_ = false;
+  int connectedAttempt_ = 0;  // the attempt whose Accept set the scene up
+  std::size_t drawn_ = 0;
+  double fps_ = 0.0;
+  int framesCounted_ = 0;
+  client::TimePoint fpsWindowStart_{};
+};
+
+}  // namespace steerd::viewer

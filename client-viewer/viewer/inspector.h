@@ -1,0 +1,27 @@
+// Selection and the inspector panel: a click picks the entity nearest the pointer; the panel
+// shows its id, archetype, position, heading and speed (estimated between snapshots). The
+// server's debug stream (brain state, active behaviours) is future work; the panel says so.
+#pragma once
+
+#include <optional>
+
+#include "viewer/camera.h"
+#include "viewer/scene.h"
+
+namespace steerd::viewer {
+
+// The id of the entity whose screen position is nearest `screen` and within `radiusPixels`; our
+// own player body is skipped (clicking near the avatar should not select it).
+std::optional<std::uint32_t> pickEntity(const Scene& scene, const Camera& camera, Point screen,
+                                        float radiusPixels);
+
+struct InspectorActions {
+  bool follow = false;    // "Follow" pressed
+  bool deselect = false;  // "Clear" pressed
+};
+
+// Draws the inspector window (right side). `following` is whether the camera follows the
+// selection now. The window goes to the right edge at height `top`.
+InspectorActions drawInspector(const Scene& scene, bool following, float viewportWidth, float top);
+
+}  // namespace steerd::viewer

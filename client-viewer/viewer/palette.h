@@ -1,0 +1,43 @@
+// Colours: the background, the world, the archetypes (Tableau 10, which stays distinguishable on
+// a dark background and for most colour-blind viewers), players and overlays.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace steerd::viewer {
+
+struct Rgba {
+  std::uint8_t r = 0, g = 0, b = 0, a = 255;
+
+  Rgba withAlpha(std::uint8_t alpha) const { return {r, g, b, alpha}; }
+  // Mixes towards white (t > 0) or black (t < 0) by |t| in [0, 1].
+  Rgba shade(float t) const;
+  std::uint32_t abgr() const;  // ImGui's IM_COL32 layout
+  friend bool operator==(Rgba, Rgba) = default;
+};
+
+namespace palette {
+
+inline constexpr Rgba kBackground{22, 25, 32};
+inline constexpr Rgba kWorld{32, 37, 47};
+inline constexpr Rgba kGridMinor{40, 46, 58};
+inline constexpr Rgba kGridMajor{52, 60, 75};
+inline constexpr Rgba kBounds{120, 132, 156};
+inline constexpr Rgba kAvatar{255, 255, 255};     // the local player
+inline constexpr Rgba kAvatarRing{255, 214, 10};  // its halo
+inline constexpr Rgba kOtherPlayer{0, 229, 255};  // other clients' players
+inline constexpr Rgba kSelection{255, 255, 255};
+inline constexpr Rgba kVelocity{255, 255, 255, 150};
+inline constexpr Rgba kGhost{255, 80, 200, 170};
+inline constexpr Rgba kText{225, 230, 240};
+
+// The colour of archetype number `index` (its position in Accept's list).
+Rgba archetype(std::uint32_t index);
+
+// True for the archetype names the server gives player bodies.
+bool isPlayerArchetype(std::string_view name);
+
+}  // namespace palette
+
+}  // namespace steerd::viewer

@@ -1,0 +1,36 @@
+// What one frame shows: the server's description, the interpolated entities with their velocity
+// estimates, the newest raw snapshot, the local avatar and the selection. Filled by the app loop,
+// read by the renderers and panels.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/client.h"
+#include "viewer/bot.h"
+#include "viewer/entity_motion.h"
+#include "viewer/geometry.h"
+
+namespace steerd::viewer {
+
+struct Scene {
+  const client::ServerInfo* server = nullptr;  // null until connected
+  WorldRect bounds;
+  client::Sample sample;                         // interpolated entities, sorted by id
+  std::vector<EntityMotion> motion;              // parallel to sample.entities
+  const wire::SnapshotRecord* newest = nullptr;  // the raw newest complete snapshot
+  std::optional<Motion> avatar;                  // the local player, once connected
+  std::optional<std::uint32_t> selected;
+
+  bool connected() const { return server != nullptr; }
+  std::uint32_t playerEntity() const { return server != nullptr ? server->playerEntity : 0; }
+  // The archetype's name, or "#N" when the server did not name it.
+  std::string archetypeName(std::uint32_t archetype) const;
+  bool isPlayer(const client::EntityView& e) const;
+  // Index into sample.entities of entity `id`, if it is in the sample.
+  std::optional<std::size_t> find(std::uint32_t id) const;
+};
+
+}  // namespace steerd::viewer

@@ -1,0 +1,76 @@
+#include "viewer/view_panel.h"
+
+#include <imgui.h>
+
+#include <map>
+
+#include "viewer/palette.h"
+
+namespace steerd::viewer {
+
+ViewActions drawViewPanel(OverlaySettings& overlays, const Scene& scene, const ViewState& view,
+                          float viewportWidth) {
+  ViewActions actions;
+  const float width = 270.0f;
+  ImGui::SetNextWindowPos(ImVec2(viewportWidth - 10.0f, 10.0f), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+  ImGui::SetNextWindowSize(ImVec2(width, 0.0f), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("View", nullptr,
+                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return actions;
+  }
+  ImGui::Checkbox("Velocity vectors (V)", &overlays.velocity);
+  ImGui::Checkbox("Raw snapshot ghosts (G)", &overlays.ghosts);
+  ImGui::Checkbox("Entity ids (N)", &overlays.ids);
+  ImGui::BeginDisabled(!interestKnown(scene));
+  ImGui::Checkbox("Area of interest (O)", &overlays.interest);
+  ImGui::EndDisabled();
+  if (!interestKnown(scene) && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("The server does not send its interest radius yet, so there is nothing to draw.");
+  }
+
+  if (ImGui::Button("Fit (Home)")) actions.fit = true;
+  ImGui::SameLine();
+  if (view.following) {
+    if (ImGui::Button(view.followingSelection ? "Stop following NPC (F)" : "Stop following (F)")) {
+      actions.stopFollowing = true;
+    }
+  } else if (ImGui::Button("Follow avatar (F)")) {
+    actions.followAvatar = true;
+  }
+  if (view.botActive) ImGui::TextDisabled("bot: %s", view.botName);
+
+  if (scene.connected()) {
+    // Legend: one swatch per archetype with its count in the current sample.
+    std::map<std::uint32_t, std::size_t> counts;
+    for (const client::EntityView& e : scene.sample.entities) ++counts[e.archetype];
+    ImGui::Separator();
+    for (const auto& [archetype, count] : counts) {
+      const std::string name = scene.archetypeName(archetype);
+      const Rgba c = palette::isPlayerArchetype(name) ? palette::kOtherPlayer : palette::archetype(archetype);
+      ImGui::PushID(static_cast<int>(archetype));
+      ImGui::ColorButton("##swatch", ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f),
+                         ImGuiColorEditFlags_NoTooltip, ImVec2(12.0f, 12.0f));
+      ImGui::SameLine();
+      ImGui::Text("%-14s %zu", name.c_str(), count);
+      ImGui::PopID();
+    }
+  }
+  if (ImGui::CollapsingHeader("Keys")) {
+    ImGui::TextDisabled(
+        "WASD / arrows   move the player\n"
+        "left drag       walk to the pointer\n"
+        "left click      select an NPC\n"
+        "right/middle    pan\n"
+        "wheel           zoom at the pointer\n"
+        "F / Home        follow / fit the world\n"
+        "V G N           overlays\n"
+        "R               retry the connection\n"
+        "Tab             hide the panels");
+  }
+  actions.bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+  ImGui::End();
+  return actions;
+}
+
+}  // namespace steerd::viewer
