@@ -22,6 +22,8 @@ void wireStatesOf(const World& world, std::vector<wire::EntityState>& out) {
   const std::size_t n = world.agents().size();
   out.resize(n);
   for (std::uint32_t s = 0; s < n; ++s) out[s] = entityStateOf(world, s);
+  std::sort(out.begin(), out.end(),
+            [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
 }
 
 void ClientView::acknowledge(std::uint32_t tick) {
@@ -48,20 +50,20 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   const wire::SnapshotRecord* base = baseline();
 
   // Area of interest: everything within the radius of the player (or the whole world).
+  // `states` is in id order, so the candidates are too.
   candidates_.clear();
   const bool hasPlayer = world.isAlive(player_);
   const float cx = hasPlayer ? a.px[world.slotOf(player_)] : 0.0f;
   const float cy = hasPlayer ? a.py[world.slotOf(player_)] : 0.0f;
-  const float r2 = interest.radius * interest.radius;
-  for (std::uint32_t s = 0; s < a.size(); ++s) {
-    if (interest.radius > 0 && hasPlayer) {
-      const float dx = a.px[s] - cx, dy = a.py[s] - cy;
-      if (dx * dx + dy * dy > r2) continue;
+  if (interest.radius > 0 && hasPlayer) {
+    const float r2 = interest.radius * interest.radius;
+    for (const wire::EntityState& e : states) {
+      const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
+      if (dx * dx + dy * dy <= r2) candidates_.push_back(e);
     }
-    candidates_.push_back(states[s]);
+  } else {
+    candidates_.assign(states.begin(), states.end());
   }
-  std::sort(candidates_.begin(), candidates_.end(),
-            [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
   // Which candidates the baseline holds: one walk over both (each sorted by id).
   inBaseline_.assign(candidates_.size(), 0);
   if (base != nullptr) {
@@ -94,10 +96,17 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
       priority_[e.id] += e.id == player_ ? 1e9f : 1.0f + 10.0f / (1.0f + d / 10.0f);
       order_.push_back(i);
     }
-    std::sort(order_.begin(), order_.end(), [&](std::uint32_t x, std::uint32_t y) {
+    // Every entity costs at least two bytes, so no more than budget / 2 can go: find those first
+    // (linear), and sort only them.
+    const auto higher = [&](std::uint32_t x, std::uint32_t y) {
       const float px = priority_[candidates_[x].id], py = priority_[candidates_[y].id];
       return px != py ? px > py : candidates_[x].id < candidates_[y].id;
-    });
+    };
+    const std::size_t most = std::min(order_.size(), interest.budgetBytes / 2);
+    std::nth_element(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(most), order_.end(),
+                     higher);
+    order_.resize(most);
+    std::sort(order_.begin(), order_.end(), higher);
     std::size_t used = 64;
     for (std::uint32_t i : order_) {
       const std::size_t c = cost(i);

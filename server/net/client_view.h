@@ -38,7 +38,7 @@ class ClientView {
 
   // Chooses what to send at `tick` and encodes it against the acked baseline, in parts that each
   // fit a datagram. Records what the client will hold.
-  // `states` holds every agent's wire state by slot (wireStatesOf), made once per tick for all clients.
+  // `states` holds every agent's wire state in id order (wireStatesOf), made once per tick for all clients.
   std::vector<wire::Snapshot> build(const World& world, std::span<const wire::EntityState> states,
                                     std::uint32_t tick, const InterestConfig& interest, SnapshotStats& stats);
 
@@ -58,7 +58,8 @@ class ClientView {
 
 // An agent's state as the wire carries it.
 wire::EntityState entityStateOf(const World& world, std::uint32_t slot);
-// Every agent's, by slot (quantising headings costs an atan2 each: once per tick, not per client).
+// Every agent's, in id order (quantising headings costs an atan2 each, and sorting by id a few
+// passes: once per tick, not per client).
 void wireStatesOf(const World& world, std::vector<wire::EntityState>& out);
 
 }  // namespace steerd::net

@@ -56,7 +56,7 @@ class GameSession {
   std::vector<OutDatagram> out_;
   double sendCredit_ = 1.0;
   std::vector<std::uint8_t> scratch_;
-  std::vector<wire::EntityState> wireStates_;  // this tick's, by slot
+  std::vector<wire::EntityState> wireStates_;  // this tick's, in id order
 };
 
 }  // namespace steerd::net
