@@ -18,33 +18,6 @@ Thresholds capacityDefaults() {
   return t;
 }
 
-std::string splitHostPort(const std::string& text, std::string& host, std::uint16_t& port) {
-  std::string h, p;
-  if (!text.empty() && text.front() == '[') {
-    const auto close = text.find(']');
-    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':') {
-      return "expected [ADDRESS]:PORT, got '" + text + "'";
-    }
-    h = text.substr(1, close - 1);
-    p = text.substr(close + 2);
-  } else {
-    const auto colon = text.rfind(':');
-    if (colon == std::string::npos || text.find(':') != colon)
-      return "expected HOST:PORT, got '" + text + "'";
-    h = text.substr(0, colon);
-    p = text.substr(colon + 1);
-  }
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), value);
-  if (h.empty() || p.empty() || ec != std::errc{} || end != p.data() + p.size() || value == 0 ||
-      value > 65535) {
-    return "expected HOST:PORT with a port in 1..65535, got '" + text + "'";
-  }
-  host = h;
-  port = static_cast<std::uint16_t>(value);
-  return {};
-}
-
 std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptions& out) {
   CLI::App app{
       "steer-loadtest: simulated players against a steerd server, through the client library, with a "

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "client/address.h"
+
 #include "loadtest/impairment.h"
 #include "loadtest/movement.h"
 
@@ -45,8 +47,7 @@ struct LoadOptions {
 // Default limits --find-capacity uses when none is given: everybody admitted and snapshots on time.
 Thresholds capacityDefaults();
 
-// Splits HOST:PORT ([v6]:PORT too). Returns an error message, empty on success.
-std::string splitHostPort(const std::string& text, std::string& host, std::uint16_t& port);
+using client::splitHostPort;  // HOST:PORT or [IPv6]:PORT
 
 // Parses argv. On --help or a bad flag prints to stdout/stderr and returns the exit code (0 for
 // --help, 2 for usage errors); otherwise fills `out` and returns nullopt.

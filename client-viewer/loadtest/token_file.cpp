@@ -1,28 +1,16 @@
 #include "loadtest/token_file.h"
 
+#include "proto/hex.h"
+
 #include <fstream>
 #include <string_view>
 
 namespace steerd::loadtest {
 
-namespace {
-int digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-}  // namespace
-
 bool hexToBytes(std::string_view hex, std::string& out) {
-  out.clear();
-  if (hex.size() % 2 != 0) return false;
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = digit(hex[i]), lo = digit(hex[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
-  return true;
+  auto decoded = wire::fromHex(hex);
+  out = decoded ? std::move(*decoded) : std::string{};
+  return decoded.has_value();
 }
 
 bool readTokenFile(const std::string& path, std::vector<std::string>& tokens, std::string& error) {

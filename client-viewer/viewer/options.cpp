@@ -1,5 +1,7 @@
 #include "viewer/options.h"
 
+#include "proto/hex.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cctype>
@@ -12,55 +14,15 @@
 
 namespace steerd::viewer {
 
-std::string splitHostPort(const std::string& text, std::string& host, std::uint16_t& port) {
-  std::string h, p;
-  if (!text.empty() && text.front() == '[') {
-    const auto close = text.find(']');
-    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':') {
-      return "expected [ADDRESS]:PORT, got '" + text + "'";
-    }
-    h = text.substr(1, close - 1);
-    p = text.substr(close + 2);
-  } else {
-    const auto colon = text.rfind(':');
-    if (colon == std::string::npos) return "expected HOST:PORT, got '" + text + "'";
-    h = text.substr(0, colon);
-    p = text.substr(colon + 1);
-    if (h.find(':') != std::string::npos)
-      return "write an IPv6 address as [ADDRESS]:PORT, got '" + text + "'";
-  }
-  if (h.empty()) return "no host in '" + text + "'";
-  unsigned value = 0;
-  const auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), value);
-  if (p.empty() || ec != std::errc{} || end != p.data() + p.size() || value == 0 || value > 65535) {
-    return "port must be 1..65535, got '" + p + "'";
-  }
-  host = h;
-  port = static_cast<std::uint16_t>(value);
-  return {};
-}
-
 std::string parseTokenText(const std::string& text, std::string& bytes) {
   std::size_t b = 0, e = text.size();
   while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
   const std::string_view hex(text.data() + b, e - b);
   if (hex.empty()) return "the token file is empty";
-  if (hex.size() % 2 != 0) return "the token is not hex (odd number of digits)";
-  std::string out;
-  out.reserve(hex.size() / 2);
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = digit(hex[i]), lo = digit(hex[i + 1]);
-    if (hi < 0 || lo < 0) return "the token is not hex (bad digit at " + std::to_string(b + i + 1) + ")";
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
-  bytes = std::move(out);
+  auto decoded = wire::fromHex(hex);
+  if (!decoded) return "the token is not hex (as steerd --issue-token prints it)";
+  bytes = std::move(*decoded);
   return {};
 }
 

@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "client/address.h"
+
 #include "viewer/bot.h"
 
 namespace steerd::viewer {
@@ -26,8 +28,7 @@ struct ViewerOptions {
 // (0 for --help, non-zero otherwise); else fills `out` and returns nullopt.
 std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out);
 
-// "HOST:PORT" or "[V6]:PORT". Returns an error message, or empty on success.
-std::string splitHostPort(const std::string& text, std::string& host, std::uint16_t& port);
+using client::splitHostPort;  // HOST:PORT or [IPv6]:PORT
 
 // A token file's text: hex digits (as `steerd --issue-token` prints them), surrounding
 // whitespace allowed. Returns an error message, or empty on success with `bytes` set.

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "proto/hex.h"
+
 namespace steerd::net {
 
 using TokenKey = std::array<unsigned char, 32>;
@@ -27,8 +29,7 @@ struct TokenCheck {
 };
 TokenCheck checkToken(const TokenKey& key, std::string_view token, std::uint64_t nowUnixSeconds);
 
-std::string toHex(std::string_view bytes);
-// Returns nullopt on odd length or a non-hex digit.
-std::optional<std::string> fromHex(std::string_view hex);
+using wire::fromHex;
+using wire::toHex;
 
 }  // namespace steerd::net

@@ -7,6 +7,8 @@
 set -uo pipefail
 steerd=$1
 loadtest=$2
+# shellcheck source=../lib/steerd_server.sh
+. "$(dirname "$0")/../lib/steerd_server.sh"
 tmp=$(mktemp -d)
 pid=
 cleanup() {
@@ -16,12 +18,8 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for f in "$tmp"/*.txt "$tmp"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 40 "$f"; }; done; exit 1; }
 
-"$steerd" --port 0 --metrics-port 0 --threads 1 --status-interval 0 >"$tmp/server.log" 2>&1 &
-pid=$!
-for _ in $(seq 200); do grep -q "listening on udp" "$tmp/server.log" && break; sleep 0.05; done
-port=$(sed -n 's/.*listening on udp [^ ]*:\([0-9][0-9]*\) .*/\1/p' "$tmp/server.log" | head -n1)
-mport=$(sed -n 's/.*metrics on http:\/\/[^ ]*:\([0-9][0-9]*\)\/metrics.*/\1/p' "$tmp/server.log" | head -n1)
-[ -n "$port" ] && [ -n "$mport" ] || fail "no 'listening on udp ... metrics on http://...' line from steerd"
+start_steerd "$tmp/server.log" || fail "no 'listening on udp ... metrics on http://...' line from steerd"
+mport=$metrics_port
 echo "steerd: udp $port, metrics $mport"
 
 # 1. Twenty players, four seconds: exit 0, a report with every key, everybody connected.

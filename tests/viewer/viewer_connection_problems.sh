@@ -7,6 +7,8 @@
 set -uo pipefail
 steerd=$1
 viewer=$2
+# shellcheck source=../lib/steerd_server.sh
+. "$(dirname "$0")/../lib/steerd_server.sh"
 command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run is not installed (Debian: xvfb)"; exit 77; }
 
 tmp=$(mktemp -d)
@@ -34,15 +36,7 @@ echo "no server: exit $rc after $(( $(date +%s) - start )) s: $(grep 'Cannot rea
 
 # 2. A server with a token key, and no token: refused, and the message says what to do.
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$tmp/key"
-"$steerd" --port 0 --metrics-port 0 --threads 1 --status-interval 0 --token-key "$tmp/key" >"$tmp/server.log" 2>&1 &
-pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(sed -n 's/.*listening on udp [^ ]*:\([0-9][0-9]*\).*/\1/p' "$tmp/server.log" | head -n1)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "steerd did not say its port in 10 s:"; cat "$tmp/server.log"; exit 1; }
+start_steerd "$tmp/server.log" --token-key "$tmp/key" || exit 1
 view --server "127.0.0.1:$port" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "no token: exit $rc"; cat "$tmp/err"; exit 1; }

@@ -5,6 +5,8 @@
 set -uo pipefail
 steerd=$1
 viewer=$2
+# shellcheck source=../lib/steerd_server.sh
+. "$(dirname "$0")/../lib/steerd_server.sh"
 command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run is not installed (Debian: xvfb)"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
 
@@ -16,15 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$steerd" --port 0 --metrics-port 0 --threads 1 --status-interval 0 >"$tmp/server.log" 2>&1 &
-pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(sed -n 's/.*listening on udp [^ ]*:\([0-9][0-9]*\).*/\1/p' "$tmp/server.log" | head -n1)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "steerd did not say its port in 10 s:"; cat "$tmp/server.log"; exit 1; }
+start_steerd "$tmp/server.log" || exit 1
 
 png=$tmp/shot.png
 # Display numbers start at a random point (-n) so tests run in parallel (ctest -j) rarely race
