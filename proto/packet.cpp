@@ -55,6 +55,8 @@ std::string_view dropReasonName(DropReason r) {
       return "replayed";
     case DropReason::kRateLimited:
       return "rate_limited";
+    case DropReason::kImplausibleSequence:
+      return "implausible_sequence";
     case DropReason::kCount:
       break;
   }
@@ -134,16 +136,16 @@ bool encodeDatagram(const PacketHeader& header, const Packet& packet, std::vecto
   return true;
 }
 
-bool AckTracker::received(std::uint16_t sequence) {
+Arrival AckTracker::received(std::uint16_t sequence) {
   if (!any_) {
     any_ = true;
     ack_ = sequence;
     bits_ = 0;
-    return true;
+    return Arrival::kNew;
   }
   if (sequenceNewer(sequence, ack_)) {
     const std::uint16_t shift = static_cast<std::uint16_t>(sequence - ack_);
-    // The old ack becomes bit (shift - 1); older bits move up with it.
+    if (shift > kMaxSequenceJump) return Arrival::kImplausible;
     if (shift > 32) {
       bits_ = 0;  // the old ack is out of the window too
     } else if (shift == 32) {
@@ -152,15 +154,15 @@ bool AckTracker::received(std::uint16_t sequence) {
       bits_ = (bits_ << shift) | (1u << (shift - 1));
     }
     ack_ = sequence;
-    return true;
+    return Arrival::kNew;
   }
-  if (sequence == ack_) return false;
+  if (sequence == ack_) return Arrival::kDuplicate;
   const std::uint16_t back = static_cast<std::uint16_t>(ack_ - sequence);
-  if (back > 32) return false;
+  if (back > 32) return Arrival::kTooOld;
   const std::uint32_t bit = 1u << (back - 1);
-  if (bits_ & bit) return false;
+  if (bits_ & bit) return Arrival::kDuplicate;
   bits_ |= bit;
-  return true;
+  return Arrival::kNew;
 }
 
 }  // namespace steerd::wire

@@ -24,7 +24,7 @@
 namespace steerd::wire {
 
 inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
-inline constexpr std::uint8_t kProtocolVersion = 2;  // 2: heading turn rate, three-byte residuals
+inline constexpr std::uint8_t kProtocolVersion = 2;       // 2: heading turn rate, three-byte residuals
 inline constexpr std::size_t kHeaderBytes = 14;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes;
@@ -55,6 +55,7 @@ enum class DropReason : std::uint8_t {
   kBadInput,       // input with NaN/inf, out of the world, or malformed
   kReplayed,       // input older than what was already applied
   kRateLimited,
+  kImplausibleSequence,  // a sequence number far ahead of any seen (corrupted or forged)
   kCount,
 };
 std::string_view dropReasonName(DropReason r);
@@ -78,11 +79,21 @@ inline bool sequenceNewer(std::uint16_t a, std::uint16_t b) {
   return a != b && static_cast<std::uint16_t>(a - b) < 0x8000;
 }
 
+enum class Arrival : std::uint8_t {
+  kNew,         // recorded
+  kDuplicate,   // seen before: drop it
+  kTooOld,      // older than the 32 tracked: cannot tell, so it is processed but not recorded
+  kImplausible  // more than kMaxSequenceJump ahead of the newest: not recorded (corruption or forgery)
+};
+
+// A gap between two datagrams of one connection bigger than this means something is wrong: at
+// 30 to 100 datagrams a second it is 10 to 30 s of silence, longer than any timeout.
+inline constexpr std::uint16_t kMaxSequenceJump = 1024;
+
 // Packet-level acks: records received sequences and produces (ack, ack bits) for outgoing headers.
 class AckTracker {
  public:
-  // Returns false for a sequence already seen or too old to track (a duplicate).
-  bool received(std::uint16_t sequence);
+  Arrival received(std::uint16_t sequence);
   std::uint16_t ack() const { return ack_; }
   std::uint32_t ackBits() const { return bits_; }
   bool any() const { return any_; }

@@ -384,7 +384,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
 
   // A packet of the connection (not a stateless handshake answer): acks, loss, liveness.
   void heard(TimePoint now) {
-    acks.received(decoded.header.sequence);
+    // A sequence far ahead of the newest is corruption: it must not shift the ack window or
+    // count everything in between as lost.
+    if (acks.received(decoded.header.sequence) == wire::Arrival::kImplausible) {
+      ++counters.drops[static_cast<std::size_t>(wire::DropReason::kImplausibleSequence)];
+      return;
+    }
     loss.add(decoded.header.sequence);
     lastHeard = now;
   }

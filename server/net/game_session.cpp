@@ -119,25 +119,37 @@ void GameSession::afterTick() {
   InterestConfig interest;
   interest.radius = config_.interestRadius;
   interest.budgetBytes = static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
-  wire::Packet packet;
-  if (!order_.empty()) wireStatesOf(world_, wireStates_);
-  for (std::uint32_t id : order_) {
-    Player& p = clients_.at(id);
-    SnapshotStats stats;
-    std::vector<wire::Snapshot> parts = p.view.build(world_, wireStates_, tick, interest, stats);
-    for (auto& part : parts) {
-      *packet.mutable_snapshot() = std::move(part);
-      OutDatagram d{id, {}};
-      if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d.bytes)) {
-        spdlog::error("snapshot part for client {} over {} bytes: not sent", id, wire::kMaxDatagramBytes);
-        continue;
+  if (order_.empty()) return;
+  wireStatesOf(world_, wireStates_);
+  // Clients are independent: each chunk builds and encodes its clients' snapshots on the world's
+  // thread pool (idle between ticks); the datagrams are queued in join order afterwards.
+  perClient_.resize(order_.size());
+  world_.parallelFor(order_.size(), 4, [&](std::size_t begin, std::size_t end) {
+    wire::Packet packet;
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::uint32_t id = order_[k];
+      std::vector<OutDatagram>& mine = perClient_[k];
+      mine.clear();
+      SnapshotStats stats;
+      std::vector<wire::Snapshot> parts =
+          clients_.at(id).view.build(world_, wireStates_, tick, interest, stats);
+      for (auto& part : parts) {
+        *packet.mutable_snapshot() = std::move(part);
+        OutDatagram d{id, {}};
+        if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d.bytes)) {
+          spdlog::error("snapshot part for client {} over {} bytes: not sent", id, wire::kMaxDatagramBytes);
+          continue;
+        }
+        metrics_.snapshotParts.fetch_add(1, std::memory_order_relaxed);
+        metrics_.snapshotBytes.fetch_add(d.bytes.size(), std::memory_order_relaxed);
+        mine.push_back(std::move(d));
       }
-      metrics_.snapshotParts.fetch_add(1, std::memory_order_relaxed);
-      metrics_.snapshotBytes.fetch_add(d.bytes.size(), std::memory_order_relaxed);
-      out_.push_back(std::move(d));
+      metrics_.snapshotsSent.fetch_add(1, std::memory_order_relaxed);
+      metrics_.snapshotEntities.fetch_add(stats.entitiesSent, std::memory_order_relaxed);
     }
-    metrics_.snapshotsSent.fetch_add(1, std::memory_order_relaxed);
-    metrics_.snapshotEntities.fetch_add(stats.entitiesSent, std::memory_order_relaxed);
+  });
+  for (auto& mine : perClient_) {
+    for (auto& d : mine) out_.push_back(std::move(d));
   }
   endpoint_.send(out_);
 }

@@ -262,9 +262,17 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
 }
 
 void NetEndpoint::onConnected(Connection& c, const wire::Decoded& d) {
-  if (!c.acks.received(d.header.sequence)) {
-    metrics_.drop(wire::DropReason::kReplayed);
-    return;
+  switch (c.acks.received(d.header.sequence)) {
+    case wire::Arrival::kDuplicate:
+      metrics_.drop(wire::DropReason::kReplayed);
+      return;
+    case wire::Arrival::kImplausible:
+      // A corrupted or forged header must not shift this connection's sequence window.
+      metrics_.drop(wire::DropReason::kImplausibleSequence);
+      return;
+    case wire::Arrival::kNew:
+    case wire::Arrival::kTooOld:  // inputs carry their own sequence; an old one is ignored there
+      break;
   }
   c.lastReceived = Clock::now();
   // The client's acks of our datagrams: RTT samples and delivery.

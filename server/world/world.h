@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +64,13 @@ class World {
   std::int32_t archetypeIndex(const std::string& name) const;
 
   void step();
+
+  // The world's thread pool, for work between ticks that only reads the world (snapshots for
+  // many clients). body(begin, end) runs on chunks of [0, count) in any order.
+  void parallelFor(std::size_t count, std::size_t chunkSize,
+                   const std::function<void(std::size_t, std::size_t)>& body) const {
+    pool_->parallelFor(count, chunkSize, body);
+  }
 
   // Live tuning, between ticks: new parameters and behaviour sets for the same archetypes (same
   // names, same order), keeping every agent and its memory. Returns an error (and changes

@@ -265,6 +265,24 @@ TEST(Session, BadInputsAreCountedAndNeverMoveThePlayer) {
   EXPECT_LT(s.world->agents().px[s.world->slotOf(me)], 55.0f);
 }
 
+TEST(Session, ACorruptedSequenceNumberDoesNotCutTheClientOff) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  c.input(1, 50, 50);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+  // One datagram whose header sequence was corrupted to 30,000 ahead: refused and counted...
+  const std::uint16_t honest = c.seq;
+  c.seq = static_cast<std::uint16_t>(honest + 30000);
+  c.input(2, 51, 50);
+  c.seq = honest;
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kImplausibleSequence) == 1; }));
+  // ...and the client's next inputs, with honest sequences, still get through.
+  c.input(3, 52, 50);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 2; }));
+  EXPECT_EQ(s.drops(wire::DropReason::kReplayed), 0u);
+}
+
 TEST(Session, AcknowledgedSnapshotsBecomeTheBaseline) {
   Server s;
   RawClient c(s.endpoint->port());

@@ -123,23 +123,34 @@ TEST(Packet, RandomBytesNeverCrashAndAreMostlyDropped) {
 
 TEST(AckTracker, TracksTheLast33Sequences) {
   AckTracker t;
-  EXPECT_TRUE(t.received(10));
-  EXPECT_FALSE(t.received(10));  // duplicate
-  EXPECT_TRUE(t.received(12));
+  EXPECT_EQ(t.received(10), Arrival::kNew);
+  EXPECT_EQ(t.received(10), Arrival::kDuplicate);
+  EXPECT_EQ(t.received(12), Arrival::kNew);
   EXPECT_EQ(t.ack(), 12);
-  EXPECT_EQ(t.ackBits(), 0b10u);  // 11 missing, 10 received
-  EXPECT_TRUE(t.received(11));    // late, reordered
+  EXPECT_EQ(t.ackBits(), 0b10u);             // 11 missing, 10 received
+  EXPECT_EQ(t.received(11), Arrival::kNew);  // late, reordered
   EXPECT_EQ(t.ackBits(), 0b11u);
-  EXPECT_FALSE(t.received(11));
-  EXPECT_TRUE(t.received(45));  // 33 ahead: 12 becomes bit 32, out of the window
+  EXPECT_EQ(t.received(11), Arrival::kDuplicate);
+  EXPECT_EQ(t.received(45), Arrival::kNew);  // 33 ahead: 12 becomes bit 32, out of the window
   EXPECT_EQ(t.ackBits(), 0u);
-  EXPECT_FALSE(t.received(12));  // too old to tell: treated as a duplicate
+  EXPECT_EQ(t.received(12), Arrival::kTooOld);  // cannot tell: processed, not recorded
+}
+
+TEST(AckTracker, AnImplausibleJumpDoesNotMoveTheWindow) {
+  AckTracker t;
+  t.received(100);
+  // A corrupted header: 30,000 ahead. Refused, and the real sequence carries on as before.
+  EXPECT_EQ(t.received(30100), Arrival::kImplausible);
+  EXPECT_EQ(t.ack(), 100);
+  EXPECT_EQ(t.received(101), Arrival::kNew);
+  EXPECT_EQ(t.received(static_cast<std::uint16_t>(101 + kMaxSequenceJump)),
+            Arrival::kNew);  // a long gap, still plausible
 }
 
 TEST(AckTracker, WrapsAround) {
   AckTracker t;
   t.received(65535);
-  EXPECT_TRUE(t.received(1));
+  EXPECT_EQ(t.received(1), Arrival::kNew);
   EXPECT_EQ(t.ack(), 1);
   EXPECT_EQ(t.ackBits(), 0b10u);  // 0 missing, 65535 received
   EXPECT_TRUE(sequenceNewer(1, 65535));
