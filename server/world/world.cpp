@@ -232,6 +232,14 @@ std::uint64_t World::stateHash() const {
                                static_cast<std::int32_t>(a.archetype[s]), a.memory[s].brainState};
     XXH3_64bits_update(state, f, sizeof f);
     XXH3_64bits_update(state, i, sizeof i);
+    if (archetypes_[a.archetype[s]].brain) {
+      // What a brain carries to its next think: stats, sightings, when its state began.
+      const BrainMemory& m = brainMemory_[id];
+      XXH3_64bits_update(state, &m.enteredTick, sizeof m.enteredTick);
+      XXH3_64bits_update(state, &m.lastThinkTick, sizeof m.lastThinkTick);
+      XXH3_64bits_update(state, m.stats.data(), sizeof m.stats);
+      XXH3_64bits_update(state, m.lastSeen.data(), sizeof m.lastSeen);
+    }
   }
   const std::uint64_t h = XXH3_64bits_digest(state);
   XXH3_freeState(state);
