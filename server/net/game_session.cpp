@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "world/scenarios.h"
+
 namespace steerd::net {
 
 GameSession::GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& metrics,
@@ -33,10 +35,13 @@ void GameSession::beforeTick() {
 }
 
 void GameSession::join(std::uint32_t clientId) {
-  // A new player appears in the middle of the world until its first input says where it is.
+  // A new player appears at the free spot nearest the middle of the world (not in a rock or a
+  // building) until its first input says where it is.
   const Bounds& b = limits_.bounds;
   const steer::Vec2 centre{(b.minX + b.maxX) * 0.5f, (b.minY + b.maxY) * 0.5f};
-  const AgentId body = world_.spawnExternal(playerArchetype_, centre);
+  const float radius = world_.archetypes()[playerArchetype_].limits.radius;
+  const AgentId body =
+      world_.spawnExternal(playerArchetype_, freeSpotNear(world_.geometry(), centre, radius + 0.5f));
   clients_.emplace(clientId, Player{ClientView(clientId, body)});
   order_.push_back(clientId);
 

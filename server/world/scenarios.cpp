@@ -50,6 +50,54 @@ bool insideObstacle(const StaticGeometry& g, Vec2 p, float pad) {
   return false;
 }
 
+namespace {
+
+float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 ab = b - a;
+  const float len2 = steer::dot(ab, ab);
+  const float t = len2 > 0.0f ? std::clamp(steer::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+  return steer::distance(p, a + ab * t);
+}
+
+bool freeSpot(const StaticGeometry& g, Vec2 q, float pad) {
+  const Bounds& b = g.bounds;
+  if (q.x < b.minX + pad || q.x > b.maxX - pad || q.y < b.minY + pad || q.y > b.maxY - pad) return false;
+  if (insideObstacle(g, q, pad)) return false;
+  // Clear of every wall, and on the front of the nearest one-sided wall: bodies keep to a wall's
+  // left, so behind it is inside a building (or outside a pen). A two-sided fence (stored as two
+  // walls back to back) has no behind.
+  const steer::Wall* nearest = nullptr;
+  float nearestDistance = 0.0f;
+  for (std::size_t i = 0; i < g.walls.size(); ++i) {
+    const steer::Wall& w = g.walls[i];
+    const float d = distanceToSegment(q, w.from, w.to);
+    if (d < pad) return false;
+    const bool twin = (i > 0 && g.walls[i - 1].from == w.to && g.walls[i - 1].to == w.from) ||
+                      (i + 1 < g.walls.size() && g.walls[i + 1].from == w.to && g.walls[i + 1].to == w.from);
+    if (!twin && (nearest == nullptr || d < nearestDistance)) {
+      nearest = &w;
+      nearestDistance = d;
+    }
+  }
+  return nearest == nullptr || steer::dot(q - nearest->from, nearest->normal) >= 0.0f;
+}
+
+}  // namespace
+
+Vec2 freeSpotNear(const StaticGeometry& g, Vec2 p, float pad) {
+  if (freeSpot(g, p, pad)) return p;
+  const float reach = std::max(g.bounds.maxX - g.bounds.minX, g.bounds.maxY - g.bounds.minY);
+  for (float r = 1.0f; r <= reach; r += 1.0f) {
+    const int steps = std::max(8, static_cast<int>(2.0f * steer::kPi * r));
+    for (int k = 0; k < steps; ++k) {
+      const float a = 2.0f * steer::kPi * static_cast<float>(k) / static_cast<float>(steps);
+      const Vec2 q{p.x + r * std::cos(a), p.y + r * std::sin(a)};
+      if (freeSpot(g, q, pad)) return q;
+    }
+  }
+  return p;
+}
+
 // `count` spawn points in the box [lo, hi]: one per cell of a lattice sized to fit them, jittered
 // inside its cell, so bodies start apart (random points overlap, and a crowd that starts
 // overlapping shows up as overlap in the motion report). Points inside obstacles are re-drawn

@@ -21,6 +21,10 @@ struct ScenarioOptions {
 
 // Spawning helpers, shared with scenario files. `g` must be indexed (a World's geometry is).
 bool insideObstacle(const StaticGeometry& g, steer::Vec2 p, float pad);
+// The nearest point to `p` (searching outwards in rings 1 m apart) where a body of radius `pad`
+// is inside the bounds, clear of every obstacle and wall, and in front of the nearest one-sided
+// wall (not inside a building, not outside a pen); `p` itself if nothing is found.
+steer::Vec2 freeSpotNear(const StaticGeometry& g, steer::Vec2 p, float pad);
 // `count` points on a jittered lattice filling the box [lo, hi], re-drawn (a few times, within their
 // lattice cell) when they fall within `pad` of an obstacle.
 std::vector<steer::Vec2> latticePoints(const StaticGeometry& g, steer::Rng& rng, std::size_t count,

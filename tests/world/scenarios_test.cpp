@@ -78,3 +78,39 @@ TEST(Scenarios, CrowdMotionQualityOverTenSeconds) {
 
 }  // namespace
 }  // namespace steerd
+
+namespace steerd {
+namespace {
+
+TEST(FreeSpot, StepsOutOfRocksWallsAndBuildings) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 100, 100};
+  g.obstacles.push_back({{50, 50}, 4.0f});  // a rock on the centre
+  // A building round (20, 20) (one-sided walls, clockwise: they face out), and a two-sided
+  // fence through (80, 50).
+  g.walls = {steer::makeWall({10, 10}, {10, 30}), steer::makeWall({10, 30}, {30, 30}),
+             steer::makeWall({30, 30}, {30, 10}), steer::makeWall({30, 10}, {10, 10}),
+             steer::makeWall({80, 40}, {80, 60}), steer::makeWall({80, 60}, {80, 40})};
+  World w(g, {}, {});  // indexes the obstacles
+  const StaticGeometry& geo = w.geometry();
+
+  const steer::Vec2 open{70, 20};
+  EXPECT_EQ(freeSpotNear(geo, open, 1.0f), open);  // already free: unchanged
+
+  const steer::Vec2 outOfRock = freeSpotNear(geo, {50, 50}, 1.0f);
+  EXPECT_GE(steer::distance(outOfRock, {50, 50}), 5.0f);
+  EXPECT_LE(steer::distance(outOfRock, {50, 50}), 6.0f);  // the nearest ring that is clear
+
+  const steer::Vec2 outOfRoom = freeSpotNear(geo, {20, 20}, 1.0f);
+  // Outside the building, at least a body radius from its walls.
+  EXPECT_TRUE(outOfRoom.x <= 9.01f || outOfRoom.x >= 30.99f || outOfRoom.y <= 9.01f || outOfRoom.y >= 30.99f)
+      << outOfRoom.x << ", " << outOfRoom.y;
+
+  const steer::Vec2 offFence = freeSpotNear(geo, {80, 50}, 1.0f);
+  EXPECT_GE(std::abs(offFence.x - 80.0f), 1.0f);
+  // Beside the fence is not inside anything: the two-sided fence counts once, not twice.
+  EXPECT_EQ(freeSpotNear(geo, {85, 50}, 1.0f), (steer::Vec2{85, 50}));
+}
+
+}  // namespace
+}  // namespace steerd
