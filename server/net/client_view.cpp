@@ -74,12 +74,18 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
     }
   }
 
-  // Budget: about two bytes for an entity the baseline holds, ten for a new one.
+  // Budget: about two bytes for an entity the baseline holds, ten for a new one, plus the fixed
+  // part (headers, and a bit per baseline entity for "updated or carried"). The estimate is
+  // corrected by how far off it was on the last snapshots (`costScale_`), so what is sent stays
+  // near the budget whatever the residuals cost.
   auto cost = [&](std::size_t i) -> std::size_t { return inBaseline_[i] ? 2 : 10; };
-  std::size_t total = 64;
+  const std::size_t fixed = 64 + (base != nullptr ? base->entities.size() / 8 : 0);
+  const auto budget = static_cast<std::size_t>(static_cast<double>(interest.budgetBytes) / costScale_);
+  std::size_t total = fixed;
   for (std::size_t i = 0; i < candidates_.size(); ++i) total += cost(i);
   updated_.clear();
-  if (total <= interest.budgetBytes) {
+  std::size_t used = total;
+  if (total <= budget) {
     updated_ = candidates_;
     stats.entitiesWaiting = 0;
   } else {
@@ -102,15 +108,15 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
       const float px = priority_[candidates_[x].id], py = priority_[candidates_[y].id];
       return px != py ? px > py : candidates_[x].id < candidates_[y].id;
     };
-    const std::size_t most = std::min(order_.size(), interest.budgetBytes / 2);
+    const std::size_t most = std::min(order_.size(), budget / 2);
     std::nth_element(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(most), order_.end(),
                      higher);
     order_.resize(most);
     std::sort(order_.begin(), order_.end(), higher);
-    std::size_t used = 64;
+    used = fixed;
     for (std::uint32_t i : order_) {
       const std::size_t c = cost(i);
-      if (used + c > interest.budgetBytes) continue;
+      if (used + c > budget) continue;
       used += c;
       updated_.push_back(candidates_[i]);
       priority_[candidates_[i].id] = 0.0f;
@@ -134,6 +140,10 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   const wire::SnapshotContent content{tick, updated_, removed_};
   // Packet wrapper: one tag byte and a two-byte length.
   std::vector<wire::Snapshot> parts = wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3, record);
+  std::size_t actual = 0;
+  for (const auto& part : parts) actual += wire::kHeaderBytes + wire::partBodyBytes(part);
+  const double ratio = static_cast<double>(actual) / static_cast<double>(std::max<std::size_t>(used, 1));
+  costScale_ = std::clamp(0.8 * costScale_ + 0.2 * ratio, 0.25, 8.0);
   stats.entitiesSent = updated_.size();
   sent_.push_back(std::move(record));
   while (sent_.size() > kHistory) sent_.pop_front();

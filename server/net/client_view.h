@@ -54,6 +54,7 @@ class ClientView {
   std::vector<std::uint32_t> removed_;
   std::vector<std::uint32_t> order_;
   std::vector<std::uint8_t> inBaseline_;  // per candidate
+  double costScale_ = 1.0;                // bytes actually sent / bytes estimated, smoothed over snapshots
 };
 
 // An agent's state as the wire carries it.

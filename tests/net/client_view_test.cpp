@@ -1,0 +1,75 @@
+// What one client is sent: everything when it fits, and when it does not, about the byte budget
+// (the cost estimate corrects itself from what encoding really cost).
+#include "net/client_view.h"
+
+#include <gtest/gtest.h>
+
+#include "proto/packet.h"
+#include "world/scenarios.h"
+
+namespace steerd::net {
+namespace {
+
+struct Stream {
+  std::unique_ptr<World> world;
+  AgentId player = 0;
+  ClientView view{1, 0};
+  std::vector<wire::EntityState> states;
+
+  explicit Stream(std::size_t agents) {
+    ScenarioOptions o;
+    o.seed = 2;
+    o.threads = 1;
+    o.agents = agents;
+    world = makeCrowdScenario(o);
+    const auto p = static_cast<ArchetypeIndex>(world->archetypeIndex("player"));
+    player = world->spawnExternal(p, {100, 100});
+    view = ClientView(1, player);
+  }
+  // One snapshot, acknowledged at once; returns its bytes on the wire.
+  std::size_t next(const InterestConfig& interest, SnapshotStats& stats) {
+    world->step();
+    wireStatesOf(*world, states);
+    const auto tick = static_cast<std::uint32_t>(world->tick());
+    std::size_t bytes = 0;
+    for (const auto& part : view.build(*world, states, tick, interest, stats)) {
+      bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
+    }
+    view.acknowledge(tick);
+    return bytes;
+  }
+};
+
+TEST(ClientView, EverythingGoesWhenItFits) {
+  Stream s(200);
+  InterestConfig interest;
+  interest.budgetBytes = 100000;
+  SnapshotStats stats;
+  s.next(interest, stats);
+  EXPECT_EQ(stats.entitiesSent, s.world->agentCount());
+  EXPECT_EQ(stats.entitiesWaiting, 0u);
+}
+
+TEST(ClientView, StaysNearTheByteBudget) {
+  Stream s(3000);
+  InterestConfig interest;
+  interest.budgetBytes = 1600;  // 256 kbps at 20 snapshots a second
+  std::size_t bytes = 0;
+  int counted = 0;
+  for (int k = 0; k < 200; ++k) {
+    SnapshotStats stats;
+    const std::size_t b = s.next(interest, stats);
+    EXPECT_GT(stats.entitiesWaiting, 0u);
+    if (k >= 20) {  // once the cost estimate has settled
+      bytes += b;
+      ++counted;
+    }
+  }
+  const double mean = static_cast<double>(bytes) / counted;
+  std::printf("mean %.0f bytes per snapshot for a budget of 1600\n", mean);
+  EXPECT_LT(mean, 1600 * 1.1);
+  EXPECT_GT(mean, 1600 * 0.7);  // and it uses the budget, rather than starving the client
+}
+
+}  // namespace
+}  // namespace steerd::net
