@@ -106,19 +106,13 @@ int main(int argc, char** argv) {
         }
         toClient.push_back({tick + oneWay, std::move(p)});
       }
-      if (t >= warmup) {
-        updates += stats.entitiesSent;
-        // Moving: entities whose quantised position changed since the last snapshot.
-        const AgentColumns& a = world->agents();
-        for (std::uint32_t s = 0; s < a.size(); ++s) {
-          const wire::EntityState e = net::entityStateOf(*world, s);
-          auto it = lastSent.find(e.id);
-          if (it == lastSent.end() || it->second.x != e.x || it->second.y != e.y) ++moving;
-          lastSent[e.id] = e;
-        }
-      } else {
-        const AgentColumns& a = world->agents();
-        for (std::uint32_t s = 0; s < a.size(); ++s) lastSent[a.id[s]] = net::entityStateOf(*world, s);
+      if (t >= warmup) updates += stats.entitiesSent;
+      // Moving: entities whose quantised position changed since the last snapshot (counted
+      // after the warm-up), from the wire states this snapshot was built from.
+      for (const wire::EntityState& e : states) {
+        auto it = lastSent.find(e.id);
+        if (t >= warmup && (it == lastSent.end() || it->second.x != e.x || it->second.y != e.y)) ++moving;
+        lastSent[e.id] = e;
       }
     }
     // The client: decode what arrived, ack complete snapshots after the return trip.

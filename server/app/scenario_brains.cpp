@@ -120,7 +120,6 @@ std::int32_t compileCondition(const pb::Condition& c, const Names& names, const 
       const pb::Proximity& p = c.has_group_strays() ? c.group_strays() : c.closest_to_stray();
       proximity(c.has_group_strays() ? brain::Test::kGroupStrays : brain::Test::kClosestToStray, p);
       node.index2 = p.group().empty() ? node.index : names.archetypes.at(p.group());
-      b.usesGroupStrays = true;
       break;
     }
     case pb::Condition::kSees:

@@ -74,7 +74,6 @@ struct Brain {
   std::vector<Stat> stats;
   std::int32_t initial = 0;
   std::uint32_t thinkEvery = 6;  // ticks
-  bool usesGroupStrays = false;
 
   // The leaf a transition into `state` lands in (descending through initial children).
   std::int32_t enterLeaf(std::int32_t state) const {

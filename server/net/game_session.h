@@ -55,7 +55,6 @@ class GameSession {
   std::vector<NetEvent> events_;
   std::vector<OutDatagram> out_;
   double sendCredit_ = 1.0;
-  std::vector<std::uint8_t> scratch_;
   std::vector<wire::EntityState> wireStates_;        // this tick's, in id order
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
 };
