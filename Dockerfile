@@ -37,7 +37,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 # tests/deploy/manifests_consistent.sh re-derives them from the built binary and compares).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libc6 libfmt9 libgcc-s1 libprotobuf32 libspdlog1.10 libstdc++6 libxxhash0 libsodium23 libcpp-httplib0.11 \
+        libc6 libfmt9 libgcc-s1 libprotobuf32 libspdlog1.10 libstdc++6 libxxhash0 libsodium23 libcpp-httplib0.11 librecast1 \
         curl \
     && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 steerd \

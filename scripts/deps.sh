@@ -13,6 +13,7 @@ packages=(
   libxxhash-dev        # state hash of the world (determinism checks)
   libsodium-dev        # connect cookies and tokens: keyed MACs (HMAC-SHA-512-256), random keys
   libcpp-httplib-dev   # the /metrics and /healthz HTTP endpoint
+  librecast-dev        # Recast/Detour: navmesh building, A* path queries (and DetourCrowd, for the comparison bench)
   libgtest-dev         # tests
   libbenchmark-dev     # benches
   libsdl2-dev          # steer-viewer: window, input and SDL_Renderer (works on a software renderer)

@@ -26,6 +26,9 @@ class StaticGeometry {
   std::vector<steer::CircleObstacle> obstacles;
   std::vector<steer::Wall> walls;
   std::vector<Path> paths;
+  // The navmesh's polygons (world x, y, counter-clockwise), filled when the scenario builds one;
+  // for drawing and debugging only (navigation queries go through server/nav).
+  std::vector<std::vector<steer::Vec2>> navPolygons;
 
   // Builds the buckets; `reach` is the farthest an agent looks for obstacles and walls.
   void index(float cellSize, float reach);

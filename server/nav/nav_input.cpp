@@ -1,0 +1,139 @@
+#include "nav/nav_input.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <xxhash.h>
+
+namespace steerd::nav {
+
+namespace {
+
+// Bump when the builder changes what it makes from the same input, so old cache files miss.
+constexpr std::uint32_t kBuilderVersion = 1;
+
+class KeyHasher {
+ public:
+  KeyHasher() : state_(XXH3_createState()) { XXH3_64bits_reset(state_); }
+  ~KeyHasher() { XXH3_freeState(state_); }
+  KeyHasher(const KeyHasher&) = delete;
+  KeyHasher& operator=(const KeyHasher&) = delete;
+
+  template <class T>
+  void add(const T& v) {
+    XXH3_64bits_update(state_, &v, sizeof v);
+  }
+  void add(steer::Vec2 v) { add(v.x), add(v.y); }
+  void add(const Polygon& p) {
+    add(static_cast<std::uint64_t>(p.size()));
+    for (const auto& v : p) add(v);
+  }
+  void add(const std::string& s) {
+    add(static_cast<std::uint64_t>(s.size()));
+    XXH3_64bits_update(state_, s.data(), s.size());
+  }
+  template <class T, class F>
+  void addAll(const std::vector<T>& items, F&& each) {
+    add(static_cast<std::uint64_t>(items.size()));
+    for (const auto& i : items) each(i);
+  }
+  std::uint64_t digest() const { return XXH3_64bits_digest(state_); }
+
+ private:
+  XXH3_state_t* state_;
+};
+
+bool finite(steer::Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+
+// Convex with a non-zero area, in either winding. Collinear runs are allowed.
+std::string polygonProblem(const Polygon& p) {
+  if (p.size() < 3) return "needs at least 3 points, has " + std::to_string(p.size());
+  for (const auto& v : p) {
+    if (!finite(v)) return "a point is not finite";
+  }
+  float area2 = 0.0f;
+  int sign = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const steer::Vec2 a = p[i], b = p[(i + 1) % p.size()], c = p[(i + 2) % p.size()];
+    area2 += steer::cross(a, b);
+    const float turn = steer::cross(b - a, c - b);
+    if (std::fabs(turn) < 1e-6f) continue;
+    const int s = turn > 0.0f ? 1 : -1;
+    if (sign != 0 && s != sign) return "not convex (split it into convex pieces)";
+    sign = s;
+  }
+  if (std::fabs(area2) < 1e-6f) return "has no area";
+  return {};
+}
+
+}  // namespace
+
+std::uint64_t navInputKey(const NavInput& in) {
+  KeyHasher h;
+  h.add(kBuilderVersion);
+  h.add(in.boundsMin), h.add(in.boundsMax);
+  h.addAll(in.walkable, [&](const Polygon& p) { h.add(p); });
+  h.addAll(in.blocking, [&](const Polygon& p) { h.add(p); });
+  h.addAll(in.cylinders, [&](const Cylinder& c) { h.add(c.center), h.add(c.radius); });
+  h.addAll(in.walls, [&](const NavInput::Segment& w) { h.add(w.from), h.add(w.to); });
+  h.add(in.wallThickness);
+  // Costs do not change the mesh (they are the query filter's), but area shapes do.
+  h.addAll(in.areas, [&](const CostArea& a) { h.add(a.polygon); });
+  h.addAll(in.links, [&](const OffMeshLink& l) {
+    h.add(l.from), h.add(l.to), h.add(l.radius), h.add(static_cast<std::uint8_t>(l.bidirectional));
+  });
+  const NavBuildSettings& s = in.settings;
+  h.add(s.cellSize), h.add(s.agentRadius), h.add(s.agentHeight), h.add(s.tileSize);
+  h.add(s.maxEdgeLength), h.add(s.maxSimplificationError);
+  return h.digest();
+}
+
+std::vector<std::string> validateNavInput(const NavInput& in) {
+  std::vector<std::string> errors;
+  const auto bad = [&](const std::string& what) { errors.push_back(what); };
+  if (!finite(in.boundsMin) || !finite(in.boundsMax) || !(in.boundsMax.x > in.boundsMin.x) ||
+      !(in.boundsMax.y > in.boundsMin.y)) {
+    bad("bounds: empty or not finite");
+  }
+  const NavBuildSettings& s = in.settings;
+  const auto positive = [&](const char* name, float v, float lo, float hi) {
+    if (!(v >= lo && v <= hi)) {
+      bad(std::string("navmesh.") + name + ": " + std::to_string(v) + " is outside [" + std::to_string(lo) +
+          ", " + std::to_string(hi) + "]");
+    }
+  };
+  positive("cell_size", s.cellSize, 0.05f, 4.0f);
+  positive("agent_radius", s.agentRadius, 0.0f, 20.0f);
+  positive("agent_height", s.agentHeight, 0.1f, 20.0f);
+  positive("tile_size", s.tileSize, 8.0f, 4096.0f);
+  if (s.tileSize / s.cellSize > 2048.0f)
+    bad("navmesh.tile_size: more than 2048 cells across; raise cell_size");
+  const auto polygons = [&](const char* field, const std::vector<Polygon>& ps) {
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      const std::string p = polygonProblem(ps[i]);
+      if (!p.empty()) bad(std::string(field) + "[" + std::to_string(i) + "]: " + p);
+    }
+  };
+  polygons("navmesh.walkable", in.walkable);
+  polygons("navmesh.blocking", in.blocking);
+  for (std::size_t i = 0; i < in.cylinders.size(); ++i) {
+    if (!finite(in.cylinders[i].center) || !(in.cylinders[i].radius > 0.0f))
+      bad("cylinder[" + std::to_string(i) + "]: radius must be > 0 and the centre finite");
+  }
+  if (in.areas.size() > 62) bad("navmesh.areas: at most 62, has " + std::to_string(in.areas.size()));
+  for (std::size_t i = 0; i < in.areas.size(); ++i) {
+    const std::string p = polygonProblem(in.areas[i].polygon);
+    const std::string name = "navmesh.areas[" + std::to_string(i) + "] (\"" + in.areas[i].name + "\")";
+    if (!p.empty()) bad(name + ".polygon: " + p);
+    if (!(in.areas[i].cost > 0.0f) || !std::isfinite(in.areas[i].cost))
+      bad(name + ".cost: " + std::to_string(in.areas[i].cost) + " (must be > 0)");
+  }
+  for (std::size_t i = 0; i < in.links.size(); ++i) {
+    const OffMeshLink& l = in.links[i];
+    if (!finite(l.from) || !finite(l.to) || !(l.radius > 0.0f))
+      bad("navmesh.links[" + std::to_string(i) + "]: ends must be finite and radius > 0");
+  }
+  return errors;
+}
+
+}  // namespace steerd::nav

@@ -1,0 +1,74 @@
+// What a navmesh is built from: the walkable ground and what blocks it, in world metres (x, y on
+// the ground plane), plus the build settings. Pure data, hashed for the navmesh cache.
+//
+// Recast works in 3-D with y up; server/nav maps world (x, y) to Recast (x, 0, y) and back, so
+// nothing outside this directory sees Recast's axes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "steering/vec2.h"
+
+namespace steerd::nav {
+
+using Polygon = std::vector<steer::Vec2>;  // convex, either winding
+
+struct Cylinder {
+  steer::Vec2 center;
+  float radius = 0.0f;
+};
+
+// A polygon whose traversal costs `cost` times its length (road 0.5, mud 3). Area ids are given
+// in declaration order from 1; the ground outside every area is Recast's walkable area (cost 1).
+struct CostArea {
+  std::string name;
+  Polygon polygon;
+  float cost = 1.0f;
+};
+
+// A connection the ground does not make: a jump over a gap, a drop from a ledge, a door in a
+// wall. Paths may use it; bodies move straight across it.
+struct OffMeshLink {
+  steer::Vec2 from, to;
+  float radius = 0.5f;  // how near `from` (and `to`, when bidirectional) a path may join it, m
+  bool bidirectional = true;
+};
+
+struct NavBuildSettings {
+  float cellSize = 0.25f;    // m: voxel size on the ground; smaller follows shapes closer, builds slower
+  float agentRadius = 0.5f;  // m: the ground is shrunk by this much from every blocker
+  float agentHeight = 2.0f;  // m
+  float tileSize =
+      64.0f;  // m: the mesh is built in square tiles this wide (one tile when larger than the world)
+  float maxEdgeLength = 12.0f;          // m: longer polygon edges are split
+  float maxSimplificationError = 1.3f;  // voxels: how far a contour may stray from the voxel edge
+};
+
+struct NavInput {
+  steer::Vec2 boundsMin, boundsMax;
+  // Walkable ground; empty: the whole bounds. Overlapping polygons are fine.
+  std::vector<Polygon> walkable;
+  std::vector<Polygon> blocking;  // boxes, buildings: convex
+  std::vector<Cylinder> cylinders;
+  // Wall segments block a strip `wallThickness` wide along them.
+  struct Segment {
+    steer::Vec2 from, to;
+  };
+  std::vector<Segment> walls;
+  float wallThickness = 0.2f;
+  std::vector<CostArea> areas;  // at most 62
+  std::vector<OffMeshLink> links;
+  NavBuildSettings settings;
+};
+
+// A 64-bit key over every field that changes the built mesh (and the format of this code), for
+// the cache file's name.
+std::uint64_t navInputKey(const NavInput& input);
+
+// Problems that would make the build fail or lie: non-convex or degenerate polygons, bad
+// settings, too many areas. Each message names the item ("blocking[3]: not convex").
+std::vector<std::string> validateNavInput(const NavInput& input);
+
+}  // namespace steerd::nav

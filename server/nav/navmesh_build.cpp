@@ -1,0 +1,283 @@
+#include "nav/navmesh_build.h"
+
+#include <DetourNavMesh.h>
+#include <DetourNavMeshBuilder.h>
+#include <Recast.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace steerd::nav {
+
+namespace {
+
+// Recast objects freed by their own functions.
+struct FreeHeightfield {
+  void operator()(rcHeightfield* p) const { rcFreeHeightField(p); }
+};
+struct FreeCompact {
+  void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); }
+};
+struct FreeContours {
+  void operator()(rcContourSet* p) const { rcFreeContourSet(p); }
+};
+struct FreePolyMesh {
+  void operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); }
+};
+
+constexpr float kCellHeight = 0.1f;  // m; the ground is flat, so height resolution barely matters
+constexpr float kFloorLow = -1.0f, kFloorHigh = 4.0f;  // the heightfield's vertical extent, m
+
+// World (x, y) -> Recast (x, 0, y).
+void put(std::vector<float>& out, steer::Vec2 p, float height = 0.0f) {
+  out.push_back(p.x);
+  out.push_back(height);
+  out.push_back(p.y);
+}
+
+std::vector<float> recastVerts(const Polygon& p) {
+  std::vector<float> v;
+  v.reserve(p.size() * 3);
+  for (const auto& q : p) put(v, q);
+  return v;
+}
+
+// The strip a wall blocks: a thin rectangle along the segment.
+Polygon wallStrip(const NavInput::Segment& w, float thickness) {
+  const steer::Vec2 along = steer::normalizedOr(w.to - w.from, {1.0f, 0.0f});
+  const steer::Vec2 side = steer::perp(along) * (0.5f * thickness);
+  const steer::Vec2 pad = along * (0.5f * thickness);
+  return {w.from - pad - side, w.to + pad - side, w.to + pad + side, w.from - pad + side};
+}
+
+// The ground: the walkable polygons (or the bounds), fanned into triangles.
+struct Ground {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  std::vector<unsigned char> areas;
+};
+
+Ground groundOf(const NavInput& in) {
+  std::vector<Polygon> polys = in.walkable;
+  if (polys.empty()) {
+    polys.push_back(
+        {in.boundsMin, {in.boundsMax.x, in.boundsMin.y}, in.boundsMax, {in.boundsMin.x, in.boundsMax.y}});
+  }
+  Ground g;
+  for (const Polygon& p : polys) {
+    const int base = static_cast<int>(g.verts.size() / 3);
+    for (const auto& q : p) put(g.verts, q);
+    for (std::size_t i = 1; i + 1 < p.size(); ++i) {
+      g.tris.insert(g.tris.end(), {base, base + static_cast<int>(i), base + static_cast<int>(i) + 1});
+      g.areas.push_back(RC_WALKABLE_AREA);
+    }
+  }
+  return g;
+}
+
+class TileBuilder {
+ public:
+  TileBuilder(const NavInput& in, const NavMeshTiles& layout)
+      : in_(in), layout_(layout), ground_(groundOf(in)) {
+    for (const Polygon& p : in.blocking) blockers_.push_back(recastVerts(p));
+    for (const auto& w : in.walls) blockers_.push_back(recastVerts(wallStrip(w, in.wallThickness)));
+    for (const auto& a : in.areas) areaVerts_.push_back(recastVerts(a.polygon));
+    for (const auto& l : in.links) {
+      put(linkVerts_, l.from);
+      put(linkVerts_, l.to);
+      linkRadius_.push_back(l.radius);
+      linkFlags_.push_back(kWalkFlag);
+      linkAreas_.push_back(kGroundArea);
+      linkDir_.push_back(l.bidirectional ? DT_OFFMESH_CON_BIDIR : 0);
+      linkIds_.push_back(static_cast<unsigned int>(linkIds_.size()));
+    }
+  }
+
+  // Builds tile (tx, ty); false with `error` set on failure; true and empty data when the tile
+  // has no walkable ground.
+  bool build(int tx, int ty, std::vector<unsigned char>& data, int& polygons, std::string& error) {
+    const NavBuildSettings& s = in_.settings;
+    rcConfig cfg{};
+    cfg.cs = s.cellSize;
+    cfg.ch = kCellHeight;
+    cfg.walkableSlopeAngle = 45.0f;
+    cfg.walkableHeight = static_cast<int>(std::ceil(s.agentHeight / cfg.ch));
+    cfg.walkableClimb = static_cast<int>(std::floor(0.3f / cfg.ch));
+    cfg.walkableRadius = static_cast<int>(std::ceil(s.agentRadius / cfg.cs));
+    cfg.maxEdgeLen = static_cast<int>(s.maxEdgeLength / cfg.cs);
+    cfg.maxSimplificationError = s.maxSimplificationError;
+    cfg.minRegionArea = 8 * 8;  // cells: specks of ground smaller than this are dropped
+    cfg.mergeRegionArea = 20 * 20;
+    cfg.maxVertsPerPoly = DT_VERTS_PER_POLYGON;
+    cfg.tileSize = static_cast<int>(std::lround(layout_.tileWidth / cfg.cs));
+    cfg.borderSize = cfg.walkableRadius + 3;
+    cfg.width = cfg.tileSize + 2 * cfg.borderSize;
+    cfg.height = cfg.width;
+    cfg.bmin[0] = layout_.origin[0] + static_cast<float>(tx) * layout_.tileWidth -
+                  static_cast<float>(cfg.borderSize) * cfg.cs;
+    cfg.bmin[1] = kFloorLow;
+    cfg.bmin[2] = layout_.origin[2] + static_cast<float>(ty) * layout_.tileWidth -
+                  static_cast<float>(cfg.borderSize) * cfg.cs;
+    cfg.bmax[0] = cfg.bmin[0] + static_cast<float>(cfg.width) * cfg.cs;
+    cfg.bmax[1] = kFloorHigh;
+    cfg.bmax[2] = cfg.bmin[2] + static_cast<float>(cfg.height) * cfg.cs;
+
+    std::unique_ptr<rcHeightfield, FreeHeightfield> solid(rcAllocHeightfield());
+    if (!solid ||
+        !rcCreateHeightfield(&ctx_, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
+      return fail(error, "heightfield", tx, ty);
+    if (!rcRasterizeTriangles(&ctx_, ground_.verts.data(), static_cast<int>(ground_.verts.size() / 3),
+                              ground_.tris.data(), ground_.areas.data(),
+                              static_cast<int>(ground_.areas.size()), *solid, cfg.walkableClimb))
+      return fail(error, "rasterisation", tx, ty);
+    std::unique_ptr<rcCompactHeightfield, FreeCompact> chf(rcAllocCompactHeightfield());
+    if (!chf || !rcBuildCompactHeightfield(&ctx_, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
+      return fail(error, "compact heightfield", tx, ty);
+    solid.reset();
+
+    // Blockers become holes before the erosion, so the erosion keeps bodies clear of them too.
+    for (const auto& c : in_.cylinders) {
+      const float pos[3] = {c.center.x, kFloorLow, c.center.y};
+      rcMarkCylinderArea(&ctx_, pos, c.radius, kFloorHigh - kFloorLow, RC_NULL_AREA, *chf);
+    }
+    for (const auto& v : blockers_) {
+      rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), kFloorLow, kFloorHigh,
+                           RC_NULL_AREA, *chf);
+    }
+    if (!rcErodeWalkableArea(&ctx_, cfg.walkableRadius, *chf)) return fail(error, "erosion", tx, ty);
+    for (std::size_t i = 0; i < areaVerts_.size(); ++i) {
+      const auto& v = areaVerts_[i];
+      rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), kFloorLow, kFloorHigh,
+                           static_cast<unsigned char>(i + 1), *chf);
+    }
+    if (!rcBuildDistanceField(&ctx_, *chf)) return fail(error, "distance field", tx, ty);
+    if (!rcBuildRegions(&ctx_, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea))
+      return fail(error, "regions", tx, ty);
+    std::unique_ptr<rcContourSet, FreeContours> cset(rcAllocContourSet());
+    if (!cset || !rcBuildContours(&ctx_, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
+      return fail(error, "contours", tx, ty);
+    if (cset->nconts == 0) {
+      data.clear();
+      return true;
+    }
+    std::unique_ptr<rcPolyMesh, FreePolyMesh> pmesh(rcAllocPolyMesh());
+    if (!pmesh || !rcBuildPolyMesh(&ctx_, *cset, cfg.maxVertsPerPoly, *pmesh))
+      return fail(error, "polygons", tx, ty);
+    if (pmesh->npolys == 0) {
+      data.clear();
+      return true;
+    }
+    if (pmesh->npolys > layout_.maxPolysPerTile) {
+      error = "navmesh tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") has " +
+              std::to_string(pmesh->npolys) + " polygons, more than " +
+              std::to_string(layout_.maxPolysPerTile) + ": lower navmesh.tile_size";
+      return false;
+    }
+    for (int i = 0; i < pmesh->npolys; ++i) pmesh->flags[i] = kWalkFlag;
+
+    dtNavMeshCreateParams params{};
+    params.verts = pmesh->verts;
+    params.vertCount = pmesh->nverts;
+    params.polys = pmesh->polys;
+    params.polyAreas = pmesh->areas;
+    params.polyFlags = pmesh->flags;
+    params.polyCount = pmesh->npolys;
+    params.nvp = pmesh->nvp;
+    // No detail mesh: the ground is flat, and Detour triangulates the polygons itself.
+    params.offMeshConVerts = linkVerts_.data();
+    params.offMeshConRad = linkRadius_.data();
+    params.offMeshConFlags = linkFlags_.data();
+    params.offMeshConAreas = linkAreas_.data();
+    params.offMeshConDir = linkDir_.data();
+    params.offMeshConUserID = linkIds_.data();
+    params.offMeshConCount = static_cast<int>(linkRadius_.size());
+    params.walkableHeight = s.agentHeight;
+    params.walkableRadius = s.agentRadius;
+    params.walkableClimb = static_cast<float>(cfg.walkableClimb) * cfg.ch;
+    params.tileX = tx;
+    params.tileY = ty;
+    params.tileLayer = 0;
+    std::copy(pmesh->bmin, pmesh->bmin + 3, params.bmin);
+    std::copy(pmesh->bmax, pmesh->bmax + 3, params.bmax);
+    params.cs = cfg.cs;
+    params.ch = cfg.ch;
+    params.buildBvTree = true;
+    unsigned char* out = nullptr;
+    int size = 0;
+    if (!dtCreateNavMeshData(&params, &out, &size)) return fail(error, "Detour tile data", tx, ty);
+    data.assign(out, out + size);
+    dtFree(out);
+    polygons = pmesh->npolys;
+    return true;
+  }
+
+ private:
+  static bool fail(std::string& error, const char* step, int tx, int ty) {
+    error = std::string("navmesh build failed at the ") + step + " step of tile (" + std::to_string(tx) +
+            ", " + std::to_string(ty) + ")";
+    return false;
+  }
+
+  const NavInput& in_;
+  const NavMeshTiles& layout_;
+  Ground ground_;
+  std::vector<std::vector<float>> blockers_, areaVerts_;
+  std::vector<float> linkVerts_, linkRadius_;
+  std::vector<unsigned short> linkFlags_;
+  std::vector<unsigned char> linkAreas_, linkDir_;
+  std::vector<unsigned int> linkIds_;
+  rcContext ctx_{false};  // no log, no timers: errors come back as the step that failed
+};
+
+int bitsFor(int n) {
+  int bits = 0;
+  while ((1 << bits) < n) ++bits;
+  return bits;
+}
+
+}  // namespace
+
+NavBuildResult buildNavMeshTiles(const NavInput& in) {
+  NavBuildResult result;
+  const auto errors = validateNavInput(in);
+  if (!errors.empty()) {
+    result.error = errors.front();
+    return result;
+  }
+  NavMeshTiles& t = result.tiles;
+  const NavBuildSettings& s = in.settings;
+  const float width = in.boundsMax.x - in.boundsMin.x, height = in.boundsMax.y - in.boundsMin.y;
+  // Tiles are whole cells wide; one tile covers a world smaller than tile_size.
+  const float cells = std::ceil(std::min(s.tileSize, std::max(width, height)) / s.cellSize);
+  t.tileWidth = cells * s.cellSize;
+  t.tilesX = std::max(1, static_cast<int>(std::ceil(width / t.tileWidth)));
+  t.tilesY = std::max(1, static_cast<int>(std::ceil(height / t.tileWidth)));
+  t.origin[0] = in.boundsMin.x;
+  t.origin[1] = kFloorLow;
+  t.origin[2] = in.boundsMin.y;
+  // A 32-bit dtPolyRef holds the tile and polygon indices in 22 bits (10 stay for the salt).
+  const int tileBits = bitsFor(t.tilesX * t.tilesY);
+  if (tileBits > 14) {
+    result.error =
+        "navmesh: " + std::to_string(t.tilesX * t.tilesY) + " tiles is too many; raise navmesh.tile_size";
+    return result;
+  }
+  t.maxPolysPerTile = 1 << std::min(16, 22 - tileBits);
+
+  TileBuilder builder(in, t);
+  for (int ty = 0; ty < t.tilesY; ++ty) {
+    for (int tx = 0; tx < t.tilesX; ++tx) {
+      NavMeshTiles::Tile tile{tx, ty, {}};
+      int polys = 0;
+      if (!builder.build(tx, ty, tile.data, polys, result.error)) return result;
+      if (tile.data.empty()) continue;
+      result.polygons += polys;
+      t.tiles.push_back(std::move(tile));
+    }
+  }
+  if (t.tiles.empty()) result.error = "navmesh: no walkable ground left after removing what blocks it";
+  return result;
+}
+
+}  // namespace steerd::nav

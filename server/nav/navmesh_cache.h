@@ -1,0 +1,27 @@
+// The navmesh cache: built tiles saved to a file named by the NavInput's key, so a restart with
+// the same geometry loads them instead of building again (seconds for a large world).
+//
+// The file is machine-local (native byte order), checked by a magic, a version, the key and an
+// xxHash of its contents; anything that does not match is treated as a miss, never trusted.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "nav/navmesh_build.h"
+
+namespace steerd::nav {
+
+// "<dir>/navmesh-<key as 16 hex digits>.bin"
+std::string cacheFilePath(const std::string& dir, std::uint64_t key);
+
+// The tiles in the cache file for `key`, or nothing (missing, unreadable, another key or version,
+// damaged). `why` says which when it is not a plain miss.
+std::optional<NavMeshTiles> loadCachedTiles(const std::string& dir, std::uint64_t key, std::string& why);
+
+// Writes the file (creating `dir`), atomically: a temporary file renamed into place, so a reader
+// never sees half a file. Returns an error message, empty on success.
+std::string storeCachedTiles(const std::string& dir, std::uint64_t key, const NavMeshTiles& tiles);
+
+}  // namespace steerd::nav

@@ -1,0 +1,228 @@
+// Navmesh build, islands, cache and the pooled planner on small hand-made worlds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "nav/navmesh.h"
+#include "nav/navmesh_cache.h"
+#include "nav/path_planner.h"
+
+namespace steerd::nav {
+namespace {
+
+using steer::Vec2;
+
+// A 40 x 20 m field with a wall of boxes across the middle (x 19..21) and a 4 m gap at the top.
+NavInput fieldWithGap() {
+  NavInput in;
+  in.boundsMin = {0, 0};
+  in.boundsMax = {40, 20};
+  in.blocking.push_back({{19, 0}, {21, 0}, {21, 16}, {19, 16}});
+  in.settings.tileSize = 16.0f;  // several tiles, so paths cross tile borders
+  return in;
+}
+
+std::unique_ptr<NavMesh> build(const NavInput& in) {
+  const NavBuildResult r = buildNavMeshTiles(in);
+  EXPECT_EQ(r.error, "");
+  std::vector<float> costs;
+  for (const auto& a : in.areas) costs.push_back(a.cost);
+  std::string error;
+  auto mesh = NavMesh::fromTiles(r.tiles, costs, error);
+  EXPECT_EQ(error, "");
+  return mesh;
+}
+
+float pathLength(Vec2 from, const std::vector<Vec2>& corners) {
+  float len = 0.0f;
+  for (const Vec2& c : corners) {
+    len += steer::distance(from, c);
+    from = c;
+  }
+  return len;
+}
+
+TEST(Navmesh, BuildsTilesAndKeepsBodiesClearOfBlockers) {
+  const NavInput in = fieldWithGap();
+  const NavBuildResult r = buildNavMeshTiles(in);
+  ASSERT_EQ(r.error, "");
+  EXPECT_GT(r.tiles.tiles.size(), 1u);
+  auto mesh = build(in);
+  ASSERT_TRUE(mesh);
+  EXPECT_EQ(mesh->islandCount(), 1u);
+  // Inside the box, and within the agent radius of it, there is no ground.
+  const NavPoint inBox = mesh->nearest({20, 8}, 0.1f);
+  EXPECT_FALSE(inBox);
+  const NavPoint nearBox = mesh->nearest({18.8f, 8}, 2.0f);
+  ASSERT_TRUE(nearBox);
+  EXPECT_LE(nearBox.position.x, 19.0f - 0.5f + 0.3f);  // shrunk by the radius (a cell of slack)
+}
+
+TEST(Navmesh, PathGoesRoundTheWallThroughTheGap) {
+  auto mesh = build(fieldWithGap());
+  PathPlanner planner(*mesh);
+  const PathResult p = planner.findNow({5, 5}, {35, 5});
+  ASSERT_TRUE(p.found);
+  EXPECT_FALSE(p.partial);
+  EXPECT_TRUE(p.complete);
+  ASSERT_GE(p.corners.size(), 3u);
+  // It must climb to the gap (y > 16) to pass x = 20.
+  bool throughGap = false;
+  for (const Vec2& c : p.corners) throughGap = throughGap || (c.y > 16.0f && c.x > 18.0f && c.x < 22.0f);
+  EXPECT_TRUE(throughGap);
+  EXPECT_NEAR(p.corners.back().x, 35.0f, 0.3f);
+  EXPECT_NEAR(p.corners.back().y, 5.0f, 0.3f);
+  // Up to the gap and down again: about 2 x 18.5 m (the straight line is 30 m).
+  const float len = pathLength({5, 5}, p.corners);
+  EXPECT_GT(len, 36.0f);
+  EXPECT_LT(len, 40.0f);
+}
+
+TEST(Navmesh, UnreachableGoalGivesAPartialPathAndAnotherIsland) {
+  NavInput in = fieldWithGap();
+  in.blocking.push_back({{19, 16}, {21, 16}, {21, 20}, {19, 20}});  // close the gap
+  auto mesh = build(in);
+  EXPECT_EQ(mesh->islandCount(), 2u);
+  const NavPoint a = mesh->nearest({5, 5}), b = mesh->nearest({35, 5});
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(mesh->islandOf(a.poly), mesh->islandOf(b.poly));
+  PathPlanner planner(*mesh);
+  const PathResult p = planner.findNow({5, 5}, {35, 5});
+  ASSERT_TRUE(p.found);
+  EXPECT_TRUE(p.partial);
+  EXPECT_LT(p.corners.back().x, 19.0f);  // as near as the near side allows
+}
+
+TEST(Navmesh, OffMeshLinkJoinsIslands) {
+  NavInput in = fieldWithGap();
+  in.blocking.push_back({{19, 16}, {21, 16}, {21, 20}, {19, 20}});
+  in.links.push_back({{18, 10}, {22, 10}, 0.6f, true});  // a jump over the wall
+  auto mesh = build(in);
+  EXPECT_EQ(mesh->islandCount(), 1u);
+  PathPlanner planner(*mesh);
+  const PathResult p = planner.findNow({5, 10}, {35, 10});
+  ASSERT_TRUE(p.found);
+  EXPECT_FALSE(p.partial);
+}
+
+TEST(Navmesh, AreaCostsSteerPathsOntoTheRoad) {
+  // A 40 x 40 field; from (2, 20) to (38, 20). A cheap road runs along y 30..34: with it at cost
+  // 0.2 the path takes the road; with mud (cost 10) on the straight line, it goes round it.
+  NavInput in;
+  in.boundsMin = {0, 0};
+  in.boundsMax = {40, 40};
+  in.areas.push_back({"mud", {{8, 14}, {32, 14}, {32, 26}, {8, 26}}, 10.0f});
+  auto mesh = build(in);
+  PathPlanner planner(*mesh);
+  const PathResult p = planner.findNow({2, 20}, {38, 20});
+  ASSERT_TRUE(p.found);
+  bool avoidsMud = false;
+  for (const Vec2& c : p.corners) avoidsMud = avoidsMud || c.y < 14.5f || c.y > 25.5f;
+  EXPECT_TRUE(avoidsMud);
+
+  in.areas[0].cost = 1.0f;  // same shapes, no penalty: straight across
+  auto flat = build(in);
+  PathPlanner flatPlanner(*flat);
+  const PathResult q = flatPlanner.findNow({2, 20}, {38, 20});
+  ASSERT_TRUE(q.found);
+  EXPECT_LT(pathLength({2, 20}, q.corners), pathLength({2, 20}, p.corners));
+}
+
+TEST(Navmesh, OffMeshStartOrGoalFails) {
+  auto mesh = build(fieldWithGap());
+  PlannerSettings settings;
+  settings.searchRadius = 1.0f;
+  PathPlanner planner(*mesh, settings);
+  EXPECT_FALSE(planner.findNow({20, 8}, {35, 5}).found);  // inside the box, beyond the search radius
+  EXPECT_FALSE(planner.findNow({5, 5}, {500, 500}).found);
+}
+
+TEST(Navmesh, BadInputIsRefusedWithTheItemNamed) {
+  NavInput in = fieldWithGap();
+  in.blocking.push_back({{0, 0}, {4, 0}, {2, 1}, {4, 4}, {0, 4}});  // not convex
+  in.settings.cellSize = -1.0f;
+  const auto errors = validateNavInput(in);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("cell_size"), std::string::npos);
+  EXPECT_NE(errors[1].find("navmesh.blocking[1]: not convex"), std::string::npos);
+  EXPECT_NE(buildNavMeshTiles(in).error, "");
+}
+
+TEST(Navmesh, EverythingBlockedIsAnError) {
+  NavInput in;
+  in.boundsMin = {0, 0};
+  in.boundsMax = {10, 10};
+  in.blocking.push_back({{-1, -1}, {11, -1}, {11, 11}, {-1, 11}});
+  EXPECT_NE(buildNavMeshTiles(in).error.find("no walkable ground"), std::string::npos);
+}
+
+TEST(NavmeshCache, RoundTripsAndRejectsOtherKeysAndDamage) {
+  const NavInput in = fieldWithGap();
+  const NavBuildResult built = buildNavMeshTiles(in);
+  ASSERT_EQ(built.error, "");
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("steerd-navcache-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove_all(dir);
+  const std::uint64_t key = navInputKey(in);
+  std::string why;
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  EXPECT_EQ(why, "");  // a plain miss
+  ASSERT_EQ(storeCachedTiles(dir, key, built.tiles), "");
+  const auto loaded = loadCachedTiles(dir, key, why);
+  ASSERT_TRUE(loaded);
+  ASSERT_EQ(loaded->tiles.size(), built.tiles.tiles.size());
+  for (std::size_t i = 0; i < loaded->tiles.size(); ++i)
+    EXPECT_EQ(loaded->tiles[i].data, built.tiles.tiles[i].data);
+  std::string error;
+  auto mesh = NavMesh::fromTiles(*loaded, {}, error);
+  ASSERT_TRUE(mesh) << error;
+  PathPlanner planner(*mesh);
+  EXPECT_TRUE(planner.findNow({5, 5}, {35, 5}).found);
+
+  // Another geometry has another key; the same key over a damaged file is a miss with a reason.
+  NavInput moved = in;
+  moved.blocking[0][0].x += 0.5f;
+  EXPECT_NE(navInputKey(moved), key);
+  const std::string path = cacheFilePath(dir, key);
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40);
+    f.put('\x55');
+  }
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  EXPECT_NE(why.find("checksum"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(PathPlanner, ServesABudgetPerCallInRequestOrder) {
+  auto mesh = build(fieldWithGap());
+  PlannerSettings settings;
+  settings.iterationsPerServe = 20;
+  PathPlanner planner(*mesh, settings);
+  for (std::uint32_t a = 0; a < 50; ++a) planner.request(a, {2.0f + 0.1f * a, 3}, {38, 3});
+  planner.request(7, {3, 3}, {38, 4});  // replaces agent 7's request, keeps its turn
+  EXPECT_EQ(planner.queued(), 50u);
+  std::vector<PathResult> out;
+  int serves = 0;
+  while (planner.queued() > 0 && serves < 10000) {
+    const std::size_t before = out.size();
+    const std::uint64_t itBefore = planner.stats().iterations;
+    planner.serve(out);
+    // A serve never spends much more than its budget (one search step may finish past it).
+    EXPECT_LE(planner.stats().iterations - itBefore, 20u + 1u);
+    EXPECT_LE(out.size() - before, 20u);
+    ++serves;
+  }
+  ASSERT_EQ(out.size(), 50u);
+  EXPECT_GT(serves, 10);  // the work was spread over many ticks
+  for (std::uint32_t a = 0; a < 50; ++a) {
+    EXPECT_EQ(out[a].agent, a);
+    EXPECT_TRUE(out[a].found);
+  }
+  EXPECT_EQ(planner.stats().served, 50u);
+}
+
+}  // namespace
+}  // namespace steerd::nav
