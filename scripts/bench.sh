@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net] [Google Benchmark flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -10,6 +10,11 @@
 #          updates per second and the 2-thread speedup
 #   net    bench/snapshot_bytes: bytes per moving entity of the snapshot stream (default scenario,
 #          60 s at 20 Hz, round trip 100 ms, then 5 % loss, then 30 ms); protocol numbers, no sockets
+#   crowd  bench/crowd_crossing: the crowd-crossing scenario (4,000 walkers on a navmesh) run by
+#          steerd and by DetourCrowd on the same world: ms/tick, agent-updates/s, goals/s, stuck,
+#          overlap (flags go to it: --agents N --seconds S --threads T)
+#   paths  bench/crowd_crossing --replan-storm: path requests per second through the pooled
+#          planner and tick time while 1,000 agents all replan at once
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -20,20 +25,20 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net) ;;
+  all | micro | tick | net | crowd | paths) ;;
   -h | --help)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net] [Google Benchmark flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths] [flags...]" >&2
     exit 2
     ;;
 esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick snapshot_bytes -j"$(nproc)"
+cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
@@ -45,6 +50,15 @@ if [ "$mode" = net ]; then
     build/release/bench/snapshot_bytes $args
     echo
   done
+  exit 0
+fi
+
+if [ "$mode" = crowd ]; then
+  build/release/bench/crowd_crossing "$@"
+  exit 0
+fi
+if [ "$mode" = paths ]; then
+  build/release/bench/crowd_crossing --replan-storm "$@"
   exit 0
 fi
 

@@ -15,7 +15,7 @@ namespace steerd {
 int runHeadless(const Options& options, std::FILE* out) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
-  ScenarioLoad load = openScenario(options.scenario, {options.seed, options.threads, options.agents});
+  ScenarioLoad load = openScenario(options.scenario, scenarioOptionsOf(options));
   for (const auto& e : load.errors) spdlog::error("{}", e);
   if (!load.world) return 2;
   auto world = std::move(load.world);

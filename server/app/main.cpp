@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (!options.checkScenario.empty()) {
-      const steerd::ScenarioLoad load = steerd::loadScenarioFile(options.checkScenario, {}, false);
+      const steerd::ScenarioLoad load =
+          steerd::loadScenarioFile(options.checkScenario, steerd::scenarioOptionsOf(options), false);
       for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
       if (!load.errors.empty()) {
         std::fprintf(stderr, "%s: %zu error(s)\n", options.checkScenario.c_str(), load.errors.size());

@@ -4,12 +4,30 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <utility>
 
 #include "world/scenarios.h"
 
 namespace steerd {
+
+std::string defaultNavCacheDir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg != nullptr && *xdg != '\0') return std::string(xdg) + "/steerd";
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0' || std::string(home) == "/nonexistent") return {};
+  return std::string(home) + "/.cache/steerd";
+}
+
+ScenarioOptions scenarioOptionsOf(const Options& o) {
+  ScenarioOptions s;
+  s.seed = o.seed;
+  s.threads = o.threads;
+  s.agents = o.agents;
+  s.navCacheDir = o.navCache == "none" ? std::string{} : o.navCache;
+  return s;
+}
 
 std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   CLI::App app{"steerd: server-authoritative steering server for game NPCs"};
@@ -30,6 +48,9 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
           "NAME or FILE");
   app.add_option("--check-scenario", out.checkScenario,
                  "Validate a scenario file, report every error, and exit");
+  app.add_option("--nav-cache", out.navCache,
+                 "Directory where built navmeshes are cached by geometry hash (\"none\": always build)")
+      ->envname("STEERD_NAV_CACHE");
   app.add_flag("--watch", out.watch,
                "Reload the scenario file's archetypes when the file changes (SIGHUP always reloads)");
   app.add_option("--bind", out.bind, "Address to listen on (UDP game port and metrics)")
@@ -62,6 +83,10 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
   app.add_option("--token-ttl", out.tokenTtl, "Seconds a token from --issue-token stays valid")
       ->check(CLI::Range(1.0, 1e9));
+  app.add_flag("--allow-debug", out.allowDebug,
+               "Send the debug stream of one agent (brain state, transitions, behaviour forces; about 5 a "
+               "second, outside the snapshot budget) to clients that ask; off: their requests are dropped")
+      ->envname("STEERD_ALLOW_DEBUG");
   app.add_flag(
          "--agones", out.agones,
          "Run as an Agones game server: Ready, Health, player count and Shutdown through the SDK sidecar "

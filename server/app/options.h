@@ -7,6 +7,10 @@
 
 namespace steerd {
 
+// $STEERD_NAV_CACHE is read by the flag; else $XDG_CACHE_HOME/steerd, else $HOME/.cache/steerd,
+// else none (a container user without a home).
+std::string defaultNavCacheDir();
+
 struct Options {
   std::string scenario = "default";  // a built-in name or a scenario file
   std::string checkScenario;         // --check-scenario FILE: validate and exit
@@ -18,8 +22,9 @@ struct Options {
   std::uint64_t ticks = 0;  // headless: ticks to run (required); realtime: 0 runs until a signal
   bool report = false;
   std::string logLevel = "info";
-  double statusInterval = 1.0;  // s between status lines; 0 turns them off
-  bool watch = false;           // reload the scenario file's archetypes when it changes
+  double statusInterval = 1.0;                  // s between status lines; 0 turns them off
+  bool watch = false;                           // reload the scenario file's archetypes when it changes
+  std::string navCache = defaultNavCacheDir();  // built navmeshes are kept here ("" or "none": off)
 
   // Network (real-time mode).
   std::string bind = "0.0.0.0";
@@ -33,6 +38,7 @@ struct Options {
   std::string tokenKeyFile;      // clients need a connect token signed with this key
   std::int64_t issueToken = -1;  // >= 0: print a token for this client id and exit
   double tokenTtl = 3600.0;      // s a token issued with --issue-token stays valid
+  bool allowDebug = false;       // answer clients' DebugSelect (brain state, forces of one agent)
 
   // Running under Agones.
   bool agones = false;                // follow the SDK lifecycle through the sidecar's HTTP API
@@ -43,5 +49,9 @@ struct Options {
 // Parses argv. On --help or a bad flag, prints to stdout/stderr and returns the exit code to use;
 // otherwise fills `out` and returns nullopt.
 std::optional<int> parseOptions(int argc, char** argv, Options& out);
+
+struct ScenarioOptions;
+// What a scenario load needs of the options (seed, threads, agents, navmesh cache).
+ScenarioOptions scenarioOptionsOf(const Options& o);
 
 }  // namespace steerd

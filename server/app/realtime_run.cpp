@@ -187,7 +187,7 @@ class RealtimeServer {
       spdlog::warn("reload ({}): built-in scenario '{}' has no file to reload", why, options_.scenario);
       return;
     }
-    ScenarioLoad load = loadScenarioFile(options_.scenario, {}, false);
+    ScenarioLoad load = loadScenarioFile(options_.scenario, scenarioOptionsOf(options_), false);
     for (const auto& e : load.errors) spdlog::error("{}", e);
     std::string problem =
         load.errors.empty() ? std::string{} : std::to_string(load.errors.size()) + " error(s)";
@@ -226,7 +226,7 @@ class RealtimeServer {
 }  // namespace
 
 int runRealtime(const Options& options) {
-  ScenarioLoad load = openScenario(options.scenario, {options.seed, options.threads, options.agents});
+  ScenarioLoad load = openScenario(options.scenario, scenarioOptionsOf(options));
   for (const auto& e : load.errors) spdlog::error("{}", e);
   if (!load.world) return 2;
   auto world = std::move(load.world);
@@ -235,6 +235,7 @@ int runRealtime(const Options& options) {
   netConfig.port = options.port;
   netConfig.maxClients = options.maxClients;
   netConfig.clientTimeoutSeconds = options.clientTimeout;
+  netConfig.allowDebug = options.allowDebug;
   if (!options.tokenKeyFile.empty()) {
     std::string error;
     netConfig.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
@@ -267,6 +268,7 @@ int runRealtime(const Options& options) {
   spdlog::info("listening on udp {}:{} ({} snapshots/s, up to {} clients{}); metrics on http://{}:{}/metrics",
                options.bind, endpoint->port(), options.sendRate, options.maxClients,
                netConfig.tokenKey ? ", connect token required" : "", options.bind, http->port());
+  if (options.allowDebug) spdlog::info("--allow-debug: clients may ask for one agent's debug stream");
   std::unique_ptr<AgonesSdk> agones;
   if (options.agones) {
     AgonesConfig agonesConfig;

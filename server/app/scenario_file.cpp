@@ -10,6 +10,7 @@
 
 #include "app/scenario_brains.h"
 #include "app/scenario_check.h"
+#include "app/scenario_nav.h"
 #include "proto/scenario.pb.h"
 
 namespace steerd {
@@ -95,6 +96,12 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
   if (beh.kind() == pb::ARRIVE_AT && !waypoints.count(beh.waypoint())) {
     c.error(bf + ".waypoint", "no waypoint named " + quoted(beh.waypoint()));
   }
+  if (beh.kind() == pb::NAVIGATE) {
+    if (!beh.waypoint().empty() && !waypoints.count(beh.waypoint()))
+      c.error(bf + ".waypoint", "no waypoint named " + quoted(beh.waypoint()));
+    if (!beh.path().empty() && !paths.count(beh.path()))
+      c.error(bf + ".path", "no path named " + quoted(beh.path()));
+  }
 }
 
 namespace {
@@ -177,7 +184,8 @@ void validate(const pb::Scenario& s, Checker& c) {
                                   {".obstacle_detection_length", a.obstacle_detection_length()},
                                   {".wall_feeler_length", a.wall_feeler_length()},
                                   {".hide_distance_from_boundary", a.hide_distance_from_boundary()},
-                                  {".path_seek_distance", a.path_seek_distance()}}) {
+                                  {".path_seek_distance", a.path_seek_distance()},
+                                  {".contact_skin", a.contact_skin()}}) {
       c.nonNegative(f + name, v);
     }
     if (a.context_slots() < 0 || a.context_slots() > 64) {
@@ -195,6 +203,7 @@ void validate(const pb::Scenario& s, Checker& c) {
     }
   }
   validateBrains(s, names, c);
+  validateNavigation(s, c);
   // Spawns.
   std::uint64_t agents = 0;
   for (int i = 0; i < s.spawns_size(); ++i) {
@@ -255,6 +264,8 @@ BehaviourKind kindOf(pb::BehaviourKind k) {
       return BehaviourKind::kCollisionAvoidance;
     case pb::FETCH_STRAY:
       return BehaviourKind::kFetchStray;
+    case pb::NAVIGATE:
+      return BehaviourKind::kNavigate;
     default:
       return BehaviourKind::kWander;  // unreachable: validated
   }
@@ -301,6 +312,15 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   if (beh.kind() == pb::INTERPOSE_NEAREST) {
     spec.secondArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.second_archetype()));
   }
+  if (beh.kind() == pb::NAVIGATE) {
+    spec.range = beh.range() > 0.0f ? beh.range() : 1.0f;
+    if (!beh.waypoint().empty()) {
+      spec.navGoal = NavGoal::kPoint;
+      spec.point = names.waypoints.at(beh.waypoint());
+    } else {
+      spec.navGoal = beh.path().empty() ? NavGoal::kRandom : NavGoal::kPath;
+    }
+  }
   if (beh.kind() == pb::FETCH_STRAY) {
     if (beh.stand_off() > 0.0f) spec.standOff = beh.stand_off();
     spec.secondArchetype = beh.second_archetype().empty()
@@ -335,6 +355,7 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     arch.pathSeekDistance = orDefault(a.path_seek_distance(), arch.pathSeekDistance);
     arch.contextSlots = a.context_slots() > 0 ? a.context_slots() : arch.contextSlots;
     arch.headingBlend = orDefault(a.heading_blend(), arch.headingBlend);
+    arch.contactSkin = a.contact_skin();
     for (const auto& beh : a.behaviours()) arch.behaviours.push_back(specOf(beh, names));
     archetypes.push_back(std::move(arch));
   }
@@ -342,7 +363,7 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
 }
 
 std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vector<Archetype> archetypes,
-                             const ScenarioOptions& options) {
+                             const ScenarioOptions& options, std::shared_ptr<const nav::NavMesh> navMesh) {
   StaticGeometry g;
   g.bounds = {s.bounds().min().x(), s.bounds().min().y(), s.bounds().max().x(), s.bounds().max().y()};
   for (const auto& o : s.obstacles()) g.obstacles.push_back({vec(o.center()), o.radius()});
@@ -356,18 +377,33 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
     path.looped = p.looped();
     g.paths.push_back(std::move(path));
   }
+  addBlockingWalls(s, g);
+  if (navMesh) g.navPolygons = navMesh->polygons();
+  g.navMesh = navMesh;
 
   WorldConfig config;
   config.seed = options.seed;
   config.threads = options.threads;
+  if (s.navmesh().planner_iterations_per_tick() > 0)
+    config.planner.iterationsPerServe = static_cast<int>(s.navmesh().planner_iterations_per_tick());
   auto world = std::make_unique<World>(std::move(g), std::move(archetypes), config);
   steer::Rng rng(steer::mix64(options.seed) ^ 0x5ce4a210ULL);
   for (const auto& group : s.spawns()) {
     const auto archetype = static_cast<ArchetypeIndex>(names.archetypes.at(group.archetype()));
     const std::int32_t path = group.path().empty() ? -1 : names.paths.at(group.path());
     const float pad = world->archetypes()[archetype].limits.radius + 0.5f;
-    for (const Vec2 p :
+    for (Vec2 p :
          latticePoints(world->geometry(), rng, group.count(), vec(group.min()), vec(group.max()), pad)) {
+      // With a navmesh, nobody starts inside a box or off the walkable ground: a point there is
+      // drawn again inside the spawn box, and only as a last resort moved to the nearest ground
+      // (where several would stand on the same spot).
+      for (int attempt = 0; navMesh && attempt < 32 && !navMesh->nearest(p, 0.05f); ++attempt) {
+        p = {group.min().x() + rng.uniform() * (group.max().x() - group.min().x()),
+             group.min().y() + rng.uniform() * (group.max().y() - group.min().y())};
+      }
+      if (navMesh && !navMesh->nearest(p, 0.05f)) {
+        if (const nav::NavPoint on = navMesh->nearest(p, 20.0f)) p = on.position;
+      }
       world->spawn(archetype, p, randomVelocity(rng, group.speed()), path);
     }
   }
@@ -392,15 +428,27 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
   if (!result.errors.empty()) return result;
   std::uint64_t agents = 0;
   for (const auto& g : scenario.spawns()) agents += g.count();
-  result.summary = "scenario " + quoted(scenario.name()) + ": " + std::to_string(scenario.archetypes_size()) +
-                   " archetypes, " + std::to_string(agents) + " agents, " +
-                   std::to_string(scenario.obstacles_size()) + " obstacles, " +
-                   std::to_string(scenario.walls_size()) + " walls, " +
-                   std::to_string(scenario.paths_size()) + " paths";
+  result.summary =
+      "scenario " + quoted(scenario.name()) + ": " + std::to_string(scenario.archetypes_size()) +
+      " archetypes, " + std::to_string(agents) + " agents, " + std::to_string(scenario.obstacles_size()) +
+      " obstacles, " + std::to_string(scenario.walls_size()) + " walls, " +
+      std::to_string(scenario.boxes_size()) + " boxes, " + std::to_string(scenario.paths_size()) + " paths";
+  std::shared_ptr<const nav::NavMesh> navMesh;
+  if (scenario.has_navmesh()) {
+    NavLoad nav = loadNavMesh(scenario, options.navCacheDir);
+    if (!nav.error.empty()) {
+      result.errors.push_back(displayName + ": navmesh: " + nav.error);
+      return result;
+    }
+    checkAgainstNavMesh(scenario, *nav.mesh, checker);
+    if (!result.errors.empty()) return result;
+    result.summary += "; " + nav.note;
+    navMesh = std::move(nav.mesh);
+  }
   const Names names = namesOf(scenario);
   result.archetypes = archetypesOf(scenario, names);
   attachBrains(scenario, names, result.archetypes);
-  if (buildWorld) result.world = build(scenario, names, result.archetypes, options);
+  if (buildWorld) result.world = build(scenario, names, result.archetypes, options, std::move(navMesh));
   return result;
 }
 

@@ -1,6 +1,7 @@
 #include "world/agent_eval.h"
 
 #include "world/brain_think.h"
+#include "world/navigation.h"
 
 namespace steerd::agent_internal {
 
@@ -45,6 +46,20 @@ SteeringOutput AgentEval::fetchStray(const BehaviourSpec& spec) {
   }
   goal = target;
   return steer::seek(body, target);
+}
+
+// Seek the corridor's current corner; arrive at the last one when it is the goal. Until the first
+// corridor comes back from the planner, head straight for the goal.
+SteeringOutput AgentEval::navigate(const BehaviourSpec&) {
+  if (ctx.nav == nullptr) return {};
+  const NavAgent& a = ctx.nav[ctx.in.id[slot]];
+  if (!a.hasGoal) return {};
+  goal = a.goal;
+  steer::ArriveParams arriveParams;
+  if (a.arrived || a.corners.empty()) return steer::arrive(body, a.goal, arriveParams);
+  const std::size_t i = std::min<std::size_t>(a.corner, a.corners.size() - 1);
+  const bool last = i + 1 == a.corners.size() && a.complete;
+  return last ? steer::arrive(body, a.corners[i], arriveParams) : steer::seek(body, a.corners[i]);
 }
 
 SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {

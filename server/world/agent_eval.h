@@ -80,6 +80,7 @@ struct AgentEval {
   SteeringOutput contextSeekWaypoints(const BehaviourSpec& spec);
   SteeringOutput collisionAvoidance(const BehaviourSpec& spec);
   SteeringOutput fetchStray(const BehaviourSpec& spec);
+  SteeringOutput navigate(const BehaviourSpec& spec);
   // The path a behaviour follows: its own, or (path -1) the one this agent was given.
   const Path* pathFor(const BehaviourSpec& spec) const {
     const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : assignedPath;
@@ -195,6 +196,8 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       return collisionAvoidance(spec);
     case BehaviourKind::kFetchStray:
       return fetchStray(spec);
+    case BehaviourKind::kNavigate:
+      return navigate(spec);
   }
   return {};
 }
@@ -227,6 +230,17 @@ inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Arch
   body.heading = {in.hx[slot], in.hy[slot]};
   body.limits = arch.limits;
   return body;
+}
+
+// A crowd contact (archetypes with a contact skin): the body pushed away from its neighbours also
+// stops moving towards them, as it stops moving into a wall; otherwise it walks straight back in
+// next tick and a jam against an obstacle squeezes bodies into each other.
+inline Vec2 withoutVelocityInto(Vec2 velocity, Vec2 push) {
+  const float len2 = steer::lengthSq(push);
+  if (len2 <= 0.0f) return velocity;
+  const Vec2 n = push / std::sqrt(len2);
+  const float into = steer::dot(velocity, n);
+  return into < 0.0f ? velocity - n * into : velocity;
 }
 
 // Static contacts after the move: project out of obstacles and walls, and drop the velocity

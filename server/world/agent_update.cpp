@@ -15,6 +15,7 @@ ArchetypeRuntime prepareArchetype(const Archetype& a, float dt) {
   r.neighbours.radius = a.flock.radius;
   r.neighbours.cosHalfFov = steer::cosHalfFovFromDegrees(a.flock.fovDegrees);
   r.neighbours.selfRadius = a.limits.radius;
+  r.neighbours.contactSkin = a.contactSkin;
   r.combine = steer::forceLimitsOf(a.limits);
   r.step = steer::DynamicStep::of(a.limits, dt);
   r.obstacles.minDetectionLength = a.obstacleMinDetectionLength;
@@ -100,7 +101,9 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   }
 
   steer::Body next = steer::integrateDynamicStep(body, steerBack(ctx, body, force.linear), rt.step);
-  next.position += overlapPush(sums, arch.limits.radius);
+  const Vec2 push = overlapPush(sums, arch.limits.radius);
+  next.position += push;
+  if (arch.contactSkin > 0.0f) next.velocity = withoutVelocityInto(next.velocity, push);
   return finishAgent(ctx, body, next, eval, out);
 }
 

@@ -38,6 +38,14 @@ enum class BehaviourKind : std::uint8_t {
   kCollisionAvoidance,    // closest time of approach against agents within `range`
   kFetchStray,            // herd back the member of `targetArchetype` farthest from the centroid of
                           // `secondArchetype`, once it is farther than `range`
+  kNavigate,              // walk a navmesh corridor to `navGoal`; `range` is how near counts as there
+};
+
+// Where a NAVIGATE behaviour goes.
+enum class NavGoal : std::uint8_t {
+  kPoint,   // `point` (a waypoint), and stay there
+  kPath,    // the waypoints of `pathIndex` in turn (-1: the agent's own path)
+  kRandom,  // a random reachable point on the navmesh, a new one on arrival
 };
 
 enum class CombinerKind : std::uint8_t {
@@ -59,6 +67,7 @@ struct BehaviourSpec {
   std::int32_t pathIndex = 0;  // -1: the path each agent was given at spawn
   steer::Vec2 point;
   float standOff = 20.0f;  // m: fetch stray rides round this far out
+  NavGoal navGoal = NavGoal::kRandom;
 };
 
 struct FlockParams {
@@ -87,6 +96,9 @@ struct Archetype {
   // Heading follows velocity through an exponential moving average: 1 = no smoothing. Smoothing
   // hides the judder of a body whose velocity direction flickers (STEERING.md section 1).
   float headingBlend = 0.5f;
+  // m: neighbours are pushed apart this far before they touch (neighbour_scan.h); crowds that
+  // walk through each other need about one tick's approach (2 x max speed x dt).
+  float contactSkin = 0.0f;
   // Action selection: null for an archetype whose behaviour set never changes. With a brain,
   // stateBehaviours[s] is the set that runs in state s (resolved from the state, its ancestors,
   // or `behaviours`), each kept sorted by priority.

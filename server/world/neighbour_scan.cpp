@@ -26,7 +26,7 @@ NeighbourSums scan(const AgentColumns& s, const SpatialGrid& grid, std::uint32_t
   const F4 px = splat(px0), py = splat(py0);
   const F4 hx = splat(s.hx[slot]), hy = splat(s.hy[slot]);
   const F4 r2 = splat(q.radius * q.radius);
-  const F4 selfRadius = splat(q.selfRadius);
+  const F4 selfRadius = splat(q.selfRadius + q.contactSkin);
   // Field of view without a square root: dot(h, d) >= c |d| is, for c < 0, "dot >= 0 or
   // dot^2 <= c^2 |d|^2", and for c >= 0, "dot >= 0 and dot^2 >= c^2 |d|^2".
   const F4 c2 = splat(q.cosHalfFov * q.cosHalfFov);

@@ -24,7 +24,7 @@ struct NeighbourSums {
   float fovCount = 0;
   float count = 0;  // all round, within radius
   // Overlap resolution: sum of (p - q)/|p - q| * overlapDepth/2 over overlapping neighbours,
-  // overlapDepth = r_self + r_neighbour - |p - q| (neighbours beyond the query radius are not
+  // overlapDepth = r_self + skin + r_neighbour - |p - q| (neighbours beyond the query radius are not
   // seen: the grid cell, hence the radius, is at least the widest body's diameter).
   float pushX = 0, pushY = 0;
 };
@@ -33,6 +33,9 @@ struct NeighbourQuery {
   float radius = 4.0f;
   float cosHalfFov = -1.0f;  // -1: all round
   float selfRadius = 0.5f;   // neighbours' radii come from the radius column
+  // Bodies closer than their radii plus this are pushed apart: a skin about one tick's approach
+  // deep keeps bodies that walk into each other from overlapping (0: touch, then push).
+  float contactSkin = 0.0f;
 };
 
 // `s` must be the grid-sorted state the grid was rebuilt into; `slot` the agent.

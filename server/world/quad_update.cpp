@@ -219,7 +219,14 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
   V2 nextP, nextV, nextH;
   integrate(arch.limits, rt.step, p, v, h, force, nextP, nextV, nextH);
   // overlapPush
-  nextP = nextP + truncate(V2{load(&sums.pushX[i]), load(&sums.pushY[i])}, arch.limits.radius * 0.5f);
+  const V2 push = truncate(V2{load(&sums.pushX[i]), load(&sums.pushY[i])}, arch.limits.radius * 0.5f);
+  nextP = nextP + push;
+  if (arch.contactSkin > 0.0f) {
+    for (int k = 0; k < kLanes; ++k) {
+      const Vec2 kept = withoutVelocityInto({nextV.x[k], nextV.y[k]}, {push.x[k], push.y[k]});
+      nextV.x[k] = kept.x, nextV.y[k] = kept.y;
+    }
+  }
 
   // finishAgent, four at a time: contacts per lane (most lanes have no obstacle or wall near),
   // then the bounds clamp, the finite fallback and the heading smoothing as vectors.

@@ -14,9 +14,13 @@
 namespace steerd {
 
 struct ScenarioOptions {
+  ScenarioOptions() = default;
+  ScenarioOptions(std::uint64_t seed_, unsigned threads_, std::size_t agents_, std::string navCacheDir_ = {})
+      : seed(seed_), threads(threads_), agents(agents_), navCacheDir(std::move(navCacheDir_)) {}
   std::uint64_t seed = 1;
   unsigned threads = 1;
-  std::size_t agents = 0;  // 0: the scenario's default size; crowd: exact; default: about
+  std::size_t agents = 0;   // 0: the scenario's default size; crowd: exact; default: about
+  std::string navCacheDir;  // where built navmeshes are cached (empty: build every time)
 };
 
 // Spawning helpers, shared with scenario files. `g` must be indexed (a World's geometry is).

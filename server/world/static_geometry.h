@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "nav/navmesh.h"
 #include "steering/world_view.h"
 #include "world/spatial_grid.h"
 
@@ -29,6 +31,8 @@ class StaticGeometry {
   // The navmesh's polygons (world x, y, counter-clockwise), filled when the scenario builds one;
   // for drawing and debugging only (navigation queries go through server/nav).
   std::vector<std::vector<steer::Vec2>> navPolygons;
+  // The navmesh NAVIGATE behaviours walk (null: none; the behaviour then does nothing).
+  std::shared_ptr<const nav::NavMesh> navMesh;
 
   // Builds the buckets; `reach` is the farthest an agent looks for obstacles and walls.
   void index(float cellSize, float reach);

@@ -27,6 +27,7 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
       archetypes_(withPlayerArchetype(std::move(archetypes))),
       config_(config),
       pool_(std::make_unique<ThreadPool>(std::max(1u, config.threads))) {
+  if (geometry_.navMesh) navigation_ = std::make_unique<Navigation>(geometry_.navMesh, config_.planner);
   prepareArchetypes();
 }
 
@@ -35,6 +36,7 @@ void World::prepareArchetypes() {
   float reach = 1.0f;
   runtime_.clear();
   anyBrain_ = false;
+  anyNavigate_ = false;
   strayPairs_.clear();
   const auto byPriority = [](const BehaviourSpec& x, const BehaviourSpec& y) {
     return x.priority < y.priority;
@@ -55,6 +57,9 @@ void World::prepareArchetypes() {
     };
     fetches(a.behaviours);
     for (const auto& set : a.stateBehaviours) fetches(set);
+    anyNavigate_ = anyNavigate_ || Navigation::navigateSpec(a.behaviours) != nullptr;
+    for (const auto& set : a.stateBehaviours)
+      anyNavigate_ = anyNavigate_ || Navigation::navigateSpec(set) != nullptr;
     // The neighbour scan looks at the cells around an agent, so a cell must be at least the widest
     // radius asked for (and wide enough for two touching bodies).
     cell = std::max({cell, a.flock.radius, 2.0f * a.limits.radius});
@@ -162,6 +167,7 @@ void World::despawn(AgentId id) {
   }
   current_.resize(last);
   slotOfId_[id] = kNoSlot;
+  if (navigation_) navigation_->forget(id);
 }
 
 std::int32_t World::archetypeIndex(const std::string& name) const {
@@ -196,6 +202,11 @@ void World::step() {
     ctx.groups = &groups_;
   }
   if (anyBrain_) think(ctx);
+  // Phase 1c: navigation (navigation.h), after thinking switched behaviour sets.
+  if (navigation_ && anyNavigate_) {
+    navigation_->update(ctx, slotOfId_.size(), *pool_, config_.chunkSize);
+    ctx.nav = navigation_->agents();
+  }
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
                 contactFlags_.data());
@@ -240,10 +251,38 @@ std::uint64_t World::stateHash() const {
       XXH3_64bits_update(state, m.stats.data(), sizeof m.stats);
       XXH3_64bits_update(state, m.lastSeen.data(), sizeof m.lastSeen);
     }
+    if (navigation_ && id < navigation_->agentCount()) {
+      // Where it is going and how far along its corridor.
+      const NavAgent& n = navigation_->agent(id);
+      const float g[2] = {n.goal.x, n.goal.y};
+      const std::uint32_t k[4] = {
+          n.corner, static_cast<std::uint32_t>(n.corners.size()), n.goalsReached,
+          static_cast<std::uint32_t>(n.waiting) | static_cast<std::uint32_t>(n.hasGoal) << 1};
+      XXH3_64bits_update(state, g, sizeof g);
+      XXH3_64bits_update(state, k, sizeof k);
+    }
   }
   const std::uint64_t h = XXH3_64bits_digest(state);
   XXH3_freeState(state);
   return h;
+}
+
+StepContext World::lastStepContext() const {
+  StepContext ctx{.in = sorted_,
+                  .grid = grid_,
+                  .geometry = geometry_,
+                  .archetypes = archetypes_,
+                  .runtime = runtime_,
+                  .seed = config_.seed,
+                  .tick = tick_ > 0 ? tick_ - 1 : 0,
+                  .dt = config_.dt,
+                  .boundsMargin = config_.boundsMargin,
+                  .quads = config_.quads,
+                  .anyExternal = externalCount_ > 0,
+                  .archetypePopulation = population_.data()};
+  if (!strayPairs_.empty()) ctx.groups = &groups_;
+  if (navigation_ && anyNavigate_) ctx.nav = navigation_->agents();
+  return ctx;
 }
 
 }  // namespace steerd

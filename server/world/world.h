@@ -18,6 +18,7 @@
 #include "world/archetype.h"
 #include "world/brain_think.h"
 #include "world/groups.h"
+#include "world/navigation.h"
 #include "world/spatial_grid.h"
 #include "world/static_geometry.h"
 #include "world/thread_pool.h"
@@ -31,6 +32,7 @@ struct WorldConfig {
   std::size_t chunkSize = 512;  // agents per parallel chunk; fixed so work splits the same way
   float boundsMargin = 5.0f;    // m: inside this band agents are steered back towards the middle
   bool quads = true;            // four-agent SIMD path where it applies; false forces the scalar path (tests)
+  nav::PlannerSettings planner;  // the pooled path planner (worlds with a navmesh)
 };
 
 // Per-tick counters, summed in slot order (deterministic).
@@ -91,8 +93,13 @@ class World {
   // The brain state of an agent of a brain-driven archetype (index into its brain's states).
   std::uint8_t brainStateOf(AgentId id) const { return current_.memory[slotOf(id)].brainState; }
   const BrainMemory& brainMemoryOf(AgentId id) const { return brainMemory_[id]; }
+  // Navmesh navigation (null when the scenario has no navmesh).
+  const Navigation* navigation() const { return navigation_.get(); }
   // state[n] in the grid's cell order, as the last step() read it (for reports and tests).
   const AgentColumns& sortedPrevious() const { return sorted_; }
+  // The context the last step() gave every agent's update (state[n] as sortedPrevious(), its grid,
+  // groups and navigation), to re-evaluate one agent's steering between ticks (agent_inspect.h).
+  StepContext lastStepContext() const;
 
   // xxHash64 of every live agent's state in id order; equal hashes mean bit-identical worlds.
   std::uint64_t stateHash() const;
@@ -118,6 +125,8 @@ class World {
   std::vector<StrayPair> strayPairs_;  // what behaviours and brains ask about groups
   Groups groups_;
   void think(const StepContext& ctx);
+  std::unique_ptr<Navigation> navigation_;
+  bool anyNavigate_ = false;  // some behaviour set has NAVIGATE
   TickCounters counters_;
 };
 

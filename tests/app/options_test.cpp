@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,20 @@ TEST(Options, HeadlessFlagsParse) {
   EXPECT_EQ(o.seed, 9u);
   EXPECT_EQ(o.agents, 500u);
   EXPECT_TRUE(o.report);
+}
+
+TEST(Options, TheDebugStreamIsOffUnlessAskedForByFlagOrEnvironment) {
+  Options off;
+  EXPECT_FALSE(parse({}, off).has_value());
+  EXPECT_FALSE(off.allowDebug);
+  Options on;
+  EXPECT_FALSE(parse({"--allow-debug"}, on).has_value());
+  EXPECT_TRUE(on.allowDebug);
+  ::setenv("STEERD_ALLOW_DEBUG", "1", 1);
+  Options env;
+  EXPECT_FALSE(parse({}, env).has_value());
+  ::unsetenv("STEERD_ALLOW_DEBUG");
+  EXPECT_TRUE(env.allowDebug);
 }
 
 TEST(Options, BadValuesAreRefusedWithAnExitCode) {

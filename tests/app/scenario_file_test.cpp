@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
 #include <string>
 
 namespace steerd {
@@ -259,6 +263,137 @@ TEST(ScenarioFile, OpenScenarioPrefersBuiltInNames) {
   const ScenarioLoad r = openScenario("default", {1, 1, 0});
   ASSERT_NE(r.world, nullptr);
   EXPECT_EQ(r.world->agentCount(), 344u);
+}
+
+// ---- Navigation: boxes, the navmesh block, NAVIGATE.
+
+// A 60 x 40 m yard split by a wall of boxes with a gap at the top; a walker navigates to "far".
+const std::string kNav = R"(
+name: "nav"
+bounds { min { x: 0 y: 0 } max { x: 60 y: 40 } }
+boxes { center { x: 30 y: 15 } half_size { x: 1 y: 15 } }
+waypoints { name: "far" position { x: 55 y: 5 } }
+waypoints { name: "near" position { x: 5 y: 35 } }
+paths { name: "tour" waypoints: ["far", "near"] looped: true }
+navmesh { tile_size: 32 }
+archetypes {
+  name: "walker"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 10 max_turn_rate_deg: 540 }
+  behaviours { kind: WALL_AVOIDANCE weight: 2 }
+  behaviours { kind: NAVIGATE waypoint: "far" priority: 1 }
+}
+spawns { archetype: "walker" count: 3 min { x: 3 y: 3 } max { x: 8 y: 8 } }
+)";
+
+std::string navReplaced(const std::string& from, const std::string& to) {
+  std::string s = kNav;
+  const auto at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the nav scenario";
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+TEST(ScenarioFileNav, NavigatorsWalkRoundTheBoxesToTheirWaypoint) {
+  ScenarioLoad r = load(kNav);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  ASSERT_NE(r.world, nullptr);
+  World& w = *r.world;
+  ASSERT_NE(w.navigation(), nullptr);
+  EXPECT_FALSE(w.geometry().navPolygons.empty());
+  EXPECT_EQ(w.geometry().walls.size(), 4u);  // the box, as four outward walls
+  EXPECT_NE(r.summary.find("navmesh built"), std::string::npos) << r.summary;
+  // The straight line crosses the box; the walkers go up through the gap and arrive.
+  float highest = 0.0f;
+  for (int t = 0; t < 60 * 30; ++t) {
+    w.step();
+    for (std::size_t s = 0; s < w.agentCount(); ++s) {
+      highest = std::max(highest, w.agents().py[s]);
+      const float x = w.agents().px[s], y = w.agents().py[s];
+      EXPECT_FALSE(x > 29.0f && x < 31.0f && y < 30.0f) << "inside the box at tick " << t;
+    }
+  }
+  EXPECT_GT(highest, 30.0f);
+  for (std::size_t s = 0; s < w.agentCount(); ++s) {
+    EXPECT_LT(std::hypot(w.agents().px[s] - 55.0f, w.agents().py[s] - 5.0f), 2.5f)
+        << "agent " << w.agents().id[s];
+  }
+  EXPECT_EQ(w.navigation()->stats().failed, 0u);
+}
+
+TEST(ScenarioFileNav, NavigateWithoutANavmeshIsRefused) {
+  expectError(navReplaced("navmesh { tile_size: 32 }", ""),
+              "archetypes[0] (\"walker\").behaviours[1]: NAVIGATE needs a navmesh { } block");
+}
+
+TEST(ScenarioFileNav, NavigateToAMissingWaypointOrPathIsNamed) {
+  expectError(navReplaced("waypoint: \"far\"", "waypoint: \"faraway\""),
+              "behaviours[1].waypoint: no waypoint named \"faraway\"");
+  expectError(navReplaced("waypoint: \"far\"", "path: \"tourr\""),
+              "behaviours[1].path: no path named \"tourr\"");
+}
+
+TEST(ScenarioFileNav, UnreachableGoalIsRefused) {
+  // Close the gap: "far" is on the other side of a wall with no way round.
+  expectError(navReplaced("half_size { x: 1 y: 15 }", "half_size { x: 1 y: 25 }"),
+              "unreachable goal: waypoint \"far\" cannot be reached from spawns[0]");
+  // Along a path, the waypoint that cannot be reached is the one named.
+  std::string alongPath = navReplaced("half_size { x: 1 y: 15 }", "half_size { x: 1 y: 25 }");
+  const std::string navigate = "behaviours { kind: NAVIGATE waypoint: \"far\" priority: 1 }";
+  alongPath.replace(alongPath.find(navigate), navigate.size(),
+                    "behaviours { kind: NAVIGATE path: \"tour\" priority: 1 }");
+  expectError(alongPath, "path (\"tour\").waypoints[0]: unreachable goal: waypoint \"far\"");
+}
+
+TEST(ScenarioFileNav, GoalOffTheWalkableAreaIsRefused) {
+  // "far" in the middle of a 10 m building.
+  expectError(
+      navReplaced("position { x: 55 y: 5 }",
+                  "position { x: 45 y: 25 } }\nboxes { center { x: 45 y: 25 } half_size { x: 5 y: 5 }"),
+      "waypoint \"far\" is not on the walkable area");
+}
+
+TEST(ScenarioFileNav, SpawnsOutsideTheWalkableAreaAreRefused) {
+  // Walkable ground only on the right half: the spawn box on the left holds none.
+  expectError(navReplaced("navmesh { tile_size: 32 }",
+                          "navmesh { tile_size: 32 walkable { points { x: 32 y: 0 } points { x: 60 y: 0 } "
+                          "points { x: 60 y: 40 } points { x: 32 y: 40 } } }"),
+              "spawns[0]: the spawn box (3, 3) - (8, 8) holds no walkable ground");
+}
+
+TEST(ScenarioFileNav, BadNavmeshSettingsAndShapesAreNamed) {
+  expectError(navReplaced("navmesh { tile_size: 32 }", "navmesh { tile_size: 32 cell_size: -1 }"),
+              "navmesh.cell_size: must be a finite number >= 0, not -1");
+  expectError(navReplaced("navmesh { tile_size: 32 }",
+                          "navmesh { blocking { points { x: 1 y: 1 } points { x: 2 y: 2 } } }"),
+              "navmesh.blocking[0]: needs at least 3 points, has 2");
+  expectError(
+      navReplaced(
+          "navmesh { tile_size: 32 }",
+          "navmesh { areas { name: \"mud\" cost: 0 polygon { points { x: 1 y: 1 } points { x: 5 y: 1 } "
+          "points { x: 5 y: 5 } } } }"),
+      "navmesh.areas[0] (\"mud\").cost: 0.000000 (must be > 0)");
+  expectError(navReplaced("half_size { x: 1 y: 15 }", "half_size { x: 0 y: 15 }"),
+              "boxes[0].half_size.x: must be a finite number > 0, not 0");
+  expectError(
+      navReplaced("navmesh { tile_size: 32 }", "navmesh { links { from { x: nan y: 1 } to { x: 3 y: 3 } } }"),
+      "navmesh.links[0].from: not a finite point");
+}
+
+TEST(ScenarioFileNav, SameGeometryLoadsFromTheCache) {
+  const std::string dir = ::testing::TempDir() + "steerd-navcache-file-" + std::to_string(::getpid());
+  ScenarioOptions options(1, 1, 0, dir);
+  const ScenarioLoad first = loadScenarioText(kNav, "t.txtpb", options, false);
+  ASSERT_TRUE(first.errors.empty());
+  EXPECT_NE(first.summary.find("cached as"), std::string::npos) << first.summary;
+  const ScenarioLoad second = loadScenarioText(kNav, "t.txtpb", options, true);
+  ASSERT_TRUE(second.errors.empty());
+  EXPECT_NE(second.summary.find("navmesh from cache"), std::string::npos) << second.summary;
+  ASSERT_NE(second.world, nullptr);
+  // A change to the geometry misses the cache.
+  const ScenarioLoad moved = loadScenarioText(navReplaced("center { x: 30 y: 15 }", "center { x: 31 y: 15 }"),
+                                              "t.txtpb", options, false);
+  EXPECT_NE(moved.summary.find("navmesh built"), std::string::npos) << moved.summary;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,0 +1,245 @@
+#include "world/navigation.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "steering/random.h"
+#include "world/agent_update.h"
+#include "world/thread_pool.h"
+
+namespace steerd {
+
+namespace {
+
+using steer::Vec2;
+
+constexpr float kProgressStep = 0.25f;   // m the distance to the corner must shrink to count as progress
+constexpr float kBlockedSeconds = 3.0f;  // without progress: replan
+constexpr std::uint8_t kMaxReplans = 3;  // then give up on the goal (random and path goals)
+constexpr float kOffCourse = 3.0f;       // m from the corridor's current leg: replan
+constexpr float kRetrySeconds = 1.0f;    // after a failed request
+constexpr int kGoalAttempts = 16;        // random points tried for a reachable goal
+
+float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 ab = b - a;
+  const float len2 = steer::lengthSq(ab);
+  const float t = len2 > 0.0f ? std::clamp(steer::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+  return steer::distance(p, a + ab * t);
+}
+
+}  // namespace
+
+Navigation::Navigation(std::shared_ptr<const nav::NavMesh> mesh, nav::PlannerSettings settings)
+    : mesh_(std::move(mesh)), planner_(*mesh_, settings) {}
+
+const BehaviourSpec* Navigation::navigateSpec(const std::vector<BehaviourSpec>& set) {
+  for (const BehaviourSpec& b : set) {
+    if (b.kind == BehaviourKind::kNavigate) return &b;
+  }
+  return nullptr;
+}
+
+void Navigation::forget(std::uint32_t id) {
+  if (id >= agents_.size()) return;
+  planner_.cancel(id);
+  agents_[id] = NavAgent{};
+}
+
+// Phase a, one agent: reads its state[n], writes only its own NavAgent.
+void Navigation::advance(const StepContext& ctx, std::uint32_t slot, NavAgent& a,
+                         const BehaviourSpec& spec) const {
+  const Vec2 pos{ctx.in.px[slot], ctx.in.py[slot]};
+  a.position = pos;
+  a.need = NavAgent::kNothing;
+  const std::uint32_t tick = static_cast<std::uint32_t>(ctx.tick);
+  if (spec.navGoal == NavGoal::kPoint && a.hasGoal && !(a.goal == spec.point))
+    a.hasGoal = false;  // retargeted (live reload)
+  if (!a.hasGoal) {
+    if (tick >= a.retryTick) a.need = NavAgent::kGoal;
+    return;
+  }
+  const float arriveWithin = spec.range;
+  if (steer::distance(pos, a.goal) <= arriveWithin) {
+    if (!a.arrived) ++a.goalsReached;
+    if (spec.navGoal == NavGoal::kPoint) {
+      a.arrived = true;  // stay (the steering arrives); a push away brings it back below
+    } else {
+      a.need = NavAgent::kGoal;
+      a.arrived = true;
+    }
+    return;
+  }
+  if (a.arrived && steer::distance(pos, a.goal) > 2.0f * arriveWithin + 1.0f) {
+    a.arrived = false;
+    a.need = NavAgent::kPath;
+    return;
+  }
+  if (a.arrived || a.waiting) return;
+  if (a.corners.empty()) {
+    if (tick >= a.retryTick) a.need = NavAgent::kPath;
+    return;
+  }
+  const Archetype& arch = ctx.archetypes[ctx.in.archetype[slot]];
+  const float reach = std::max(arch.pathSeekDistance, arch.limits.radius);
+  const std::size_t last = a.corners.size() - 1;
+  while (a.corner < last && steer::distance(pos, a.corners[a.corner]) < reach) {
+    ++a.corner;
+    a.bestDistance = std::numeric_limits<float>::infinity();
+    a.progressTick = tick;
+    a.replans = 0;
+  }
+  const Vec2 corner = a.corners[a.corner];
+  const float d = steer::distance(pos, corner);
+  if (a.corner == last && !a.complete && d < reach) {  // the end of a corridor cut short: the rest
+    a.need = NavAgent::kPath;
+    return;
+  }
+  if (d < a.bestDistance - kProgressStep) {
+    a.bestDistance = d;
+    a.progressTick = tick;
+  } else if (static_cast<float>(tick - a.progressTick) * ctx.dt > kBlockedSeconds) {
+    a.need =
+        (a.replans >= kMaxReplans && spec.navGoal != NavGoal::kPoint) ? NavAgent::kGoal : NavAgent::kPath;
+    return;
+  }
+  const Vec2 legStart = a.corner > 0 ? a.corners[a.corner - 1] : a.start;
+  if (distanceToSegment(pos, legStart, corner) > kOffCourse) a.need = NavAgent::kPath;
+}
+
+bool Navigation::chooseGoal(const StepContext& ctx, std::uint32_t id, NavAgent& a, const BehaviourSpec& spec,
+                            std::int32_t assignedPath) {
+  switch (spec.navGoal) {
+    case NavGoal::kPoint:
+      a.goal = spec.point;
+      return true;
+    case NavGoal::kPath: {
+      const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : assignedPath;
+      if (p < 0 || static_cast<std::size_t>(p) >= ctx.geometry.paths.size()) return false;
+      const Path& path = ctx.geometry.paths[static_cast<std::size_t>(p)];
+      if (path.points.empty()) return false;
+      const std::int32_t n = static_cast<std::int32_t>(path.points.size());
+      if (a.waypoint < 0) {
+        a.waypoint = 0;
+      } else if (path.looped) {
+        a.waypoint = (a.waypoint + 1) % n;
+      } else {
+        a.waypoint = std::min(a.waypoint + 1, n - 1);
+      }
+      a.goal = path.points[static_cast<std::size_t>(a.waypoint)];
+      return true;
+    }
+    case NavGoal::kRandom: {
+      // Deterministic: the agent's id and how many goals it has had pick the stream.
+      steer::Rng rng =
+          steer::Rng::forAgent(ctx.seed ^ 0x6e61766d657368ULL, id, a.goalsReached * 977u + a.replans);
+      const Bounds& b = ctx.geometry.bounds;
+      const nav::NavPoint here = mesh_->nearest(a.position, 4.0f);
+      const std::uint32_t island = here ? mesh_->islandOf(here.poly) : 0;
+      for (int attempt = 0; attempt < kGoalAttempts; ++attempt) {
+        const Vec2 p{b.minX + rng.uniform() * (b.maxX - b.minX), b.minY + rng.uniform() * (b.maxY - b.minY)};
+        const nav::NavPoint on = mesh_->nearest(p, 1.0f);
+        if (!on || (island != 0 && mesh_->islandOf(on.poly) != island)) continue;
+        a.goal = on.position;
+        return true;
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+void Navigation::update(const StepContext& ctx, std::size_t idCount, ThreadPool& pool,
+                        std::size_t chunkSize) {
+  if (agents_.size() < idCount) agents_.resize(idCount);
+  specOfId_.assign(idCount, nullptr);
+  assignedPathOfId_.resize(idCount);
+  const std::uint32_t tick = static_cast<std::uint32_t>(ctx.tick);
+
+  // a. per agent, in parallel
+  pool.parallelFor(ctx.in.size(), chunkSize, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t s = begin; s < end; ++s) {
+      const AgentId id = ctx.in.id[s];
+      const AgentMemory& m = ctx.in.memory[s];
+      NavAgent& a = agents_[id];
+      const Archetype& arch = ctx.archetypes[ctx.in.archetype[s]];
+      const BehaviourSpec* spec =
+          (m.flags & kAgentExternal) ? nullptr : navigateSpec(arch.behavioursIn(m.brainState));
+      specOfId_[id] = spec;
+      assignedPathOfId_[id] = m.assignedPath;
+      if (spec == nullptr) {
+        if (a.hasGoal) {  // its brain turned navigation off: drop the corridor (the request goes in b)
+          a.hasGoal = false;
+          a.corners.clear();
+          a.arrived = false;
+        }
+        a.need = NavAgent::kNothing;
+        continue;
+      }
+      advance(ctx, static_cast<std::uint32_t>(s), a, *spec);
+    }
+  });
+
+  // b. goals and requests, in id order
+  std::uint64_t reached = 0;
+  for (std::uint32_t id = 0; id < idCount; ++id) {
+    NavAgent& a = agents_[id];
+    reached += a.goalsReached;
+    const BehaviourSpec* spec = specOfId_[id];
+    if (spec == nullptr) {
+      if (a.waiting) {
+        planner_.cancel(id);
+        a.waiting = false;
+      }
+      continue;
+    }
+    if (a.need == NavAgent::kNothing) continue;
+    if (a.need == NavAgent::kGoal) {
+      if (a.hasGoal && !a.arrived) ++stats_.replansBlocked;  // gave up on it
+      a.arrived = false;
+      a.replans = 0;
+      a.hasGoal = chooseGoal(ctx, id, a, *spec, assignedPathOfId_[id]);
+      if (!a.hasGoal) {
+        a.retryTick = tick + static_cast<std::uint32_t>(kRetrySeconds / ctx.dt);
+        continue;
+      }
+    } else if (!a.corners.empty()) {
+      const bool blocked = static_cast<float>(tick - a.progressTick) * ctx.dt > kBlockedSeconds;
+      ++(blocked ? stats_.replansBlocked : stats_.replansOffCourse);
+      ++a.replans;
+    }
+    planner_.request(id, a.position, a.goal);
+    a.waiting = true;
+    a.start = a.position;
+    a.progressTick = tick;
+    a.bestDistance = std::numeric_limits<float>::infinity();
+  }
+
+  // c. the planner's budget
+  results_.clear();
+  planner_.serve(results_);
+  for (const nav::PathResult& r : results_) {
+    NavAgent& a = agents_[r.agent];
+    if (!a.waiting) continue;  // no longer navigating
+    a.waiting = false;
+    if (!r.found) {
+      ++stats_.failed;
+      a.corners.clear();
+      a.retryTick = tick + static_cast<std::uint32_t>(kRetrySeconds / ctx.dt);
+      if (specOfId_[r.agent] && specOfId_[r.agent]->navGoal == NavGoal::kRandom) a.hasGoal = false;
+      continue;
+    }
+    if (r.partial) ++stats_.unreachable;
+    a.corners = r.corners;
+    a.corner = 0;
+    a.complete = r.complete;
+    a.progressTick = tick;
+    a.bestDistance = std::numeric_limits<float>::infinity();
+    // A random goal that cannot be reached is swapped for another once the partial path ends.
+    if (r.partial && specOfId_[r.agent] && specOfId_[r.agent]->navGoal == NavGoal::kRandom)
+      a.goal = r.corners.back();
+  }
+  stats_.goalsReached = reached;
+  stats_.planner = planner_.stats();
+}
+
+}  // namespace steerd

@@ -1,0 +1,90 @@
+// Navmesh navigation for the agents whose behaviour set has a NAVIGATE behaviour: each has a goal
+// (a waypoint, the waypoints of a path in turn, or random points on the mesh), a string-pulled
+// corridor of corners from the pooled planner, and the bookkeeping that notices arrival, a corridor
+// left behind (pushed off it by the crowd) and no progress (blocked), and asks for a new path.
+//
+// Phase 1c of the tick, after thinking and before steering:
+//   a. in parallel, per agent (writes only that agent's NavAgent): advance corners, check arrival
+//      and progress, mark what it needs (a goal, a path)
+//   b. serially, in id order: choose goals, queue path requests
+//   c. serially: the planner spends its per-tick budget; finished paths become corridors
+// The steering pass then only reads NavAgent (the NAVIGATE behaviour seeks the current corner).
+// Everything is in id or queue order, so the world stays the same for any thread count.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "nav/navmesh.h"
+#include "nav/path_planner.h"
+#include "steering/vec2.h"
+#include "world/archetype.h"
+
+namespace steerd {
+
+class ThreadPool;
+struct StepContext;
+
+struct NavAgent {
+  std::vector<steer::Vec2> corners;  // the corridor's corners, after the start
+  steer::Vec2 start;                 // where the corridor began
+  steer::Vec2 goal;
+  steer::Vec2 position;            // at the last update (for the serial phase)
+  std::uint32_t progressTick = 0;  // when the distance to the current corner last shrank
+  std::uint32_t retryTick = 0;     // a failed request is not asked again before this tick
+  std::uint32_t goalsReached = 0;
+  float bestDistance = std::numeric_limits<float>::infinity();
+  std::int32_t waypoint = -1;  // path goals: the waypoint being walked to
+  std::uint16_t corner = 0;    // index into corners of the one being steered to
+  std::uint8_t replans = 0;    // since the last corner reached
+  bool hasGoal = false;
+  bool waiting = false;  // a path request is queued
+  bool complete = true;  // the last corner is the goal (else the corridor was cut short)
+  bool arrived = false;  // point goals: stopped at the goal
+  enum Need : std::uint8_t { kNothing, kGoal, kPath } need = kNothing;
+};
+
+struct NavigationStats {
+  std::uint64_t goalsReached = 0;
+  std::uint64_t replansBlocked = 0;    // no progress for a while
+  std::uint64_t replansOffCourse = 0;  // pushed off the corridor
+  std::uint64_t unreachable = 0;       // partial paths (goal on another island)
+  std::uint64_t failed = 0;            // start or goal off the mesh
+  nav::PlannerStats planner;
+};
+
+class Navigation {
+ public:
+  Navigation(std::shared_ptr<const nav::NavMesh> mesh, nav::PlannerSettings settings);
+
+  // Phase 1c. `agentCount` ids exist (ids index NavAgent).
+  void update(const StepContext& ctx, std::size_t idCount, ThreadPool& pool, std::size_t chunkSize);
+
+  const NavAgent* agents() const { return agents_.data(); }
+  const NavAgent& agent(std::uint32_t id) const { return agents_[id]; }
+  std::size_t agentCount() const { return agents_.size(); }
+  const NavigationStats& stats() const { return stats_; }
+  const nav::NavMesh& mesh() const { return *mesh_; }
+  // An agent left: forget its request.
+  void forget(std::uint32_t id);
+
+  // The first NAVIGATE behaviour of a set, or null.
+  static const BehaviourSpec* navigateSpec(const std::vector<BehaviourSpec>& set);
+
+ private:
+  void advance(const StepContext& ctx, std::uint32_t slot, NavAgent& a, const BehaviourSpec& spec) const;
+  bool chooseGoal(const StepContext& ctx, std::uint32_t id, NavAgent& a, const BehaviourSpec& spec,
+                  std::int32_t assignedPath);
+
+  std::shared_ptr<const nav::NavMesh> mesh_;
+  nav::PathPlanner planner_;
+  std::vector<NavAgent> agents_;                // by id
+  std::vector<const BehaviourSpec*> specOfId_;  // this tick, by id (null: not navigating)
+  std::vector<std::int16_t> assignedPathOfId_;
+  std::vector<nav::PathResult> results_;
+  NavigationStats stats_;
+};
+
+}  // namespace steerd
