@@ -1,11 +1,13 @@
 // libFuzzer target for everything a peer's datagram reaches before it is trusted: the framing
-// and protobuf parse (decodeDatagram), then the snapshot part decoder against a real baseline.
+// and protobuf parse (decodeDatagram), then the snapshot part decoder against a real baseline and
+// the scene part decoder.
 // Built with clang by scripts/fuzz.sh; CI runs it for a fixed number of inputs.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "proto/packet.h"
+#include "proto/scene_codec.h"
 #include "proto/snapshot_codec.h"
 
 namespace {
@@ -35,7 +37,13 @@ const steerd::wire::SnapshotRecord& baseline() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   steerd::wire::Decoded decoded;
   steerd::wire::decodeDatagram(std::span<const std::uint8_t>(data, size), decoded);
-  if (decoded.drop != steerd::wire::DropReason::kNone || !decoded.packet.has_snapshot()) return 0;
+  if (decoded.drop != steerd::wire::DropReason::kNone) return 0;
+  if (decoded.packet.has_scene()) {
+    steerd::wire::SceneGeometry scene;
+    (void)steerd::wire::decodeScenePart(decoded.packet.scene(), scene);
+    return 0;
+  }
+  if (!decoded.packet.has_snapshot()) return 0;
   const auto& part = decoded.packet.snapshot();
   steerd::wire::SnapshotRecord out;
   const steerd::wire::SnapshotRecord* base = part.baseline_tick() == 10 ? &baseline() : nullptr;

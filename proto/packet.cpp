@@ -57,6 +57,8 @@ std::string_view dropReasonName(DropReason r) {
       return "rate_limited";
     case DropReason::kImplausibleSequence:
       return "implausible_sequence";
+    case DropReason::kDebugNotAllowed:
+      return "debug_not_allowed";
     case DropReason::kCount:
       break;
   }
@@ -82,7 +84,7 @@ void decodeDatagram(std::span<const std::uint8_t> d, Decoded& out) {
     return;
   }
   const std::uint8_t type = d[5];
-  if (type < Packet::kConnectRequest || type > Packet::kDisconnect) {
+  if (type < Packet::kConnectRequest || type > kLastPacketType) {
     out.drop = DropReason::kBadType;
     return;
   }

@@ -4,7 +4,7 @@
 //   offset size field
 //   0      4    protocol id, "STRD" (0x53545244)
 //   4      1    protocol version (kProtocolVersion)
-//   5      1    packet type: the Packet body's field number (1..10)
+//   5      1    packet type: the Packet body's field number (1..kLastPacketType)
 //   6      2    sequence: the sender's packet counter
 //   8      2    ack: the newest sequence received from the peer
 //   10     4    ack bits: bit i set = sequence (ack - 1 - i) was received too
@@ -24,8 +24,12 @@
 namespace steerd::wire {
 
 inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
-inline constexpr std::uint8_t kProtocolVersion = 2;       // 2: heading turn rate, three-byte residuals
+// 2: heading turn rate, three-byte residuals; 3: static scene (SceneRequest, Scene), interest radius
+// in Accept, the debug stream (DebugSelect, DebugInfo).
+inline constexpr std::uint8_t kProtocolVersion = 3;
 inline constexpr std::size_t kHeaderBytes = 14;
+// The highest packet type byte (Packet's last body field); 1..this are valid.
+inline constexpr int kLastPacketType = Packet::kDebugInfo;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes;
 // Connect requests and responses are padded to at least this size (anti-amplification).
@@ -56,6 +60,7 @@ enum class DropReason : std::uint8_t {
   kReplayed,       // input older than what was already applied
   kRateLimited,
   kImplausibleSequence,  // a sequence number far ahead of any seen (corrupted or forged)
+  kDebugNotAllowed,      // a DebugSelect to a server started without --allow-debug
   kCount,
 };
 std::string_view dropReasonName(DropReason r);

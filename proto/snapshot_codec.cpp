@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "proto/packet.h"
+#include "proto/varint_size.h"
 
 namespace steerd::wire {
 
@@ -76,18 +77,6 @@ std::uint32_t packResidual(std::int32_t dx, std::int32_t dy, std::int32_t dh) {
     return 3u | static_cast<std::uint32_t>((dx + 32) | (dy + 32) << 6 | (dh + 32) << 12) << 3;
   }
   return kEscapeWord;
-}
-
-std::size_t varintBytes(std::uint64_t v) {
-  std::size_t n = 1;
-  while (v >= 128) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-std::size_t zigzagBytes(std::int64_t v) {
-  return varintBytes(static_cast<std::uint64_t>((v << 1) ^ (v >> 63)));
 }
 
 // One item of the merged walk over baseline and content, in id order.

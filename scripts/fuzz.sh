@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the packet decoder (framing, protobuf parse, snapshot parts) with libFuzzer under ASan
+# Fuzzes the packet decoder (framing, protobuf parse, snapshot and scene parts) with libFuzzer under ASan
 # and UBSan for a fixed number of inputs (default 200000), starting from a small seed corpus of
 # valid datagrams. A crash or sanitizer report fails the script and leaves the input in
 # build/fuzz/crash-*. Usage: scripts/fuzz.sh [RUNS]
@@ -18,12 +18,15 @@ python3 - build/fuzz/corpus <<'PY'
 # Seeds: a header + tiny valid bodies for a few packet kinds (the fuzzer mutates from there).
 import struct, sys, os
 d = sys.argv[1]
-def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 2, kind, 1, 0, 0) + body
+# The header's version byte must be kProtocolVersion (proto/packet.h), or every seed is dropped.
+def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 3, kind, 1, 0, 0) + body
 seeds = {
   'ping': dg(8, bytes([0x42, 2, 0x08, 5])),
   'input': dg(6, bytes([0x32, 9, 0x0a, 7, 0x08, 1, 0x15, 0, 0, 0x80, 0x3f])),
   'snapshot': dg(7, bytes([0x3a, 12, 0x08, 20, 0x10, 10, 0x20, 1, 0x30, 0xff, 0xff, 0xff, 0xff, 0x0f])),
   'connect': dg(1, bytes([0x0a, 0xf3, 0x01, 0x7a, 0xf0, 0x01]) + bytes(240)),
+  # Scene part 0 of 1: one obstacle at (2, 3) units, radius 64 units.
+  'scene': dg(12, bytes([0x62, 13, 0x08, 0, 0x10, 1, 0x1a, 1, 4, 0x22, 1, 6, 0x2a, 1, 0x40])),
 }
 for name, data in seeds.items():
     open(os.path.join(d, name), 'wb').write(data)

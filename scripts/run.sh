@@ -2,7 +2,8 @@
 # Quick start, part 1: installs what is missing, builds Release, and runs the server on its
 # built-in default scenario with something watching it:
 #   - with a display ($DISPLAY or $WAYLAND_DISPLAY) and the viewer built: steer-viewer, where you
-#     move a player (WASD/arrows) that the NPCs react to;
+#     move a player (WASD/arrows) that the NPCs react to and click an NPC to inspect it (the
+#     server then runs with --allow-debug, local and for you only);
 #   - otherwise: steer-loadtest with 20 simulated players, printing what they see every second.
 # The server prints a status line every second. Extra arguments go to steerd (e.g.
 # scripts/run.sh --scenario crowd --agents 100000). Ctrl-C stops everything.
@@ -26,8 +27,11 @@ if [ "$watch" = none ]; then
 fi
 
 # The server on free ports (logged), so a second copy or another service on 7777 does not clash.
+# The viewer's inspector needs the debug stream.
+debug=()
+[ "$watch" = viewer ] && debug=(--allow-debug)
 log=$(mktemp)
-"$steerd" --port 0 --metrics-port 0 "$@" 2> >(tee "$log" >&2) &
+"$steerd" --port 0 --metrics-port 0 "${debug[@]}" "$@" 2> >(tee "$log" >&2) &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -f "$log"' EXIT
 port="" metrics=""

@@ -81,8 +81,10 @@ struct Pending {
   std::vector<wire::SnapshotRecord> parts;  // by part index
 };
 
-constexpr std::uint32_t kMaxParts = 256;      // a snapshot of more parts than this is malformed
-constexpr std::size_t kMaxPendingTicks = 16;  // incomplete ticks kept waiting for parts
+constexpr std::uint32_t kMaxParts = 256;         // a snapshot of more parts than this is malformed
+constexpr std::uint32_t kMaxSceneParts = 65536;  // a scene of more parts than this is malformed
+constexpr int kScenePartsPerRequest = 16;        // the server's limit per SceneRequest
+constexpr std::size_t kMaxPendingTicks = 16;     // incomplete ticks kept waiting for parts
 constexpr std::size_t kMaxCookieBytes = 512;
 
 }  // namespace
@@ -110,7 +112,7 @@ const char* clientStateName(ClientState state) {
 }
 
 std::uint64_t ClientStats::decodeFailures() const {
-  std::uint64_t n = partsMalformed + partsBaselineMissing;
+  std::uint64_t n = partsMalformed + partsBaselineMissing + scenePartsMalformed;
   for (std::uint64_t d : drops) n += d;
   return n;
 }
@@ -267,6 +269,14 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
           nextPingAt += toDuration(options.pingInterval);
           if (nextPingAt <= now) nextPingAt = now + toDuration(options.pingInterval);
         }
+        if (options.fetchScene && !sceneComplete() && now >= nextSceneRequestAt) {
+          sendSceneRequest();
+          nextSceneRequestAt = now + toDuration(options.sceneRetryInterval);
+        }
+        if (info.debugAllowed && (debugAgent || debugStopPending) && now >= nextDebugSelectAt) {
+          sendDebugSelect();
+          nextDebugSelectAt = now + toDuration(options.debugSelectInterval);
+        }
       }
     }
     const double elapsed = Seconds(now - windowStart).count();
@@ -312,6 +322,70 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     }
     in->set_ack_snapshot(newestComplete);
     send(p);
+  }
+
+  bool sceneComplete() const { return sceneCount != 0 && counters.scenePartsReceived == sceneCount; }
+
+  // Part 0 until the part count is known, then the first missing parts.
+  void sendSceneRequest() {
+    wire::Packet p;
+    auto* r = p.mutable_scene_request();
+    if (sceneCount == 0) {
+      r->add_parts(0);
+    } else {
+      for (std::uint32_t i = 0; i < sceneCount && r->parts_size() < kScenePartsPerRequest; ++i) {
+        if (!sceneHave[i]) r->add_parts(i);
+      }
+    }
+    ++counters.sceneRequests;
+    send(p);
+  }
+
+  void watchAgent(std::optional<std::uint32_t> agent) {
+    if (agent == debugAgent) return;
+    debugStopPending = debugAgent.has_value() && !agent.has_value();
+    debugAgent = agent;
+    debugInfo.reset();
+    nextDebugSelectAt = TimePoint{};  // at the next update()
+  }
+
+  void sendDebugSelect() {
+    wire::Packet p;
+    if (debugAgent) {
+      p.mutable_debug_select()->set_agent_id(*debugAgent);
+    } else {
+      p.mutable_debug_select()->set_stop(true);
+      debugStopPending = false;  // once: if it is lost, the server ends the stream by itself
+    }
+    send(p);
+  }
+
+  void onDebugInfo(const wire::DebugInfo& d) {
+    if (!debugAgent || d.agent_id() != *debugAgent) return;  // about an earlier selection
+    if (debugInfo && d.tick() < debugInfo->tick()) return;   // reordered: keep the newer
+    debugInfo = d;
+    ++counters.debugInfos;
+  }
+
+  void onScenePart(const wire::Scene& part, TimePoint now) {
+    if (part.part_count() == 0 || part.part_count() > kMaxSceneParts || part.part() >= part.part_count() ||
+        (sceneCount != 0 && part.part_count() != sceneCount)) {
+      ++counters.scenePartsMalformed;
+      return;
+    }
+    if (sceneCount != 0 && sceneHave[part.part()]) return;  // asked twice, answered twice
+    if (const std::string error = wire::decodeScenePart(part, sceneGeometry); !error.empty()) {
+      ++counters.scenePartsMalformed;
+      lastDecodeError = "scene part " + std::to_string(part.part()) + ": " + error;
+      return;
+    }
+    if (sceneCount == 0) {
+      sceneCount = part.part_count();
+      sceneHave.assign(sceneCount, false);
+      nextSceneRequestAt = now;  // the count is known: ask for the rest at once
+    }
+    sceneHave[part.part()] = true;
+    ++counters.scenePartsReceived;
   }
 
   void sendPing(TimePoint now) {
@@ -366,6 +440,18 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         if (state == ClientState::kConnected) {
           heard(now);
           onPong(p.pong(), now);
+        }
+        return;
+      case wire::Packet::kScene:
+        if (state == ClientState::kConnected) {
+          heard(now);
+          if (options.fetchScene) onScenePart(p.scene(), now);
+        }
+        return;
+      case wire::Packet::kDebugInfo:
+        if (state == ClientState::kConnected) {
+          heard(now);
+          onDebugInfo(p.debug_info());
         }
         return;
       case wire::Packet::kDisconnect:
@@ -425,6 +511,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     info.serverTick = a.server_tick();
     info.playerMaxSpeed = a.player_max_speed();
     info.archetypes.assign(a.archetypes().begin(), a.archetypes().end());
+    info.interestRadius = std::isfinite(a.interest_radius()) ? std::max(a.interest_radius(), 0.0f) : 0.0f;
+    info.debugAllowed = a.debug_allowed();
 
     clock.setTickRate(info.tickRate);
     clock.seed(info.serverTick, now, now - lastHandshakeSend);
@@ -435,7 +523,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     heard(now);
     nextInputAt = now;
     nextPingAt = now;
-    update(now);  // the first input (with its ack) and ping right away
+    nextSceneRequestAt = now;
+    update(now);  // the first input (with its ack), ping and scene request right away
   }
 
   void onPong(const wire::Pong& pong, TimePoint now) {
@@ -607,6 +696,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     s.entityCount = latest ? latest->entities.size() : 0;
     s.newestCompleteTick = newestComplete;
     s.inputSequence = inputSequence;
+    s.scenePartCount = sceneCount;
     return s;
   }
 
@@ -638,7 +728,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   std::array<PlayerSample, 4> history{};  // newest first
   std::size_t historyCount = 0;
   std::uint32_t inputSequence = 0;
-  TimePoint nextInputAt{}, nextPingAt{};
+  TimePoint nextInputAt{}, nextPingAt{}, nextSceneRequestAt{}, nextDebugSelectAt{};
 
   ClockSync clock;
   InterpolationBuffer interp;
@@ -649,6 +739,14 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   std::map<std::uint32_t, Pending> pending;
   std::uint32_t newestComplete = 0;
   std::string lastDecodeError;
+
+  wire::SceneGeometry sceneGeometry;  // every scene part received, merged
+  std::uint32_t sceneCount = 0;       // parts the scene has (0: not known yet)
+  std::vector<bool> sceneHave;        // by part
+
+  std::optional<std::uint32_t> debugAgent;  // watchAgent()
+  bool debugStopPending = false;            // a "stop" to send at the next update()
+  std::optional<wire::DebugInfo> debugInfo;
 
   ClientStats counters;
   TimePoint windowStart{};
@@ -689,6 +787,11 @@ Client::Executor Client::executor() const { return impl_->strand; }
 const wire::SnapshotRecord* Client::latestSnapshot() const { return impl_->record(impl_->newestComplete); }
 std::uint32_t Client::ackedTick() const { return impl_->newestComplete; }
 const std::string& Client::lastDecodeError() const { return impl_->lastDecodeError; }
+const wire::SceneGeometry& Client::scene() const { return impl_->sceneGeometry; }
+bool Client::sceneComplete() const { return impl_->sceneComplete(); }
+void Client::watchAgent(std::optional<std::uint32_t> agent) { impl_->watchAgent(agent); }
+std::optional<std::uint32_t> Client::watchedAgent() const { return impl_->debugAgent; }
+const wire::DebugInfo* Client::debugInfo() const { return impl_->debugInfo ? &*impl_->debugInfo : nullptr; }
 
 const ClockSync& Client::clock() const { return impl_->clock; }
 double Client::serverTickAt(TimePoint now) const { return impl_->clock.serverTickAt(now); }

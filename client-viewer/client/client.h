@@ -1,5 +1,6 @@
 // One connection to steerd over UDP (docs/PROTOCOL.md): handshake, inputs, pings, snapshot
-// decoding, clock sync and interpolation, for the viewer and the load tester.
+// decoding, clock sync and interpolation, and (when asked) the static scene and one agent's debug
+// stream, for the viewer and the load tester.
 //
 // A Client owns one UDP socket (bound to an ephemeral port) and no thread, and never blocks:
 //   - start() (called by connect() too) begins an asynchronous receive on the io_context;
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,7 @@
 #include "client/clock_sync.h"
 #include "client/interpolation.h"
 #include "proto/packet.h"
+#include "proto/scene_codec.h"
 #include "proto/snapshot_codec.h"
 
 namespace steerd::client {
@@ -66,6 +69,13 @@ struct ClientOptions {
   double interpolationDelaySnapshots = 2.0;
   double maxExtrapolationSeconds = 0.25;  // then the entities hold
   bool interpolate = true;                // false: no interpolation buffer (snapshots still decoded)
+  // Fetch the static scene (obstacles, walls, paths, navmesh) once connected: part 0, then the
+  // missing parts (at most 16 a request), asked again every sceneRetryInterval until all are in.
+  bool fetchScene = false;
+  std::chrono::duration<double> sceneRetryInterval{0.5};
+  // While watchAgent() has an agent, its DebugSelect is repeated this often (the server ends a
+  // stream nobody repeats within 3 s).
+  std::chrono::duration<double> debugSelectInterval{1.0};
   // Called on the client's strand each time a snapshot becomes whole (every part in), with its tick
   // and the arrival time of its last part: a load tester measures snapshot intervals with it.
   std::function<void(std::uint32_t tick, TimePoint arrival)> onSnapshot;
@@ -81,6 +91,8 @@ struct ServerInfo {
   std::uint32_t serverTick = 0;                  // at Accept
   float playerMaxSpeed = 0.0f;
   std::vector<std::string> archetypes;  // names, indexed by the snapshots' archetype numbers
+  float interestRadius = 0.0f;          // m around the player that snapshots cover; 0: everything
+  bool debugAllowed = false;            // the server answers watchAgent() (steerd --allow-debug)
 };
 
 struct ClientStats {
@@ -115,8 +127,13 @@ struct ClientStats {
   std::uint64_t partsMalformed = 0;        // decodeSnapshotPart refused it, or part counts disagree
   std::uint64_t snapshotsAbandoned = 0;    // ticks whose parts never all arrived
   std::uint64_t pongsIgnored = 0;          // implausible echoed time
+  std::uint64_t sceneRequests = 0;         // SceneRequests sent
+  std::uint64_t scenePartsMalformed = 0;   // decodeScenePart refused it, or part counts disagree
+  std::uint32_t scenePartsReceived = 0;    // distinct parts held
+  std::uint32_t scenePartCount = 0;        // parts the scene has (0: not known yet)
+  std::uint64_t debugInfos = 0;            // DebugInfo received for the watched agent
   std::array<std::uint64_t, 5> samples{};  // sample() results, by SampleKind
-  std::uint64_t decodeFailures() const;    // drops + partsMalformed + partsBaselineMissing
+  std::uint64_t decodeFailures() const;    // drops, malformed or baseline-less parts, bad scene parts
 };
 
 class Client {
@@ -154,8 +171,20 @@ class Client {
   // Snapshots: the newest complete one (null before any) and the tick acknowledged with inputs.
   const wire::SnapshotRecord* latestSnapshot() const;
   std::uint32_t ackedTick() const;
-  // Why decodeSnapshotPart last refused a part (empty if never).
+  // Why a snapshot or scene part was last refused (empty if never).
   const std::string& lastDecodeError() const;
+
+  // The static scene: every part received so far, merged (shapes in the order their parts came).
+  // Empty unless ClientOptions::fetchScene.
+  const wire::SceneGeometry& scene() const;
+  bool sceneComplete() const;
+
+  // The debug stream: which agent to hear about (nullopt: none). A change is sent at the next
+  // update(); nothing is sent when the server does not allow it (ServerInfo::debugAllowed).
+  void watchAgent(std::optional<std::uint32_t> agent);
+  std::optional<std::uint32_t> watchedAgent() const;
+  // The newest DebugInfo about the watched agent (null until one came, and after a change).
+  const wire::DebugInfo* debugInfo() const;
 
   // Clock and rendering.
   const ClockSync& clock() const;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <map>
 
+#include "proto/snapshot_codec.h"
 #include "viewer/connection_panel.h"
 #include "viewer/inspector.h"
 #include "viewer/screenshot.h"
@@ -22,7 +23,7 @@ namespace {
 using Seconds = std::chrono::duration<double>;
 
 constexpr float kFitMarginPixels = 16.0f;
-constexpr float kPanelColumnPixels = 290.0f;  // the HUD on the left, View and Inspector on the right
+constexpr float kPanelColumnPixels = 320.0f;  // the HUD on the left, View and Inspector on the right
 constexpr float kPickRadiusPixels = 12.0f;
 constexpr float kClickSlopPixels = 4.0f;
 // Frames are paced to the display's refresh rate (this when SDL does not know it) times a margin.
@@ -40,6 +41,10 @@ App::App(ViewerOptions options)
   overlaySettings_.velocity = options_.velocity;
   overlaySettings_.ghosts = options_.ghosts;
   overlaySettings_.ids = options_.ids;
+  overlaySettings_.interest = options_.interest;
+  overlaySettings_.forces = options_.forces;
+  overlaySettings_.target = options_.target;
+  overlaySettings_.sensors = options_.sensors;
 }
 
 int App::run() {
@@ -99,8 +104,11 @@ int App::run() {
 
     SDL_Renderer* r = platform_.renderer();
     world_.drawBackground(r, camera_, scene_);
+    geometry_.draw(r, camera_, scene_.geometry, geometrySettings_);
+    overlays_.drawInterest(r, camera_, scene_, overlaySettings_);
     overlays_.drawVelocities(r, camera_, scene_, overlaySettings_);
     drawn_ = world_.drawEntities(r, camera_, scene_);
+    overlays_.drawSelection(r, camera_, scene_, overlaySettings_);
     overlays_.drawGhosts(r, camera_, scene_, overlaySettings_);
     world_.drawAvatar(r, camera_, scene_);
 
@@ -148,9 +156,11 @@ void App::onConnected() {
   const client::ServerInfo& info = connection_.client()->server();
   scene_ = Scene{};
   scene_.server = &info;
+  scene_.geometry = &connection_.client()->scene();
+  geometry_.reset();
   scene_.bounds = {info.minX, info.minY, info.maxX, info.maxY};
-  // The server places a new player at the world's centre until its first input moves it.
-  player_.reset(scene_.bounds.centre(), scene_.bounds, info.playerMaxSpeed, options_.bot);
+  // The avatar appears where the server put the player's body (updateScene), not before.
+  player_ = PlayerControl{};
   scene_.selected = options_.select;
   std::fprintf(stderr,
                "steer-viewer: connected to %s: client %u, player entity %u, %.0f Hz ticks, %.0f snapshots/s, "
@@ -173,21 +183,43 @@ void App::updateScene(client::TimePoint now, double dt, bool imguiKeyboard) {
                                        (keys[SDL_SCANCODE_S] || keys[SDL_SCANCODE_DOWN]));
     }
     if (mouse_.walking) input.walkTo = camera_.screenToWorld(mouse_.position);
-    const Motion& m = player_.update(input, dt);
-    c->setPlayer(m.position.x, m.position.y, m.velocity.x, m.velocity.y);
-    scene_.avatar = m;
+    const client::ServerInfo& info = c->server();
+    if (!player_.active()) {
+      // The server put the new player's body at a free spot near the middle (not in a rock or a
+      // building); the avatar starts there, so the first input does not teleport it elsewhere.
+      const wire::SnapshotRecord* newest = c->latestSnapshot();
+      if (const wire::EntityState* body = newest != nullptr ? newest->find(info.playerEntity) : nullptr) {
+        player_.reset({wire::positionMetres(body->x), wire::positionMetres(body->y)}, scene_.bounds,
+                      info.playerMaxSpeed, options_.bot);
+      }
+    }
+    if (player_.active()) {
+      const Motion& m = player_.update(input, dt);
+      c->setPlayer(m.position.x, m.position.y, m.velocity.x, m.velocity.y);
+      scene_.avatar = m;
+    }
 
     c->sample(now, scene_.sample);
-    const client::ServerInfo& info = c->server();
     const double snapshotTicks = info.sendRate > 0 ? info.tickRate / info.sendRate : 1.0;
     motionEstimator_.estimate(c->interpolation(), scene_.sample, snapshotTicks, info.tickRate, scene_.motion);
     scene_.newest = c->latestSnapshot();
+    c->watchAgent(scene_.selected);  // the debug stream follows the selection (when allowed)
+    scene_.debug = c->debugInfo();
   }
   stats_ = c->stats(now);
   if (live) hud_.record(now, stats_);
 }
 
 void App::updateCamera() {
+  if (firstView_ && scene_.connected()) {
+    firstView_ = false;
+    if (options_.zoom || options_.follow) {
+      camera_.fit(scene_.bounds, kFitMarginPixels);
+      if (options_.zoom) camera_.setScale(*options_.zoom);
+      autoFit_ = false;
+      if (options_.follow) follow_ = options_.select ? Follow::kSelection : Follow::kAvatar;
+    }
+  }
   if (autoFit_ && scene_.connected()) {
     // Keep the world clear of the side panels when that costs little of its size.
     Camera clear = camera_;
@@ -232,7 +264,16 @@ void App::handleKey(int key, bool ctrl) {
       overlaySettings_.ids = !overlaySettings_.ids;
       break;
     case SDLK_o:
-      if (interestKnown(scene_)) overlaySettings_.interest = !overlaySettings_.interest;
+      overlaySettings_.interest = !overlaySettings_.interest;
+      break;
+    case SDLK_b:
+      overlaySettings_.forces = !overlaySettings_.forces;
+      break;
+    case SDLK_t:
+      overlaySettings_.target = !overlaySettings_.target;
+      break;
+    case SDLK_x:
+      overlaySettings_.sensors = !overlaySettings_.sensors;
       break;
     case SDLK_r:
       retryRequested_ = true;
@@ -332,7 +373,7 @@ void App::drawPanels() {
     view.followingSelection = follow_ == Follow::kSelection;
     view.botActive = player_.botActive();
     view.botName = player_.bot() != nullptr ? botPatternName(player_.bot()->pattern()) : "";
-    const ViewActions va = drawViewPanel(overlaySettings_, scene_, view, w);
+    const ViewActions va = drawViewPanel(overlaySettings_, geometrySettings_, scene_, view, w);
     if (va.fit) handleKey(SDLK_HOME, false);
     if (va.followAvatar) {
       follow_ = Follow::kAvatar;
@@ -340,7 +381,7 @@ void App::drawPanels() {
     }
     if (va.stopFollowing) follow_ = Follow::kNone;
 
-    const InspectorActions ia = drawInspector(scene_, follow_ == Follow::kSelection, w, va.bottom + 8.0f);
+    const InspectorActions ia = drawInspector(scene_, follow_ == Follow::kSelection, w, h, va.bottom + 8.0f);
     if (ia.follow) {
       follow_ = follow_ == Follow::kSelection ? Follow::kNone : Follow::kSelection;
       if (follow_ == Follow::kSelection) autoFit_ = false;
@@ -351,25 +392,43 @@ void App::drawPanels() {
 }
 
 std::optional<int> App::screenshotStep(double elapsed) {
+  // Ready once a snapshot is drawn, the static scene is whole (it comes in the first few round
+  // trips) and, with a selection the server will describe, its debug stream has spoken.
+  const bool debugAwaited = scene_.selected && scene_.server != nullptr && scene_.server->debugAllowed &&
+                            (scene_.debug == nullptr || scene_.debug->agent_id() != *scene_.selected);
   const bool ready = connection_.state() == LinkState::kConnected && scene_.connected() &&
-                     !scene_.sample.entities.empty() && stats_.entityCount > 0;
+                     !scene_.sample.entities.empty() && stats_.entityCount > 0 &&
+                     connection_.client()->sceneComplete() && !debugAwaited;
   if (elapsed >= options_.after && ready) {
     if (const std::string error = saveScreenshot(platform_.renderer(), options_.screenshot); !error.empty()) {
       std::fprintf(stderr, "steer-viewer: screenshot: %s\n", error.c_str());
       return 1;
     }
     std::printf("drawn_entities %zu server_entities %zu\n", drawn_, stats_.entityCount);
+    const wire::SceneGeometry& g = connection_.client()->scene();
+    std::printf("scene_parts %u obstacles %zu walls %zu paths %zu nav_polygons %zu\n",
+                stats_.scenePartsReceived, g.obstacles.size(), g.walls.size(), g.paths.size(),
+                g.navPolygons.size());
+    if (scene_.selected) {
+      const wire::DebugInfo* d = scene_.selectedDebug();
+      std::printf("inspected %u debug %s behaviours %d\n", *scene_.selected, d != nullptr ? "found" : "none",
+                  d != nullptr ? d->behaviours_size() : 0);
+    }
     std::fflush(stdout);
     std::fprintf(
         stderr,
-        "steer-viewer: saved %s (%s sample, %.0f fps, %llu snapshots, %llu decode failures, %.1f ms RTT)\n",
+        "steer-viewer: saved %s (%s sample, %.0f fps, %llu snapshots, %u scene parts, %llu decode failures, "
+        "%.1f ms RTT)\n",
         options_.screenshot.c_str(), client::sampleKindName(scene_.sample.kind), fps_,
-        static_cast<unsigned long long>(stats_.snapshotsComplete),
+        static_cast<unsigned long long>(stats_.snapshotsComplete), stats_.scenePartsReceived,
         static_cast<unsigned long long>(stats_.decodeFailures()), stats_.rttMs);
     return 0;
   }
   if (elapsed >= options_.after + kScreenshotGraceSeconds) {
-    std::fprintf(stderr, "steer-viewer: no snapshot from %s within %.0f s; no screenshot taken\n",
+    std::fprintf(stderr, "steer-viewer: no %s from %s within %.0f s; no screenshot taken\n",
+                 stats_.entityCount == 0 ? "snapshot"
+                 : debugAwaited          ? "debug stream about the selection"
+                                         : "complete static scene",
                  connection_.target().c_str(), options_.after + kScreenshotGraceSeconds);
     return 1;
   }

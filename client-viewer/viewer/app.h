@@ -6,6 +6,7 @@
 
 #include "viewer/camera.h"
 #include "viewer/connection.h"
+#include "viewer/geometry_renderer.h"
 #include "viewer/hud.h"
 #include "viewer/options.h"
 #include "viewer/overlays.h"
@@ -51,6 +52,8 @@ class App {
   Connection connection_;
   Camera camera_;
   WorldRenderer world_;
+  GeometryRenderer geometry_;
+  GeometrySettings geometrySettings_;
   Overlays overlays_;
   OverlaySettings overlaySettings_;
   Hud hud_;
@@ -61,7 +64,8 @@ class App {
 
   Mouse mouse_;
   Follow follow_ = Follow::kNone;
-  bool autoFit_ = true;  // refit the world (on resize too) until the user moves the camera
+  bool autoFit_ = true;    // refit the world (on resize too) until the user moves the camera
+  bool firstView_ = true;  // --zoom and --follow apply once, when the world's size is known
   bool showPanels_ = true;
   bool running_ = true;
   bool retryRequested_ = false;

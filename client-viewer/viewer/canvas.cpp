@@ -35,6 +35,31 @@ void Canvas::line(Point a, Point b, float width, Rgba colour) {
   quad(a + n, b + n, b - n, a - n, colour);
 }
 
+float Canvas::dashedLine(Point a, Point b, float width, float dash, float gap, Rgba colour, float phase) {
+  const float len = length(b - a);
+  const float period = dash + gap;
+  if (!(len > 0.0f) || !(dash > 0.0f) || !(gap >= 0.0f)) return phase;
+  const Point dir = (b - a) * (1.0f / len);
+  float at = -std::fmod(phase, period);  // where the current period began, along a -> b
+  for (; at < len; at += period) {
+    const float from = std::max(at, 0.0f), to = std::min(at + dash, len);
+    if (to > from) line(a + dir * from, a + dir * to, width, colour);
+  }
+  return std::fmod(std::fmod(phase, period) + len, period);
+}
+
+void Canvas::arrow(Point a, Point b, float width, float head, Rgba colour) {
+  const Point d = b - a;
+  const float len = length(d);
+  if (!(len >= 1.0f)) return;
+  const Point f = d * (1.0f / len);
+  const Point s{-f.y, f.x};
+  const float h = std::min(head, len);
+  const Point base = b - f * h;
+  line(a, base, width, colour);
+  triangle(b, base + s * (h * 0.45f), base - s * (h * 0.45f), colour);
+}
+
 void Canvas::disc(Point centre, float radius, Rgba colour, int segments) {
   const float step = 2.0f * std::numbers::pi_v<float> / static_cast<float>(segments);
   Point prev{centre.x + radius, centre.y};

@@ -19,6 +19,11 @@ class Canvas {
   void quad(Point a, Point b, Point c, Point d, Rgba colour);  // a-b-c-d in order around
   void rect(Point min, Point max, Rgba colour);
   void line(Point a, Point b, float width, Rgba colour);
+  // `dash` pixels drawn, `gap` pixels skipped, from a; returns how far into the pattern b ends,
+  // so a polyline's next segment can carry on where this one stopped (pass it as `phase`).
+  float dashedLine(Point a, Point b, float width, float dash, float gap, Rgba colour, float phase = 0.0f);
+  // A line from a to b with a head at b (`head` pixels long); nothing when shorter than a pixel.
+  void arrow(Point a, Point b, float width, float head, Rgba colour);
   void disc(Point centre, float radius, Rgba colour, int segments = 20);
   void ring(Point centre, float radius, float width, Rgba colour, int segments = 28);
   // Draws everything batched so far and clears the batch.

@@ -56,6 +56,7 @@ void Connection::start(client::TimePoint now) {
   o.token = config_.token;
   o.interpolationDelaySnapshots = config_.interpDelaySnapshots;
   o.connectTimeout = std::chrono::duration<double>(config_.connectTimeoutSeconds);
+  o.fetchScene = true;  // obstacles, walls, paths and the navmesh, to draw
   client_ = std::make_unique<client::Client>(io_, o);
   if (!client_->connect(now)) {
     failWith(describeFailure(*client_));

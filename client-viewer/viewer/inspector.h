@@ -1,6 +1,8 @@
 // Selection and the inspector panel: a click picks the entity nearest the pointer; the panel
-// shows its id, archetype, position, heading and speed (estimated between snapshots). The
-// server's debug stream (brain state, active behaviours) is future work; the panel says so.
+// shows its id, archetype, position, heading and speed (estimated between snapshots), and, from
+// the server's debug stream (steerd --allow-debug), its brain state and recent transitions, each
+// active behaviour with the force it produced (a bar against the agent's maxForce), the combined
+// force, its target and goal.
 #pragma once
 
 #include <optional>
@@ -21,7 +23,9 @@ struct InspectorActions {
 };
 
 // Draws the inspector window (right side). `following` is whether the camera follows the
-// selection now. The window goes to the right edge at height `top`.
-InspectorActions drawInspector(const Scene& scene, bool following, float viewportWidth, float top);
+// selection now. The window goes to the right edge at height `top`, and scrolls rather than
+// reach past the viewport's bottom.
+InspectorActions drawInspector(const Scene& scene, bool following, float viewportWidth, float viewportHeight,
+                               float top);
 
 }  // namespace steerd::viewer

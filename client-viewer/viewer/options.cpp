@@ -45,11 +45,19 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
                  "Interpolation delay, in snapshot intervals (more: smoother under loss, later)")
       ->check(CLI::Range(0.0, 30.0));
   std::vector<std::string> overlays;
-  app.add_option("--overlay", overlays, "Overlays on from the start: velocity, ghosts, ids (comma separated)")
+  app.add_option("--overlay", overlays,
+                 "Overlays on from the start: velocity, ghosts, ids, interest, and for the selected agent "
+                 "forces, target, sensors (comma separated)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"velocity", "ghosts", "ids"}));
+      ->check(CLI::IsMember({"velocity", "ghosts", "ids", "interest", "forces", "target", "sensors"}));
   std::uint32_t select = 0;
   auto* selectOption = app.add_option("--select", select, "Entity id to select (inspector) from the start");
+  app.add_flag("--follow", out.follow,
+               "The camera follows the --select entity (or the player) from the start");
+  float zoom = 0.0f;
+  auto* zoomOption =
+      app.add_option("--zoom", zoom, "Pixels per metre from the start, instead of fitting the world")
+          ->check(CLI::Range(0.01f, 400.0f));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -82,10 +90,21 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
   }
   if (!bot.empty()) out.bot = parseBotPattern(bot);
   if (selectOption->count() > 0) out.select = select;
+  if (zoomOption->count() > 0) {
+    if (!std::isfinite(zoom)) {
+      std::fprintf(stderr, "--zoom must be a finite number\nRun with --help for more information.\n");
+      return 2;
+    }
+    out.zoom = zoom;
+  }
   for (const std::string& o : overlays) {
     out.velocity = out.velocity || o == "velocity";
     out.ghosts = out.ghosts || o == "ghosts";
     out.ids = out.ids || o == "ids";
+    out.interest = out.interest || o == "interest";
+    out.forces = out.forces || o == "forces";
+    out.target = out.target || o == "target";
+    out.sensors = out.sensors || o == "sensors";
   }
   if (!out.screenshot.empty()) {
     const auto dot = out.screenshot.rfind('.');

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "proto/snapshot_codec.h"
 #include "viewer/palette.h"
@@ -41,6 +42,83 @@ void Overlays::drawGhosts(SDL_Renderer* renderer, const Camera& camera, const Sc
       }
     }
   }
+  canvas_.flush(renderer);
+}
+
+void Overlays::drawSelection(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
+                             const OverlaySettings& settings) {
+  const wire::DebugInfo* d = scene.selectedDebug();
+  if (d == nullptr || !(settings.forces || settings.target || settings.sensors)) return;
+  const auto index = scene.find(d->agent_id());
+  const Point at =
+      index ? Point{scene.sample.entities[*index].x, scene.sample.entities[*index].y} : Point{d->x(), d->y()};
+  const Point s = camera.worldToScreen(at);
+  if (settings.sensors) {
+    if (d->neighbour_radius() > 0.0f) {
+      const float r = camera.metresToPixels(d->neighbour_radius());
+      canvas_.ring(s, r, 1.0f, palette::kSensor, std::clamp(static_cast<int>(r * 0.4f), 24, 96));
+    }
+    // The detection box ahead, as wide as the body, along the heading the server used.
+    const Point h{d->heading_x(), d->heading_y()};
+    if (d->detection_box_length() > 0.0f && length(h) > 0.5f) {
+      const Point side{-h.y * d->radius(), h.x * d->radius()};
+      const Point tip = at + h * d->detection_box_length();
+      const Point c[4] = {camera.worldToScreen(at + side), camera.worldToScreen(tip + side),
+                          camera.worldToScreen(tip - side), camera.worldToScreen(at - side)};
+      canvas_.quad(c[0], c[1], c[2], c[3], palette::kSensor.withAlpha(30));
+      for (int k = 0; k < 4; ++k) canvas_.line(c[k], c[(k + 1) % 4], 1.0f, palette::kSensor);
+    }
+    for (int k = 0; k < d->feeler_x_size() && k < d->feeler_y_size(); ++k) {
+      const Point tip = camera.worldToScreen(at + Point{d->feeler_x(k), d->feeler_y(k)});
+      canvas_.line(s, tip, 1.2f, palette::kSensor.withAlpha(200));
+      canvas_.disc(tip, 2.0f, palette::kSensor.withAlpha(220), 8);
+    }
+  }
+  if (settings.target) {
+    if (d->target_id() >= 0) {
+      if (auto t = scene.find(static_cast<std::uint32_t>(d->target_id()))) {
+        const Point p = camera.worldToScreen({scene.sample.entities[*t].x, scene.sample.entities[*t].y});
+        canvas_.dashedLine(s, p, 1.5f, 6.0f, 4.0f, palette::kTarget);
+        canvas_.ring(p, WorldRenderer::entityPixels(camera) * 1.8f, 2.0f, palette::kTarget);
+      }
+    }
+    if (d->has_goal()) {
+      const Point g = camera.worldToScreen({d->goal_x(), d->goal_y()});
+      canvas_.dashedLine(s, g, 1.2f, 3.0f, 4.0f, palette::kGoal);
+      canvas_.line(g - Point{5, 5}, g + Point{5, 5}, 2.0f, palette::kGoal);
+      canvas_.line(g - Point{5, -5}, g + Point{5, -5}, 2.0f, palette::kGoal);
+    }
+  }
+  if (settings.forces && d->forces_known() && d->max_force() > 0.0f) {
+    // Screen y points down: a world force (x, y) is (x, -y) on screen.
+    const float k = kMaxForcePixels / d->max_force();
+    for (int b = 0; b < d->behaviours_size(); ++b) {
+      const wire::DebugBehaviour& w = d->behaviours(b);
+      if (!w.evaluated()) continue;
+      const Point f{w.force_x() * w.weight() * k, -w.force_y() * w.weight() * k};
+      canvas_.arrow(s, s + f, 2.0f, 8.0f, palette::behaviour(static_cast<std::uint32_t>(b)));
+    }
+    const Point f{d->force_x() * k, -d->force_y() * k};
+    canvas_.arrow(s, s + f, 3.0f, 11.0f, palette::kCombinedForce);
+  }
+  canvas_.flush(renderer);
+}
+
+void Overlays::drawInterest(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
+                            const OverlaySettings& settings) {
+  if (!settings.interest || !interestLimited(scene)) return;
+  std::optional<Point> centre;
+  if (auto i = scene.find(scene.playerEntity())) {
+    centre = Point{scene.sample.entities[*i].x, scene.sample.entities[*i].y};
+  } else if (scene.avatar) {
+    centre = scene.avatar->position;
+  }
+  if (!centre) return;
+  const float r = camera.metresToPixels(scene.server->interestRadius);
+  const int segments = std::clamp(static_cast<int>(r * 0.3f), 32, 180);
+  const Point c = camera.worldToScreen(*centre);
+  canvas_.disc(c, r, palette::kInterest.withAlpha(14), segments);
+  canvas_.ring(c, r, 2.0f, palette::kInterest, segments);
   canvas_.flush(renderer);
 }
 

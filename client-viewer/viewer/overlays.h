@@ -1,7 +1,8 @@
 // Debug overlays over the world: velocity vectors (estimated between snapshots), a ghost of the
 // newest raw snapshot next to the interpolated entities (how far rendering trails the server),
-// and entity ids. The area of interest has no overlay: the server does not send its radius
-// (Accept carries none), and the viewer does not guess it.
+// entity ids, the client's area of interest (the radius the server's Accept gave), and, for the
+// selected agent, what the server's debug stream says: each behaviour's force and the combined
+// one, its goal and target, its sensors (neighbour radius, obstacle detection box, wall feelers).
 #pragma once
 
 #include <SDL.h>
@@ -18,23 +19,36 @@ struct OverlaySettings {
   bool velocity = false;
   bool ghosts = false;
   bool ids = false;
-  bool interest = false;  // no effect until the server tells its interest radius
+  bool interest = false;  // nothing to draw when the server sends the whole world (radius 0)
+  bool forces = false;    // the selected agent's (debug stream)
+  bool target = false;
+  bool sensors = false;
 };
 
-// Whether the server told this client its area of interest (it does not yet).
-inline bool interestKnown(const Scene&) { return false; }
+// Whether this client sees only part of the world: the server gave a non-zero interest radius.
+inline bool interestLimited(const Scene& scene) {
+  return scene.server != nullptr && scene.server->interestRadius > 0.0f;
+}
 
 class Overlays {
  public:
   // Labels are skipped when more than this many entities are on screen: they would be a blur.
   static constexpr std::size_t kMaxLabels = 1500;
   static constexpr float kVelocitySeconds = 1.0f;  // a vector shows one second of motion
+  static constexpr float kMaxForcePixels = 70.0f;  // a force of the agent's maxForce, on screen
 
   // Velocity vectors (drawn under the entities) and ghosts (over them).
   void drawVelocities(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
                       const OverlaySettings& settings);
   void drawGhosts(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
                   const OverlaySettings& settings);
+  // The selected agent's forces, goal, target and sensors (nothing without its DebugInfo). Drawn at
+  // its interpolated position, which trails the server's by the interpolation delay.
+  void drawSelection(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
+                     const OverlaySettings& settings);
+  // The interest circle around the server's copy of our player (the avatar until it is seen).
+  void drawInterest(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
+                    const OverlaySettings& settings);
   // Entity ids, as text on ImGui's background layer (drawn after the world, under the panels).
   void drawLabels(ImDrawList* list, const Camera& camera, const Scene& scene,
                   const OverlaySettings& settings);

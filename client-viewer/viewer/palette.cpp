@@ -36,6 +36,11 @@ Rgba archetype(std::uint32_t index) {
   return kColours[index % kColours.size()];
 }
 
+Rgba behaviour(std::uint32_t index) {
+  // The archetype colours, started further along so the first behaviour is not the boids' blue.
+  return archetype(index + 1).shade(0.15f);
+}
+
 bool isPlayerArchetype(std::string_view name) { return name == "player"; }
 
 }  // namespace palette

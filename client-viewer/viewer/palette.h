@@ -31,9 +31,24 @@ inline constexpr Rgba kSelection{255, 255, 255};
 inline constexpr Rgba kVelocity{255, 255, 255, 150};
 inline constexpr Rgba kGhost{255, 80, 200, 170};
 inline constexpr Rgba kText{225, 230, 240};
+// The static scene.
+inline constexpr Rgba kNavFill{86, 140, 190, 34};
+inline constexpr Rgba kNavEdge{110, 160, 210, 70};
+inline constexpr Rgba kPath{214, 196, 120, 170};
+inline constexpr Rgba kObstacle{88, 96, 112};
+inline constexpr Rgba kObstacleEdge{150, 160, 180};
+inline constexpr Rgba kWall{205, 210, 222};
+inline constexpr Rgba kInterest{120, 220, 140, 150};  // the area-of-interest circle
+// The selected agent's debug overlays.
+inline constexpr Rgba kCombinedForce{255, 255, 255};
+inline constexpr Rgba kSensor{150, 200, 255, 120};  // neighbour radius, detection box, feelers
+inline constexpr Rgba kTarget{255, 110, 110, 200};
+inline constexpr Rgba kGoal{120, 240, 160, 210};
 
 // The colour of archetype number `index` (its position in Accept's list).
 Rgba archetype(std::uint32_t index);
+// The colour of the selected agent's behaviour number `index` (force arrows and inspector bars).
+Rgba behaviour(std::uint32_t index);
 
 // True for the archetype names the server gives player bodies.
 bool isPlayerArchetype(std::string_view name);

@@ -21,7 +21,7 @@ class PlayerControl {
   static constexpr float kSpeedFraction = 0.9f;  // of the server's limit
   static constexpr float kMargin = 0.5f;         // m inside the bounds
 
-  // Places the avatar at `start` (where the server spawns a new player: the world's centre).
+  // Places the avatar at `start` (where the server put the new player's body).
   void reset(Point start, const WorldRect& bounds, float maxSpeed, std::optional<BotPattern> bot);
   bool active() const { return active_; }
   const Motion& motion() const { return motion_; }

@@ -19,6 +19,11 @@ bool Scene::isPlayer(const client::EntityView& e) const {
          palette::isPlayerArchetype(server->archetypes[e.archetype]);
 }
 
+const wire::DebugInfo* Scene::selectedDebug() const {
+  if (debug == nullptr || !selected || debug->agent_id() != *selected || !debug->found()) return nullptr;
+  return debug;
+}
+
 std::optional<std::size_t> Scene::find(std::uint32_t id) const {
   const auto& v = sample.entities;
   auto it = std::lower_bound(v.begin(), v.end(), id,

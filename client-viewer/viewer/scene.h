@@ -1,6 +1,6 @@
-// What one frame shows: the server's description, the interpolated entities with their velocity
-// estimates, the newest raw snapshot, the local avatar and the selection. Filled by the app loop,
-// read by the renderers and panels.
+// What one frame shows: the server's description, the static scene, the interpolated entities
+// with their velocity estimates, the newest raw snapshot, the local avatar and the selection. Filled by the
+// app loop, read by the renderers and panels.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +16,15 @@
 namespace steerd::viewer {
 
 struct Scene {
-  const client::ServerInfo* server = nullptr;  // null until connected
+  const client::ServerInfo* server = nullptr;     // null until connected
+  const wire::SceneGeometry* geometry = nullptr;  // the static scene's parts received so far
   WorldRect bounds;
   client::Sample sample;                         // interpolated entities, sorted by id
   std::vector<EntityMotion> motion;              // parallel to sample.entities
   const wire::SnapshotRecord* newest = nullptr;  // the raw newest complete snapshot
   std::optional<Motion> avatar;                  // the local player, once connected
   std::optional<std::uint32_t> selected;
+  const wire::DebugInfo* debug = nullptr;  // the server's debug stream about the selection, if any
 
   bool connected() const { return server != nullptr; }
   std::uint32_t playerEntity() const { return server != nullptr ? server->playerEntity : 0; }
@@ -31,6 +33,8 @@ struct Scene {
   bool isPlayer(const client::EntityView& e) const;
   // Index into sample.entities of entity `id`, if it is in the sample.
   std::optional<std::size_t> find(std::uint32_t id) const;
+  // The debug stream's description of the selected agent, when it is about that agent and found.
+  const wire::DebugInfo* selectedDebug() const;
 };
 
 }  // namespace steerd::viewer

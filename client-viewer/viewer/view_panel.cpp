@@ -8,8 +8,8 @@
 
 namespace steerd::viewer {
 
-ViewActions drawViewPanel(OverlaySettings& overlays, const Scene& scene, const ViewState& view,
-                          float viewportWidth) {
+ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry, const Scene& scene,
+                          const ViewState& view, float viewportWidth) {
   ViewActions actions;
   const float width = 270.0f;
   ImGui::SetNextWindowPos(ImVec2(viewportWidth - 10.0f, 10.0f), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
@@ -22,11 +22,36 @@ ViewActions drawViewPanel(OverlaySettings& overlays, const Scene& scene, const V
   ImGui::Checkbox("Velocity vectors (V)", &overlays.velocity);
   ImGui::Checkbox("Raw snapshot ghosts (G)", &overlays.ghosts);
   ImGui::Checkbox("Entity ids (N)", &overlays.ids);
-  ImGui::BeginDisabled(!interestKnown(scene));
   ImGui::Checkbox("Area of interest (O)", &overlays.interest);
-  ImGui::EndDisabled();
-  if (!interestKnown(scene) && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("The server does not send its interest radius yet, so there is nothing to draw.");
+  if (scene.connected() && ImGui::IsItemHovered()) {
+    if (interestLimited(scene)) {
+      ImGui::SetTooltip("Snapshots hold the entities within %.0f m of the player.",
+                        scene.server->interestRadius);
+    } else {
+      ImGui::SetTooltip("The server sends the whole world (--interest-radius 0): no circle to draw.");
+    }
+  }
+  // The selected NPC's overlays (from the server's debug stream), three to a line.
+  ImGui::TextDisabled("Selected NPC");
+  ImGui::Checkbox("Forces B", &overlays.forces);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Each behaviour's force and the combined one (white)");
+  ImGui::SameLine();
+  ImGui::Checkbox("Target T", &overlays.target);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Its target (red) and goal (green)");
+  ImGui::SameLine();
+  ImGui::Checkbox("Sensors X", &overlays.sensors);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Neighbour radius, obstacle detection box, wall feelers");
+  ImGui::Separator();
+  ImGui::Checkbox("Walls", &geometry.obstaclesAndWalls);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Obstacles and walls");
+  ImGui::SameLine();
+  ImGui::Checkbox("Paths", &geometry.paths);
+  ImGui::SameLine();
+  ImGui::Checkbox("Navmesh", &geometry.navmesh);
+  if (scene.connected() && scene.geometry != nullptr) {
+    const wire::SceneGeometry& g = *scene.geometry;
+    ImGui::TextDisabled("%zu obstacles, %zu walls, %zu paths, %zu polygons", g.obstacles.size(),
+                        g.walls.size(), g.paths.size(), g.navPolygons.size());
   }
 
   if (ImGui::Button("Fit (Home)")) actions.fit = true;
@@ -64,7 +89,10 @@ ViewActions drawViewPanel(OverlaySettings& overlays, const Scene& scene, const V
         "right/middle    pan\n"
         "wheel           zoom at the pointer\n"
         "F / Home        follow / fit the world\n"
-        "V G N           overlays\n"
+        "V G N O         overlays\n"
+        "B T X           selected NPC's forces,\n"
+        "                target, sensors\n"
+        "Esc             clear the selection\n"
         "R               retry the connection\n"
         "Tab             hide the panels");
   }

@@ -1,7 +1,8 @@
-// The "View" panel (ImGui, top right): overlay switches, camera actions, the archetype legend
-// with how many of each are on screen, and the keys.
+// The "View" panel (ImGui, top right): overlay and static-scene switches, camera actions, the
+// archetype legend with how many of each are on screen, and the keys.
 #pragma once
 
+#include "viewer/geometry_renderer.h"
 #include "viewer/overlays.h"
 #include "viewer/scene.h"
 
@@ -21,7 +22,7 @@ struct ViewState {
   const char* botName = "";
 };
 
-ViewActions drawViewPanel(OverlaySettings& overlays, const Scene& scene, const ViewState& view,
-                          float viewportWidth);
+ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry, const Scene& scene,
+                          const ViewState& view, float viewportWidth);
 
 }  // namespace steerd::viewer

@@ -15,7 +15,6 @@ namespace pb = steerd::scenario;
 using namespace scenario_check;
 using steer::Vec2;
 
-constexpr std::uint32_t kDefaultIterationsPerTick = 4096;
 
 Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
 

@@ -28,7 +28,7 @@ struct PlannerSettings {
   int maxNodes = 4096;            // A* node pool; a search that fills it returns a partial path
   int maxPathPolygons = 256;      // corridor length
   int maxCorners = 48;            // straight-path corners kept per path
-  int iterationsPerServe = 2048;  // node expansions per serve() (per tick)
+  int iterationsPerServe = 4096;  // node expansions per serve() (per tick)
   float searchRadius = 4.0f;      // m: how far from the mesh a start or goal may be
 };
 

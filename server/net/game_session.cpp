@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 
+#include "net/wire_scene.h"
 #include "world/scenarios.h"
 
 namespace steerd::net {
@@ -15,6 +17,14 @@ GameSession::GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& met
   playerArchetype_ = static_cast<ArchetypeIndex>(std::max(p, 0));
   limits_.bounds = world.geometry().bounds;
   limits_.maxSpeed = world.archetypes()[playerArchetype_].limits.maxSpeed;
+  // The geometry never changes while the server runs: encoded once, answered by the network thread.
+  const wire::EncodedScene scene = wire::encodeScene(wireSceneOf(world.geometry()), wire::kMaxScenePartBytes);
+  if (scene.polygonsLeftOut > 0) {
+    spdlog::error("{} navmesh polygon(s) too big for a datagram: clients will not draw them",
+                  scene.polygonsLeftOut);
+  }
+  spdlog::debug("static scene: {} part(s) for clients", scene.parts.size());
+  endpoint_.setScene(scene.parts);
 }
 
 void GameSession::beforeTick() {
@@ -30,6 +40,9 @@ void GameSession::beforeTick() {
       case NetEvent::Kind::kInput:
         input(e.clientId, e.input);
         break;
+      case NetEvent::Kind::kDebugSelect:
+        debugSelect(e.clientId, e.debug);
+        break;
     }
   }
 }
@@ -42,7 +55,7 @@ void GameSession::join(std::uint32_t clientId) {
   const float radius = world_.archetypes()[playerArchetype_].limits.radius;
   const AgentId body =
       world_.spawnExternal(playerArchetype_, freeSpotNear(world_.geometry(), centre, radius + 0.5f));
-  clients_.emplace(clientId, Player{ClientView(clientId, body)});
+  clients_.emplace(clientId, Player{ClientView(clientId, body), DebugWatch(config_.tickRate)});
   order_.push_back(clientId);
 
   wire::Packet p;
@@ -57,6 +70,8 @@ void GameSession::join(std::uint32_t clientId) {
   a->set_max_y(b.maxY);
   a->set_server_tick(static_cast<std::uint32_t>(world_.tick()));
   a->set_player_max_speed(limits_.maxSpeed);
+  a->set_interest_radius(config_.interestRadius);
+  a->set_debug_allowed(endpoint_.debugAllowed());
   for (const auto& arch : world_.archetypes()) a->add_archetypes(arch.name);
   OutDatagram d{clientId, {}};
   if (wire::encodeDatagram({wire::Packet::kAccept, 0, 0, 0}, p, d.bytes)) {
@@ -116,7 +131,45 @@ void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
   p.lastInputTick = world_.tick();
 }
 
+void GameSession::debugSelect(std::uint32_t clientId, const wire::DebugSelect& select) {
+  auto it = clients_.find(clientId);
+  if (it == clients_.end()) return;
+  if (select.stop()) {
+    it->second.debug.stop();
+  } else {
+    it->second.debug.select(select.agent_id(), world_.tick());
+  }
+}
+
+void GameSession::sendDebugInfo() {
+  wire::Packet p;
+  for (const std::uint32_t id : order_) {
+    std::optional<wire::DebugInfo> info = clients_.at(id).debug.afterTick(world_);
+    if (!info) continue;
+    *p.mutable_debug_info() = std::move(*info);
+    OutDatagram d{id, {}};
+    // Long state names can overflow a datagram: the oldest transitions go first, then the forces.
+    auto* body = p.mutable_debug_info();
+    while (!wire::encodeDatagram({wire::Packet::kDebugInfo, 0, 0, 0}, p, d.bytes)) {
+      if (body->transitions_size() > 0) {
+        body->mutable_transitions()->erase(body->mutable_transitions()->begin());
+      } else if (body->behaviours_size() > 0) {
+        body->clear_behaviours();
+      } else {
+        spdlog::error("DebugInfo for agent {} does not fit a datagram", body->agent_id());
+        break;
+      }
+    }
+    if (d.bytes.empty()) continue;
+    metrics_.debugInfos.fetch_add(1, std::memory_order_relaxed);
+    metrics_.debugBytes.fetch_add(d.bytes.size(), std::memory_order_relaxed);
+    out_.push_back(std::move(d));
+  }
+  if (!out_.empty()) endpoint_.send(out_);
+}
+
 void GameSession::afterTick() {
+  sendDebugInfo();
   sendCredit_ += config_.sendRate / config_.tickRate;
   if (sendCredit_ < 1.0) return;
   sendCredit_ = std::min(sendCredit_ - 1.0, 1.0);

@@ -1,6 +1,7 @@
 // The simulation thread's side of the network: turns joins into player bodies and leaves into
 // despawns, applies validated inputs before each tick, and after each tick sends snapshots to the
-// clients that are due one. It owns the per-client views; the network thread owns the sockets.
+// clients that are due one, and DebugInfo to the clients watching an agent (--allow-debug). It owns the
+// per-client views; the network thread owns the sockets.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "net/client_view.h"
+#include "net/debug_watch.h"
 #include "net/input_validation.h"
 #include "net/net_endpoint.h"
 #include "net/server_metrics.h"
@@ -36,6 +38,7 @@ class GameSession {
  private:
   struct Player {
     ClientView view;
+    DebugWatch debug;
     std::uint32_t lastSequence = 0;
     bool anyInput = false;
     std::uint64_t lastInputTick = 0;
@@ -43,6 +46,8 @@ class GameSession {
   void join(std::uint32_t clientId);
   void leave(std::uint32_t clientId);
   void input(std::uint32_t clientId, const wire::Input& input);
+  void debugSelect(std::uint32_t clientId, const wire::DebugSelect& select);
+  void sendDebugInfo();  // outside the snapshot schedule and budget
 
   World& world_;
   NetEndpoint& endpoint_;

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "net/token_bucket.h"
+
 namespace steerd::net {
 
 namespace {
@@ -44,6 +46,7 @@ struct NetEndpoint::Connection {
   std::array<bool, 256> acked{};
   std::uint64_t sent = 0, ackedCount = 0, lost = 0;
   double rttMs = 0;
+  TokenBucket sceneBudget{kSceneBurstParts, kScenePartsPerSecond};
 };
 
 NetEndpoint::NetEndpoint(const NetConfig& config, ServerMetrics& metrics)
@@ -93,6 +96,22 @@ void NetEndpoint::publishTick(std::uint32_t tick, std::int64_t ns, double tickRa
   tick_.store(tick, std::memory_order_relaxed);
   tickSteadyNs_.store(ns, std::memory_order_relaxed);
   tickRate_.store(tickRate, std::memory_order_relaxed);
+}
+
+void NetEndpoint::setScene(const std::vector<wire::Scene>& parts) {
+  std::vector<std::vector<std::uint8_t>> datagrams;
+  wire::Packet p;
+  for (const wire::Scene& part : parts) {
+    *p.mutable_scene() = part;
+    std::vector<std::uint8_t> d;
+    if (!wire::encodeDatagram({wire::Packet::kScene, 0, 0, 0}, p, d)) {
+      spdlog::error("scene part {} over {} bytes: clients will not get it", part.part(),
+                    wire::kMaxDatagramBytes);
+      d.clear();
+    }
+    datagrams.push_back(std::move(d));
+  }
+  asio::post(io_, [this, datagrams = std::move(datagrams)]() mutable { scene_ = std::move(datagrams); });
 }
 
 void NetEndpoint::send(std::vector<OutDatagram>& batch) {
@@ -178,8 +197,15 @@ void NetEndpoint::onDatagram(std::size_t size) {
     case wire::Packet::kConnectResponse:
       onConnectResponse(decoded_);
       return;
+    case wire::Packet::kDebugSelect:
+      if (!config_.allowDebug) {
+        metrics_.drop(wire::DropReason::kDebugNotAllowed);
+        return;
+      }
+      [[fallthrough]];
     case wire::Packet::kInput:
     case wire::Packet::kPing:
+    case wire::Packet::kSceneRequest:
     case wire::Packet::kDisconnect: {
       auto it = connections_.find(from_);
       if (it == connections_.end()) {
@@ -311,11 +337,43 @@ void NetEndpoint::onConnected(Connection& c, const wire::Decoded& d) {
       if (wire::encodeDatagram({wire::Packet::kPong, 0, 0, 0}, p, scratch_)) sendRaw(c, scratch_);
       return;
     }
+    case wire::Packet::kSceneRequest:
+      sendSceneParts(c, d.packet.scene_request());
+      return;
+    case wire::Packet::kDebugSelect: {
+      NetEvent e;
+      e.kind = NetEvent::Kind::kDebugSelect;
+      e.clientId = c.clientId;
+      e.debug = d.packet.debug_select();
+      events_.push(std::move(e));
+      return;
+    }
     case wire::Packet::kDisconnect:
       removeConnection(connections_.find(c.endpoint), wire::DISCONNECT_CLIENT_LEFT);
       return;
     default:
       return;
+  }
+}
+
+// Only for admitted clients (their address answered the cookie), and through each client's token
+// bucket: a small request cannot make the server send more than kScenePartsPerSecond datagrams a
+// second to anyone.
+void NetEndpoint::sendSceneParts(Connection& c, const wire::SceneRequest& request) {
+  if (request.parts_size() > kMaxScenePartsPerRequest) {
+    metrics_.drop(wire::DropReason::kBadInput);
+    return;
+  }
+  const auto now = Clock::now();
+  for (const std::uint32_t part : request.parts()) {
+    if (part >= scene_.size() || scene_[part].empty()) continue;  // no such part: nothing to send
+    if (!c.sceneBudget.take(now)) {
+      metrics_.drop(wire::DropReason::kRateLimited);
+      return;
+    }
+    sendRaw(c, scene_[part]);
+    metrics_.sceneParts.fetch_add(1, std::memory_order_relaxed);
+    metrics_.sceneBytes.fetch_add(scene_[part].size(), std::memory_order_relaxed);
   }
 }
 

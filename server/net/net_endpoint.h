@@ -1,7 +1,8 @@
 // The network thread: one UDP socket (standalone Asio), the stateless handshake, the connection
 // table, timeouts, ping/pong and packet-level acks. It never touches the world: it hands joins,
 // leaves and inputs to the simulation thread through a queue, and sends what the simulation
-// thread queues for it (snapshots, accepts), patching each datagram's sequence and acks.
+// thread queues for it (snapshots, accepts), patching each datagram's sequence and acks. It
+// answers SceneRequests itself from the scene's parts, encoded once (setScene).
 #pragma once
 
 #include <asio.hpp>
@@ -22,6 +23,7 @@
 #include "net/rate_limited_log.h"
 #include "net/server_metrics.h"
 #include "proto/packet.h"
+#include "proto/scene_codec.h"
 
 namespace steerd::net {
 
@@ -31,14 +33,16 @@ struct NetConfig {
   std::size_t maxClients = 256;
   double clientTimeoutSeconds = 5.0;
   std::optional<TokenKey> tokenKey;  // set: clients need a connect token signed with it
+  bool allowDebug = false;           // answer DebugSelect (the debug stream); off: dropped, counted
 };
 
 // Network thread -> simulation thread.
 struct NetEvent {
-  enum class Kind : std::uint8_t { kJoin, kLeave, kInput };
+  enum class Kind : std::uint8_t { kJoin, kLeave, kInput, kDebugSelect };
   Kind kind = Kind::kInput;
   std::uint32_t clientId = 0;
   wire::Input input;                                             // kInput
+  wire::DebugSelect debug;                                       // kDebugSelect
   wire::DisconnectReason reason = wire::DISCONNECT_UNSPECIFIED;  // kLeave
 };
 
@@ -58,6 +62,7 @@ class NetEndpoint {
   NetEndpoint& operator=(const NetEndpoint&) = delete;
 
   std::uint16_t port() const { return port_; }
+  bool debugAllowed() const { return config_.allowDebug; }
   void start();
   // Tells every connected client the server is going (three Disconnect datagrams each), then
   // stops the thread. Safe to call twice.
@@ -67,6 +72,15 @@ class NetEndpoint {
   void takeEvents(std::vector<NetEvent>& out) { events_.takeAll(out); }
   void send(std::vector<OutDatagram>& batch);
   void publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate);
+  // The static scene's parts (wire::encodeScene), answered to SceneRequests from then on. Any
+  // thread, any time (the scene is static: once, before or after start()).
+  void setScene(const std::vector<wire::Scene>& parts);
+
+  // Scene parts sent on request: at most kSceneBurstParts at once and kScenePartsPerSecond a
+  // second per client; a request for more than kMaxScenePartsPerRequest parts is malformed.
+  static constexpr double kSceneBurstParts = 32.0;
+  static constexpr double kScenePartsPerSecond = 32.0;
+  static constexpr int kMaxScenePartsPerRequest = 16;
 
  private:
   struct Connection;
@@ -75,6 +89,7 @@ class NetEndpoint {
   void onConnectRequest(const wire::Decoded& d);
   void onConnectResponse(const wire::Decoded& d);
   void onConnected(Connection& c, const wire::Decoded& d);
+  void sendSceneParts(Connection& c, const wire::SceneRequest& request);
   void flushOutgoing();
   void housekeeping();
   void sendRaw(Connection& c, std::vector<std::uint8_t>& bytes);
@@ -97,6 +112,7 @@ class NetEndpoint {
   std::map<asio::ip::udp::endpoint, Connection> connections_;
   std::unordered_map<std::uint32_t, asio::ip::udp::endpoint> endpointOf_;
   std::uint32_t nextClientId_ = 1;
+  std::vector<std::vector<std::uint8_t>> scene_;  // one datagram per scene part
 
   std::array<std::uint8_t, 65536> buffer_{};
   asio::ip::udp::endpoint from_;

@@ -95,6 +95,13 @@ std::string ServerMetrics::render() const {
   counter(out, "steerd_snapshot_bytes_total", "Snapshot datagram bytes sent.", snapshotBytes.load(kRelaxed));
   counter(out, "steerd_snapshot_entities_total", "Entity updates sent in snapshots.",
           snapshotEntities.load(kRelaxed));
+  counter(out, "steerd_scene_parts_total", "Static scene datagrams sent on request.",
+          sceneParts.load(kRelaxed));
+  counter(out, "steerd_scene_bytes_total", "Static scene datagram bytes sent on request.",
+          sceneBytes.load(kRelaxed));
+  counter(out, "steerd_debug_infos_total", "DebugInfo datagrams sent (--allow-debug).",
+          debugInfos.load(kRelaxed));
+  counter(out, "steerd_debug_bytes_total", "DebugInfo datagram bytes sent.", debugBytes.load(kRelaxed));
   const double entities = static_cast<double>(snapshotEntities.load(kRelaxed));
   gauge(out, "steerd_snapshot_bytes_per_entity", "Snapshot bytes sent per entity update, since start.",
         entities > 0 ? static_cast<double>(snapshotBytes.load(kRelaxed)) / entities : 0.0);

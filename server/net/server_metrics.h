@@ -41,6 +41,8 @@ struct ServerMetrics {
   Counter connects{0}, disconnects{0}, timeouts{0}, refusals{0};
   Counter inputsApplied{0}, inputsClamped{0};
   Counter snapshotsSent{0}, snapshotParts{0}, snapshotBytes{0}, snapshotEntities{0};
+  Counter sceneParts{0}, sceneBytes{0};  // static scene parts sent on request
+  Counter debugInfos{0}, debugBytes{0};  // DebugInfo datagrams (--allow-debug)
   Counter lateTicks{0}, ticks{0};
   std::atomic<std::uint64_t> agents{0}, clients{0};
   std::atomic<std::int64_t> lastTickSteadyNs{0};  // steady_clock time of the last completed tick

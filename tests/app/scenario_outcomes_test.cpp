@@ -214,6 +214,10 @@ TEST(ScenarioOutcome, FpsBotsLeaderLapsAndTheSquadKeepsItsSlots) {
   auto w = shipped("fps-bots.txtpb");
   ASSERT_NE(w, nullptr);
   ASSERT_NE(w->navigation(), nullptr);
+  // The building (30 x 20 m round (50, 35)) is a hole in the navmesh.
+  EXPECT_FALSE(w->navigation()->mesh().nearest({50, 35}, 8.0f));
+  EXPECT_FALSE(w->navigation()->mesh().nearest({36, 26}, 0.3f));
+  EXPECT_TRUE(w->navigation()->mesh().nearest({50, 20}, 0.3f));
   const int leader = archetypeNamed(*w, "leader");
   ASSERT_GE(leader, 0);
   AgentId leaderId = 0;

@@ -1,12 +1,13 @@
 // The Client against a small fake server on 127.0.0.1 with a real UDP socket: the handshake,
-// snapshots (two parts, a delta against the acked baseline, a lost part), garbage, refusal,
-// timeouts and disconnects. The fake speaks the protocol through proto/packet.h and
+// snapshots (two parts, a delta against the acked baseline, a lost part), the static scene,
+// garbage, refusal, timeouts and disconnects. The fake speaks the protocol through proto/packet.h and
 // proto/snapshot_codec.h, as the real server does.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -70,6 +71,12 @@ class FakeServer {
   wire::Input lastInput;
   wire::DisconnectReason lastDisconnect = wire::DISCONNECT_UNSPECIFIED;
   std::uint32_t serverTick = 1000;
+  // The static scene it answers SceneRequests with; parts in loseOnce are "lost" the first time.
+  std::vector<wire::Scene> sceneParts;
+  std::set<std::uint32_t> loseOnce;
+  int sceneRequests = 0, maxPartsAsked = 0;
+  bool debugAllowed = false;                    // what Accept says
+  std::vector<wire::DebugSelect> debugSelects;  // as received
 
  private:
   void handle(const udp::endpoint& from, std::span<const std::uint8_t> d) {
@@ -121,6 +128,7 @@ class FakeServer {
         acc->set_player_max_speed(6.0f);
         acc->add_archetypes("boid");
         acc->add_archetypes("player");
+        acc->set_debug_allowed(debugAllowed);
         send(a);
         return;
       }
@@ -142,6 +150,22 @@ class FakeServer {
       case wire::Packet::kDisconnect:
         ++disconnects;
         lastDisconnect = p.disconnect().reason();
+        return;
+      case wire::Packet::kDebugSelect:
+        acks_.received(dec.header.sequence);
+        debugSelects.push_back(p.debug_select());
+        return;
+      case wire::Packet::kSceneRequest:
+        acks_.received(dec.header.sequence);
+        ++sceneRequests;
+        for (std::uint32_t part : p.scene_request().parts()) {
+          maxPartsAsked = std::max(maxPartsAsked, p.scene_request().parts_size());
+          if (part >= sceneParts.size()) continue;
+          if (loseOnce.erase(part) > 0) continue;  // lost on the way
+          wire::Packet scene;
+          *scene.mutable_scene() = sceneParts[part];
+          send(scene);
+        }
         return;
       default:
         ++badDatagrams;
@@ -193,6 +217,112 @@ wire::EntityState entity(std::uint32_t id, std::uint32_t archetype, float x, flo
   e.y = wire::quantizePosition(y);
   e.heading = wire::quantizeHeading(std::cos(headingRadians), std::sin(headingRadians));
   return e;
+}
+
+TEST(ClientConnectionTest, FetchesEveryScenePartAndAsksAgainForLostOnes) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  wire::SceneGeometry scene;
+  for (int i = 0; i < 6000; ++i) {
+    const float x = static_cast<float>(i % 100), y = static_cast<float>(i / 100);
+    scene.walls.push_back({{x, y}, {x + 0.5f, y + 0.25f}});
+  }
+  scene.obstacles.push_back({{1.0f, 2.0f}, 0.5f});
+  scene.navPolygons.push_back({{0, 0}, {1, 0}, {0, 1}});
+  server.sceneParts = wire::encodeScene(scene, wire::kMaxScenePartBytes).parts;
+  ASSERT_GT(server.sceneParts.size(), 16u);  // more than one request's worth
+  server.loseOnce = {0, 3, static_cast<std::uint32_t>(server.sceneParts.size() - 1)};
+  ClientOptions o = optionsFor(server);
+  o.fetchScene = true;
+  o.sceneRetryInterval = 0.05s;
+  Client client(io, o);
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.sceneComplete(); }));
+  const ClientStats st = client.stats();
+  EXPECT_EQ(st.scenePartCount, server.sceneParts.size());
+  EXPECT_EQ(st.scenePartsReceived, server.sceneParts.size());
+  EXPECT_EQ(st.scenePartsMalformed, 0u);
+  EXPECT_LE(server.maxPartsAsked, 16);
+  EXPECT_GE(st.sceneRequests, 3u);  // part 0 twice (lost once), then the rest
+  const wire::SceneGeometry& got = client.scene();
+  EXPECT_EQ(got.walls.size(), scene.walls.size());
+  ASSERT_EQ(got.obstacles.size(), 1u);
+  EXPECT_EQ(got.obstacles[0], scene.obstacles[0]);
+  EXPECT_EQ(got.navPolygons, scene.navPolygons);
+  // Complete: no more requests.
+  const int requests = server.sceneRequests;
+  const auto until = Clock::now() + 200ms;
+  pump(io, client, server, [&] { return Clock::now() > until; });
+  EXPECT_EQ(server.sceneRequests, requests);
+}
+
+TEST(ClientConnectionTest, WithoutFetchSceneNoSceneIsAskedFor) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  Client client(io, optionsFor(server));
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 3; }));
+  EXPECT_EQ(server.sceneRequests, 0);
+  EXPECT_FALSE(client.sceneComplete());
+  EXPECT_TRUE(client.scene().empty());
+}
+
+wire::Packet debugInfoAbout(std::uint32_t agent, std::uint32_t tick) {
+  wire::Packet p;
+  p.mutable_debug_info()->set_agent_id(agent);
+  p.mutable_debug_info()->set_found(true);
+  p.mutable_debug_info()->set_tick(tick);
+  return p;
+}
+
+TEST(ClientConnectionTest, WatchesOneAgentRepeatsTheSelectionAndKeepsOnlyItsInfo) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  server.debugAllowed = true;
+  ClientOptions o = optionsFor(server);
+  o.debugSelectInterval = 0.05s;
+  Client client(io, o);
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  EXPECT_TRUE(client.server().debugAllowed);
+  client.watchAgent(5);
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.size() >= 3; }));  // repeated
+  for (const auto& s : server.debugSelects) {
+    EXPECT_EQ(s.agent_id(), 5u);
+    EXPECT_FALSE(s.stop());
+  }
+  server.send(debugInfoAbout(6, 100));  // about another agent: not kept
+  server.send(debugInfoAbout(5, 101));
+  server.send(debugInfoAbout(5, 99));  // older, arriving late: not kept
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().debugInfos >= 1; }));
+  const auto until = Clock::now() + 50ms;
+  pump(io, client, server, [&] { return Clock::now() > until; });
+  ASSERT_NE(client.debugInfo(), nullptr);
+  EXPECT_EQ(client.debugInfo()->agent_id(), 5u);
+  EXPECT_EQ(client.debugInfo()->tick(), 101u);
+  // Another agent: the old info goes at once.
+  client.watchAgent(6);
+  EXPECT_EQ(client.debugInfo(), nullptr);
+  // None: one "stop", then nothing more.
+  client.watchAgent(std::nullopt);
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.back().stop(); }));
+  const std::size_t sent = server.debugSelects.size();
+  const auto later = Clock::now() + 200ms;
+  pump(io, client, server, [&] { return Clock::now() > later; });
+  EXPECT_EQ(server.debugSelects.size(), sent);
+}
+
+TEST(ClientConnectionTest, NoDebugSelectToAServerThatDoesNotAllowIt) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  ClientOptions o = optionsFor(server);
+  o.debugSelectInterval = 0.02s;
+  Client client(io, o);
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  client.watchAgent(5);
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 4; }));
+  EXPECT_TRUE(server.debugSelects.empty());
 }
 
 TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {

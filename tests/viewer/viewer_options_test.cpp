@@ -81,6 +81,26 @@ TEST(ViewerOptions, ParsesEveryFlag) {
   EXPECT_EQ(o.select, 301u);
 }
 
+TEST(ViewerOptions, DebugOverlaysFollowAndZoom) {
+  ViewerOptions o;
+  EXPECT_FALSE(parse({"--server", "h:1", "--overlay", "interest,forces,target,sensors", "--select", "4",
+                      "--follow", "--zoom", "12.5"},
+                     o)
+                   .has_value());
+  EXPECT_TRUE(o.interest);
+  EXPECT_TRUE(o.forces);
+  EXPECT_TRUE(o.target);
+  EXPECT_TRUE(o.sensors);
+  EXPECT_FALSE(o.velocity);
+  EXPECT_TRUE(o.follow);
+  ASSERT_TRUE(o.zoom.has_value());
+  EXPECT_FLOAT_EQ(*o.zoom, 12.5f);
+  ViewerOptions plain;
+  EXPECT_FALSE(parse({"--server", "h:1"}, plain).has_value());
+  EXPECT_FALSE(plain.follow);
+  EXPECT_FALSE(plain.zoom.has_value());
+}
+
 TEST(ViewerOptions, BadFlagsExitNonZero) {
   const std::vector<std::vector<std::string>> bad = {
       {},                                            // --server is required
@@ -95,6 +115,8 @@ TEST(ViewerOptions, BadFlagsExitNonZero) {
       {"--server", "h:1", "--token", "/nonexistent/token"},
       {"--server", "h:1", "--overlay", "aoi"},
       {"--server", "h:1", "--select", "-3"},
+      {"--server", "h:1", "--zoom", "0"},
+      {"--server", "h:1", "--zoom", "nan"},
       {"--server", "h:1", "--frobnicate"},
   };
   for (const auto& args : bad) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# steer-viewer against a real steerd, under Xvfb: with --screenshot --after 3 --bot circle it
-# exits 0, writes a PNG that is not blank (many distinct colours), and drew every entity of the
-# newest snapshot (drawn_entities == server_entities). Exit 77 (skipped) without xvfb-run.
+# steer-viewer against a real steerd (--allow-debug), under Xvfb: with --screenshot --after 3
+# --bot circle --select 300 it exits 0, writes a PNG that is not blank (many distinct colours),
+# drew every entity of the newest snapshot (drawn_entities == server_entities), holds the default
+# scenario's static scene (obstacles, walls, paths), and got the debug stream about the selected
+# pursuer (its behaviours). Exit 77 (skipped) without xvfb-run.
 set -uo pipefail
 steerd=$1
 viewer=$2
@@ -18,13 +20,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start_steerd "$tmp/server.log" || exit 1
+start_steerd "$tmp/server.log" --allow-debug || exit 1
 
 png=$tmp/shot.png
 # Display numbers start at a random point (-n) so tests run in parallel (ctest -j) rarely race
 # for the same one (xvfb-run -a only takes the first free number).
 timeout 90 xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24" "$viewer" --server "127.0.0.1:$port" \
-  --screenshot "$png" --after 3 --bot circle --width 800 --height 500 >"$tmp/out" 2>"$tmp/err"
+  --screenshot "$png" --after 3 --bot circle --width 800 --height 500 --select 300 \
+  --overlay forces,target,sensors >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] || { echo "steer-viewer exited $rc:"; cat "$tmp/err"; exit 1; }
 [ -s "$png" ] || { echo "no screenshot written"; cat "$tmp/err"; exit 1; }
@@ -34,6 +37,15 @@ line=$(grep '^drawn_entities ' "$tmp/out")
 read -r _ drawn _ server <<<"$line"
 [ "$server" -gt 0 ] 2>/dev/null || { echo "no entities from the server: $line"; exit 1; }
 [ "$drawn" = "$server" ] || { echo "drew $drawn entities of the server's $server"; cat "$tmp/err"; exit 1; }
+
+scene=$(grep '^scene_parts ' "$tmp/out")
+read -r _ parts _ obstacles _ walls _ paths _ <<<"$scene"
+[ "${parts:-0}" -gt 0 ] && [ "${obstacles:-0}" -gt 0 ] && [ "${walls:-0}" -gt 0 ] && [ "${paths:-0}" -gt 0 ] ||
+  { echo "the static scene did not arrive whole: '$scene'"; cat "$tmp/err"; exit 1; }
+inspected=$(grep '^inspected ' "$tmp/out")
+read -r _ _ _ found _ behaviours <<<"$inspected"
+[ "$found" = found ] && [ "${behaviours:-0}" -gt 0 ] ||
+  { echo "no debug stream about the selected NPC: '$inspected'"; cat "$tmp/err"; exit 1; }
 
 # Decode the PNG (inflate, undo the filters) and count distinct colours.
 python3 - "$png" <<'PY' || exit 1
@@ -76,3 +88,5 @@ print(f"screenshot {width}x{height}, {len(colours)} distinct colours")
 sys.exit(0 if len(colours) >= 32 else f"only {len(colours)} colours: blank?")
 PY
 echo "$line"
+echo "$scene"
+echo "$inspected"

@@ -1,0 +1,120 @@
+#include "net/debug_info.h"
+
+#include <cmath>
+
+#include "world/agent_inspect.h"
+
+namespace steerd::net {
+
+namespace {
+
+std::string archetypeName(const World& world, ArchetypeIndex a) {
+  if (a < world.archetypes().size()) return world.archetypes()[a].name;
+  std::string unknown = "#";  // appended, not "#" + ...: GCC 12 warns falsely on that (-Wrestrict)
+  unknown += std::to_string(a);
+  return unknown;
+}
+
+// What a behaviour is about, for a person telling two of the same kind apart.
+std::string detailOf(const World& world, const BehaviourSpec& spec) {
+  switch (spec.kind) {
+    case BehaviourKind::kPursueNearest:
+    case BehaviourKind::kEvadeNearest:
+    case BehaviourKind::kHideFromNearest:
+    case BehaviourKind::kOffsetPursuitNearest:
+      return archetypeName(world, spec.targetArchetype);
+    case BehaviourKind::kInterposeNearest:
+    case BehaviourKind::kFetchStray:
+      return archetypeName(world, spec.targetArchetype) + " > " + archetypeName(world, spec.secondArchetype);
+    case BehaviourKind::kFollowPath:
+    case BehaviourKind::kContextSeekWaypoints:
+      return spec.pathIndex >= 0 ? "path " + std::to_string(spec.pathIndex) : std::string("own path");
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
+std::string brainStateName(const brain::Brain& brain, std::uint8_t state) {
+  if (state >= brain.states.size()) {
+    std::string unknown = "#";  // appended, not "#" + ...: GCC 12 warns falsely on that (-Wrestrict)
+    unknown += std::to_string(state);
+    return unknown;
+  }
+  std::string name = brain.states[state].name;
+  std::int32_t parent = brain.states[state].parent;
+  for (std::size_t guard = 0;
+       parent >= 0 && static_cast<std::size_t>(parent) < brain.states.size() && guard < brain.states.size();
+       ++guard) {
+    name = brain.states[static_cast<std::size_t>(parent)].name + "/" + name;
+    parent = brain.states[static_cast<std::size_t>(parent)].parent;
+  }
+  return name;
+}
+
+wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions) {
+  wire::DebugInfo info;
+  info.set_agent_id(id);
+  info.set_tick(static_cast<std::uint32_t>(world.tick()));
+  if (!world.isAlive(id)) return info;  // found = false
+  info.set_found(true);
+  const AgentColumns& a = world.agents();
+  const std::uint32_t slot = world.slotOf(id);
+  const Archetype& arch = world.archetypes()[a.archetype[slot]];
+  const AgentMemory& memory = a.memory[slot];
+  info.set_archetype(arch.name);
+  info.set_external((memory.flags & kAgentExternal) != 0);
+  if (arch.brain) {
+    info.set_brain_state(brainStateName(*arch.brain, memory.brainState));
+    info.set_state_entered_tick(static_cast<std::uint32_t>(world.brainMemoryOf(id).enteredTick));
+    for (const BrainTransition& t : transitions) {
+      auto* w = info.add_transitions();
+      w->set_tick(static_cast<std::uint32_t>(t.tick));
+      w->set_from(brainStateName(*arch.brain, t.from));
+      w->set_to(brainStateName(*arch.brain, t.to));
+    }
+  }
+  info.set_combiner(combinerKindName(arch.combiner));
+  info.set_x(a.px[slot]);
+  info.set_y(a.py[slot]);
+  info.set_vx(a.vx[slot]);
+  info.set_vy(a.vy[slot]);
+  info.set_heading_x(a.hx[slot]);
+  info.set_heading_y(a.hy[slot]);
+  const bool hasGoal = std::isfinite(memory.goalX) && std::isfinite(memory.goalY);
+  info.set_has_goal(hasGoal);
+  if (hasGoal) {
+    info.set_goal_x(memory.goalX);
+    info.set_goal_y(memory.goalY);
+  }
+  info.set_target_id(memory.targetId);
+  info.set_radius(arch.limits.radius);
+  info.set_max_speed(arch.limits.maxSpeed);
+  info.set_max_force(arch.limits.maxForce);
+  info.set_neighbour_radius(arch.flock.radius);
+
+  const AgentInspection r = inspectAgent(world, id);
+  info.set_forces_known(r.found && !r.external);
+  if (!r.found) return info;
+  info.set_detection_box_length(r.detectionBoxLength);
+  for (const steer::Vec2 tip : r.feelers) {
+    info.add_feeler_x(tip.x - r.position.x);
+    info.add_feeler_y(tip.y - r.position.y);
+  }
+  for (const BehaviourInspection& b : r.behaviours) {
+    auto* w = info.add_behaviours();
+    w->set_kind(behaviourKindName(b.spec.kind));
+    w->set_weight(b.spec.weight);
+    w->set_priority(b.spec.priority);
+    w->set_detail(detailOf(world, b.spec));
+    w->set_force_x(b.force.x);
+    w->set_force_y(b.force.y);
+    w->set_evaluated(b.evaluated);
+  }
+  info.set_force_x(r.combined.x);
+  info.set_force_y(r.combined.y);
+  return info;
+}
+
+}  // namespace steerd::net

@@ -1,0 +1,27 @@
+// The DebugInfo message for one agent (docs/PROTOCOL.md, "Debug stream"): what it is, what its
+// brain decided, and what each of its behaviours asked for on the last tick (world/agent_inspect.h).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "proto/wire.pb.h"
+#include "world/world.h"
+
+namespace steerd::net {
+
+// A change of brain state seen between two ticks.
+struct BrainTransition {
+  std::uint64_t tick = 0;  // the first tick in the new state
+  std::uint8_t from = 0, to = 0;
+};
+
+// Everything the inspector shows about agent `id`; found is false for an id that is not alive.
+// `transitions` are the watched agent's, oldest first.
+wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions);
+
+// A brain state's name with its ancestors' ("combat/flee"), or "#N" for a state the brain lacks.
+std::string brainStateName(const brain::Brain& brain, std::uint8_t state);
+
+}  // namespace steerd::net

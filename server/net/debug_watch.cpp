@@ -1,0 +1,44 @@
+#include "net/debug_watch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace steerd::net {
+
+DebugWatch::DebugWatch(double tickRate)
+    : intervalTicks_(static_cast<std::uint64_t>(std::max(1.0, std::ceil(tickRate / kPerSecond)))),
+      expiryTicks_(static_cast<std::uint64_t>(std::max(1.0, std::ceil(tickRate * kExpirySeconds)))) {}
+
+void DebugWatch::select(AgentId agent, std::uint64_t tick) {
+  if (agent_ != agent) {
+    agent_ = agent;
+    lastState_.reset();
+    transitions_.clear();
+  }
+  lastSelectTick_ = tick;
+}
+
+std::optional<wire::DebugInfo> DebugWatch::afterTick(const World& world) {
+  if (!agent_) return std::nullopt;
+  const std::uint64_t tick = world.tick();
+  if (tick > lastSelectTick_ + expiryTicks_) {
+    agent_.reset();
+    return std::nullopt;
+  }
+  const AgentId id = *agent_;
+  if (world.isAlive(id) && world.archetypes()[world.agents().archetype[world.slotOf(id)]].brain) {
+    const std::uint8_t state = world.brainStateOf(id);
+    if (lastState_ && *lastState_ != state) {
+      transitions_.push_back({world.brainMemoryOf(id).enteredTick, *lastState_, state});
+      if (transitions_.size() > kMaxTransitions) transitions_.pop_front();
+    }
+    lastState_ = state;
+  }
+  if (tick < nextSendTick_) return std::nullopt;
+  nextSendTick_ = tick + intervalTicks_;
+  const std::vector<BrainTransition> log(transitions_.begin(), transitions_.end());
+  return debugInfoOf(world, id, log);
+}
+
+}  // namespace steerd::net

@@ -1,0 +1,231 @@
+// The debug stream over real UDP (tests/net/udp_harness.h): off unless the server allows it, then
+// DebugInfo about the selected agent at a bounded rate, a clear answer for an unknown id, and the
+// brain's transitions as they happen.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "net/debug_info.h"
+#include "udp_harness.h"
+
+namespace steerd::net {
+namespace {
+
+void select(RawClient& c, std::uint32_t agent, bool stop = false) {
+  wire::Packet p;
+  p.mutable_debug_select()->set_agent_id(agent);
+  p.mutable_debug_select()->set_stop(stop);
+  c.send(p);
+}
+
+// Every DebugInfo pending on the client's socket, in arrival order.
+std::vector<wire::DebugInfo> drainInfos(RawClient& c) {
+  std::vector<wire::DebugInfo> out;
+  std::array<std::uint8_t, 2048> buf;
+  udp::endpoint from;
+  std::error_code ec;
+  for (;;) {
+    const std::size_t n = c.socket.receive_from(asio::buffer(buf), from, 0, ec);
+    if (ec) return out;
+    wire::Decoded d;
+    wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+    if (d.drop == wire::DropReason::kNone && d.packet.has_debug_info()) out.push_back(d.packet.debug_info());
+  }
+}
+
+ServerSetup withDebug(ServerSetup setup = {}) {
+  setup.net.allowDebug = true;
+  return setup;
+}
+
+// A watcher (archetype 0, spawned by the harness at (100, 100) facing +x): "idle" until its eyes
+// (20 m, 90 degrees) see a player, then "alert/wary", back to idle 1 s after losing sight.
+ServerSetup watcherScene() {
+  auto b = std::make_shared<brain::Brain>();
+  b->thinkEvery = 1;
+  b->senses.push_back({"eyes", 1, 20.0f, std::cos(45.0f * steer::kPi / 180.0f)});
+  b->states.resize(3);
+  b->states[0].name = "idle";
+  b->states[1].name = "alert";
+  b->states[1].initialChild = 2;
+  b->states[2].name = "wary";
+  b->states[2].parent = 1;
+  b->conditions.push_back({brain::Test::kSees, 0, 0.0f, {}});
+  b->conditions.push_back({brain::Test::kSeenWithin, 0, 1.0f, {}});
+  b->conditions.push_back({brain::Test::kNot, -1, 0.0f, {1}});
+  b->states[0].transitions.push_back({1, 0});
+  b->states[1].transitions.push_back({0, 2});
+  Archetype watcher;
+  watcher.name = "watcher";
+  watcher.limits = {0.5f, 1.0f, 3.0f, 6.0f, 2.0f * steer::kPi};
+  BehaviourSpec face;
+  face.kind = BehaviourKind::kArriveAt;
+  face.point = {100, 100};
+  watcher.stateBehaviours = {{face}, {}, {face}};
+  watcher.brain = b;
+  ServerSetup setup;
+  setup.archetypes = {watcher};
+  return withDebug(setup);
+}
+
+TEST(DebugStream, WithoutAllowDebugADebugSelectIsDroppedAndCounted) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a && a->has_accept());
+  EXPECT_FALSE(a->accept().debug_allowed());
+  select(c, s.deer);
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kDebugNotAllowed) == 1; }));
+  for (int i = 0; i < 30; ++i) s.step();
+  EXPECT_TRUE(drainInfos(c).empty());
+  EXPECT_EQ(s.metrics.debugInfos.load(), 0u);
+}
+
+TEST(DebugStream, ASelectedAgentIsDescribedWithItsBehavioursAndForces) {
+  Server s(withDebug());
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a && a->has_accept());
+  EXPECT_TRUE(a->accept().debug_allowed());
+  c.input(1, 110, 100);  // 10 m east of the deer: it evades
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() >= 1; }));
+  select(c, s.deer);
+  std::optional<wire::DebugInfo> info;
+  ASSERT_TRUE(s.stepUntil([&] {
+    for (auto& i : drainInfos(c)) {
+      if (i.forces_known() && i.tick() > s.world->tick() - 10) info = i;
+    }
+    return info.has_value();
+  }));
+  EXPECT_TRUE(info->found());
+  EXPECT_EQ(info->agent_id(), s.deer);
+  EXPECT_EQ(info->archetype(), "deer");
+  EXPECT_FALSE(info->external());
+  EXPECT_EQ(info->brain_state(), "");
+  EXPECT_EQ(info->combiner(), "weighted_truncated_running_sum");
+  ASSERT_EQ(info->behaviours_size(), 1);
+  const wire::DebugBehaviour& evade = info->behaviours(0);
+  EXPECT_EQ(evade.kind(), "evade_nearest");
+  EXPECT_EQ(evade.detail(), "player");
+  EXPECT_TRUE(evade.evaluated());
+  EXPECT_LT(evade.force_x(), 0.0f);  // away from the player, west
+  EXPECT_EQ(info->target_id(), static_cast<std::int32_t>(a->accept().player_entity()));
+  EXPECT_FLOAT_EQ(info->max_speed(), 5.0f);
+  EXPECT_GT(info->detection_box_length(), 0.0f);
+  ASSERT_EQ(info->feeler_x_size(), 3);
+  EXPECT_GT(info->feeler_x(0) * info->heading_x() + info->feeler_y(0) * info->heading_y(), 0.0f);  // ahead
+}
+
+TEST(DebugStream, AnUnknownIdGetsAClearNotFoundAnswer) {
+  Server s(withDebug());
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  select(c, 987654);
+  std::optional<wire::DebugInfo> info;
+  ASSERT_TRUE(s.stepUntil([&] {
+    for (auto& i : drainInfos(c)) info = i;
+    return info.has_value();
+  }));
+  EXPECT_EQ(info->agent_id(), 987654u);
+  EXPECT_FALSE(info->found());
+  EXPECT_EQ(info->archetype(), "");
+  EXPECT_EQ(info->behaviours_size(), 0);
+}
+
+TEST(DebugStream, AtMostFiveASecondHoweverOftenTheClientAsks) {
+  Server s(withDebug());
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  select(c, s.deer);
+  ASSERT_TRUE(s.stepUntil([&] { return !drainInfos(c).empty(); }));
+  // Two seconds of ticks (30 Hz), with a DebugSelect every tick, alternating between two agents.
+  std::size_t infos = 0;
+  for (int t = 0; t < 60; ++t) {
+    select(c, t % 2 == 0 ? s.deer : 987654);
+    s.step();
+    std::this_thread::sleep_for(1ms);
+    infos += drainInfos(c).size();
+  }
+  for (int i = 0; i < 5; ++i) {
+    std::this_thread::sleep_for(2ms);
+    infos += drainInfos(c).size();
+  }
+  EXPECT_LE(infos, 11u);  // 60 ticks / 6 ticks apart, plus one at the edge
+  EXPECT_GE(infos, 8u);
+}
+
+TEST(DebugStream, StopEndsTheStreamAndSilenceEndsItToo) {
+  Server s(withDebug());
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  select(c, s.deer);
+  ASSERT_TRUE(s.stepUntil([&] { return !drainInfos(c).empty(); }));
+  select(c, s.deer, true);
+  for (int i = 0; i < 10; ++i) {
+    s.step();
+    std::this_thread::sleep_for(1ms);
+  }
+  drainInfos(c);  // what was on its way
+  for (int i = 0; i < 30; ++i) s.step();
+  EXPECT_TRUE(drainInfos(c).empty());
+  // Selected and then never asked again: the stream ends after 3 s of ticks.
+  select(c, s.deer);
+  ASSERT_TRUE(s.stepUntil([&] { return !drainInfos(c).empty(); }));
+  for (int i = 0; i < 3 * 30 + 6; ++i) s.step();
+  drainInfos(c);
+  for (int i = 0; i < 30; ++i) s.step();
+  EXPECT_TRUE(drainInfos(c).empty());
+}
+
+TEST(DebugStream, BrainStateAndTransitionsAsTheyHappen) {
+  Server s(watcherScene());
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  c.input(1, 100, 125);  // 25 m north: out of range and out of its field of view
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() >= 1; }));
+  // It may have seen the new player where it appeared: wait for idle, then watch.
+  ASSERT_TRUE(s.stepUntil([&] { return s.world->brainStateOf(s.deer) == 0; }));
+  select(c, s.deer);
+  std::optional<wire::DebugInfo> info;
+  ASSERT_TRUE(s.stepUntil([&] {
+    for (auto& i : drainInfos(c)) info = i;
+    return info.has_value();
+  }));
+  EXPECT_EQ(info->brain_state(), "idle");
+  EXPECT_EQ(info->transitions_size(), 0);
+  // 3 s later (so the move is within the player's speed limit), 10 m in front of it. The client
+  // keeps asking meanwhile, as the library does every second.
+  for (int i = 0; i < 90; ++i) {
+    if (i % 30 == 0) select(c, s.deer);
+    s.step();
+    std::this_thread::sleep_for(1ms);
+  }
+  c.input(2, 110, 100);
+  ASSERT_TRUE(s.stepUntil([&] {
+    select(c, s.deer);
+    for (auto& i : drainInfos(c)) info = i;
+    return info->brain_state() == "alert/wary";
+  }));
+  ASSERT_EQ(info->transitions_size(), 1);
+  EXPECT_EQ(info->transitions(0).from(), "idle");
+  EXPECT_EQ(info->transitions(0).to(), "alert/wary");
+  EXPECT_EQ(info->transitions(0).tick(), info->state_entered_tick());
+  EXPECT_EQ(info->behaviours_size(), 1);
+}
+
+TEST(DebugStream, StateNamesCarryTheirAncestors) {
+  brain::Brain b;
+  b.states.resize(3);
+  b.states[0].name = "combat";
+  b.states[1].name = "flee";
+  b.states[1].parent = 0;
+  b.states[2].name = "cower";
+  b.states[2].parent = 1;
+  EXPECT_EQ(brainStateName(b, 0), "combat");
+  EXPECT_EQ(brainStateName(b, 2), "combat/flee/cower");
+  EXPECT_EQ(brainStateName(b, 7), "#7");
+}
+
+}  // namespace
+}  // namespace steerd::net
