@@ -45,6 +45,8 @@ App::App(ViewerOptions options)
   overlaySettings_.forces = options_.forces;
   overlaySettings_.target = options_.target;
   overlaySettings_.sensors = options_.sensors;
+  overlaySettings_.corridor = options_.corridor;
+  overlaySettings_.context = options_.context;
 }
 
 int App::run() {
@@ -108,6 +110,7 @@ int App::run() {
     overlays_.drawInterest(r, camera_, scene_, overlaySettings_);
     overlays_.drawVelocities(r, camera_, scene_, overlaySettings_);
     drawn_ = world_.drawEntities(r, camera_, scene_);
+    overlays_.drawNavigation(r, camera_, scene_, overlaySettings_);
     overlays_.drawSelection(r, camera_, scene_, overlaySettings_);
     overlays_.drawGhosts(r, camera_, scene_, overlaySettings_);
     world_.drawAvatar(r, camera_, scene_);
@@ -274,6 +277,12 @@ void App::handleKey(int key, bool ctrl) {
       break;
     case SDLK_x:
       overlaySettings_.sensors = !overlaySettings_.sensors;
+      break;
+    case SDLK_c:
+      overlaySettings_.corridor = !overlaySettings_.corridor;
+      break;
+    case SDLK_m:
+      overlaySettings_.context = !overlaySettings_.context;
       break;
     case SDLK_r:
       retryRequested_ = true;

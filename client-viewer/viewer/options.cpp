@@ -47,9 +47,10 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
   std::vector<std::string> overlays;
   app.add_option("--overlay", overlays,
                  "Overlays on from the start: velocity, ghosts, ids, interest, and for the selected agent "
-                 "forces, target, sensors (comma separated)")
+                 "forces, target, sensors, corridor, context (comma separated)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"velocity", "ghosts", "ids", "interest", "forces", "target", "sensors"}));
+      ->check(CLI::IsMember(
+          {"velocity", "ghosts", "ids", "interest", "forces", "target", "sensors", "corridor", "context"}));
   std::uint32_t select = 0;
   auto* selectOption = app.add_option("--select", select, "Entity id to select (inspector) from the start");
   app.add_flag("--follow", out.follow,
@@ -105,6 +106,8 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
     out.forces = out.forces || o == "forces";
     out.target = out.target || o == "target";
     out.sensors = out.sensors || o == "sensors";
+    out.corridor = out.corridor || o == "corridor";
+    out.context = out.context || o == "context";
   }
   if (!out.screenshot.empty()) {
     const auto dot = out.screenshot.rfind('.');

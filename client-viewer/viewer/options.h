@@ -19,10 +19,10 @@ struct ViewerOptions {
   std::optional<BotPattern> bot;
   int width = 1280, height = 800;  // window size, logical pixels
   double interpDelaySnapshots = 2.0;
-  // Overlays switched on from the start (--overlay velocity,ghosts,ids,interest,forces,target,sensors):
-  // for screenshots.
+  // Overlays switched on from the start (--overlay velocity,ghosts,ids,interest,forces,target,sensors,
+  // corridor,context): for screenshots.
   bool velocity = false, ghosts = false, ids = false, interest = false;
-  bool forces = false, target = false, sensors = false;
+  bool forces = false, target = false, sensors = false, corridor = false, context = false;
   std::optional<std::uint32_t> select;  // --select ID: the entity in the inspector from the start
   bool follow = false;                  // --follow: the camera follows the selection (or the player)
   std::optional<float> zoom;            // --zoom PX: pixels per metre instead of fitting the world

@@ -104,6 +104,81 @@ void Overlays::drawSelection(SDL_Renderer* renderer, const Camera& camera, const
   canvas_.flush(renderer);
 }
 
+void Overlays::drawNavigation(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
+                              const OverlaySettings& settings) {
+  const wire::DebugInfo* d = scene.selectedDebug();
+  if (d == nullptr || !(settings.corridor || settings.context)) return;
+  const auto index = scene.find(d->agent_id());
+  const Point at =
+      index ? Point{scene.sample.entities[*index].x, scene.sample.entities[*index].y} : Point{d->x(), d->y()};
+  const Point s = camera.worldToScreen(at);
+  if (settings.corridor && d->navigating()) {
+    const int n = std::min(d->corridor_x_size(), d->corridor_y_size());
+    const int current = static_cast<int>(d->corridor_corner());
+    Point previous = s;
+    for (int k = 0; k < n; ++k) {
+      const Point p = camera.worldToScreen({d->corridor_x(k), d->corridor_y(k)});
+      if (k < current) {
+        // Behind it: the corner it passed last, faint.
+        if (k + 1 == current) canvas_.line(p, s, 1.0f, palette::kCorridor.withAlpha(70));
+        canvas_.disc(p, 2.5f, palette::kCorridor.withAlpha(90), 10);
+        continue;
+      }
+      const bool leg = k == current;
+      canvas_.line(previous, p, leg ? 3.0f : 1.5f, palette::kCorridor.withAlpha(leg ? 235 : 130));
+      canvas_.disc(p, leg ? 4.5f : 3.0f, palette::kCorridor.withAlpha(leg ? 235 : 150), 12);
+      previous = p;
+    }
+    if (d->nav_has_goal()) {
+      const Point g = camera.worldToScreen({d->nav_goal_x(), d->nav_goal_y()});
+      canvas_.ring(g, 7.0f, 2.0f, palette::kCorridor, 20);
+    }
+    if (d->nav_waiting())
+      canvas_.ring(s, WorldRenderer::entityPixels(camera) * 2.2f, 1.0f, palette::kCorridor, 20);
+  }
+  if (settings.corridor && d->path_id() >= 0 && d->path_waypoint() >= 0 && scene.geometry != nullptr &&
+      static_cast<std::size_t>(d->path_id()) < scene.geometry->paths.size()) {
+    // The path itself is the scene's; mark the waypoint it steers to and the way there.
+    const auto& points = scene.geometry->paths[static_cast<std::size_t>(d->path_id())].points;
+    if (static_cast<std::size_t>(d->path_waypoint()) < points.size()) {
+      const auto& w = points[static_cast<std::size_t>(d->path_waypoint())];
+      const Point p = camera.worldToScreen({w.x, w.y});
+      canvas_.line(s, p, 2.0f, palette::kCorridor.withAlpha(200));
+      canvas_.ring(p, 8.0f, 2.5f, palette::kCorridor, 24);
+    }
+  }
+  const int slots = static_cast<int>(std::min(d->context_interest().size(), d->context_danger().size()));
+  if (settings.context && slots > 0) {
+    const float base = WorldRenderer::entityPixels(camera) * 1.2f;
+    for (int i = 0; i < slots; ++i) {
+      const float angle = 2.0f * 3.14159265f * static_cast<float>(i) / static_cast<float>(slots);
+      // Screen y points down.
+      const Point u{std::cos(angle), -std::sin(angle)};
+      const Point side{-u.y, u.x};
+      const auto value = [](const std::string& bytes, int k) {
+        return static_cast<float>(static_cast<std::uint8_t>(bytes[static_cast<std::size_t>(k)])) / 255.0f;
+      };
+      const float interest = value(d->context_interest(), i);
+      const float danger = value(d->context_danger(), i);
+      const Point from = s + u * base;
+      // Interest and danger side by side along the slot's direction, so both stay visible.
+      if (interest > 0.0f) {
+        canvas_.line(from + side * 1.5f, from + side * 1.5f + u * (interest * kContextPixels), 2.0f,
+                     palette::kContextInterest);
+      }
+      if (danger > 0.0f) {
+        canvas_.line(from - side * 1.5f, from - side * 1.5f + u * (danger * kContextPixels), 2.0f,
+                     palette::kContextDanger);
+      }
+      if (i == d->context_slot()) {
+        canvas_.arrow(s, s + u * (base + kContextPixels + 8.0f), 2.5f, 9.0f, palette::kContextChosen);
+      }
+    }
+    canvas_.ring(s, base + kContextPixels, 1.0f, palette::kContextInterest.withAlpha(50), 48);
+  }
+  canvas_.flush(renderer);
+}
+
 void Overlays::drawInterest(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
                             const OverlaySettings& settings) {
   if (!settings.interest || !interestLimited(scene)) return;

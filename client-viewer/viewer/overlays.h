@@ -2,7 +2,8 @@
 // newest raw snapshot next to the interpolated entities (how far rendering trails the server),
 // entity ids, the client's area of interest (the radius the server's Accept gave), and, for the
 // selected agent, what the server's debug stream says: each behaviour's force and the combined
-// one, its goal and target, its sensors (neighbour radius, obstacle detection box, wall feelers).
+// one, its goal and target, its sensors (neighbour radius, obstacle detection box, wall feelers),
+// its navmesh corridor (or the path waypoint it steers to) and its context steering maps.
 #pragma once
 
 #include <SDL.h>
@@ -23,6 +24,8 @@ struct OverlaySettings {
   bool forces = false;    // the selected agent's (debug stream)
   bool target = false;
   bool sensors = false;
+  bool corridor = false;  // its navmesh corridor, or the waypoint it steers to on its path
+  bool context = false;   // its context steering maps (interest and danger rays)
 };
 
 // Whether this client sees only part of the world: the server gave a non-zero interest radius.
@@ -36,6 +39,7 @@ class Overlays {
   static constexpr std::size_t kMaxLabels = 1500;
   static constexpr float kVelocitySeconds = 1.0f;  // a vector shows one second of motion
   static constexpr float kMaxForcePixels = 70.0f;  // a force of the agent's maxForce, on screen
+  static constexpr float kContextPixels = 60.0f;   // a context map value of 1, on screen
 
   // Velocity vectors (drawn under the entities) and ghosts (over them).
   void drawVelocities(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
@@ -46,6 +50,11 @@ class Overlays {
   // its interpolated position, which trails the server's by the interpolation delay.
   void drawSelection(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
                      const OverlaySettings& settings);
+  // The selected agent's corridor (a polyline from it through the corners, the leg it is on
+  // brighter) or path waypoint, and its context maps (rays round it: interest and danger by
+  // value, the chosen slot highlighted). Nothing without its DebugInfo.
+  void drawNavigation(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
+                      const OverlaySettings& settings);
   // The interest circle around the server's copy of our player (the avatar until it is seen).
   void drawInterest(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,
                     const OverlaySettings& settings);

@@ -44,6 +44,10 @@ inline constexpr Rgba kCombinedForce{255, 255, 255};
 inline constexpr Rgba kSensor{150, 200, 255, 120};  // neighbour radius, detection box, feelers
 inline constexpr Rgba kTarget{255, 110, 110, 200};
 inline constexpr Rgba kGoal{120, 240, 160, 210};
+inline constexpr Rgba kCorridor{255, 200, 80, 235};  // the leg it is on; the rest dimmer
+inline constexpr Rgba kContextInterest{90, 230, 120, 200};
+inline constexpr Rgba kContextDanger{255, 80, 80, 200};
+inline constexpr Rgba kContextChosen{255, 255, 255, 240};
 
 // The colour of archetype number `index` (its position in Accept's list).
 Rgba archetype(std::uint32_t index);

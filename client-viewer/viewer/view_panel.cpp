@@ -41,6 +41,18 @@ ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry,
   ImGui::SameLine();
   ImGui::Checkbox("Sensors X", &overlays.sensors);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Neighbour radius, obstacle detection box, wall feelers");
+  ImGui::Checkbox("Corridor C", &overlays.corridor);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Its navmesh corridor (the leg it is on brighter, its goal ringed), or the path waypoint it "
+        "steers to");
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox("Context M", &overlays.context);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Its context steering maps: interest (green) and danger (red) per direction, the choice (white)");
+  }
   ImGui::Separator();
   ImGui::Checkbox("Walls", &geometry.obstaclesAndWalls);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Obstacles and walls");
@@ -90,8 +102,9 @@ ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry,
         "wheel           zoom at the pointer\n"
         "F / Home        follow / fit the world\n"
         "V G N O         overlays\n"
-        "B T X           selected NPC's forces,\n"
-        "                target, sensors\n"
+        "B T X C M       selected NPC's forces,\n"
+        "                target, sensors, corridor,\n"
+        "                context maps\n"
         "Esc             clear the selection\n"
         "R               retry the connection\n"
         "Tab             hide the panels");

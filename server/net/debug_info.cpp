@@ -1,5 +1,6 @@
 #include "net/debug_info.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "world/agent_inspect.h"
@@ -114,6 +115,55 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
   }
   info.set_force_x(r.combined.x);
   info.set_force_y(r.combined.y);
+
+  // The path it follows and the waypoint it steers to, from the memory the tick wrote.
+  info.set_path_id(-1);
+  info.set_path_waypoint(-1);
+  for (const BehaviourInspection& b : r.behaviours) {
+    if (b.spec.kind != BehaviourKind::kFollowPath && b.spec.kind != BehaviourKind::kContextSeekWaypoints)
+      continue;
+    const std::int32_t path = b.spec.pathIndex >= 0 ? b.spec.pathIndex : memory.assignedPath;
+    if (path >= 0 && static_cast<std::size_t>(path) < world.geometry().paths.size()) {
+      info.set_path_id(path);
+      info.set_path_waypoint(memory.pathIndex);
+    }
+    break;
+  }
+
+  if (r.navigating) {
+    info.set_navigating(true);
+    // From the corner before the one it steers to (the leg it is on), kMaxCorridorPoints at most.
+    const std::size_t n = r.corridor.size();
+    const std::size_t first = r.corridorCorner > 0 ? std::min(r.corridorCorner - 1, n) : 0;
+    const std::size_t last = std::min(n, first + kMaxCorridorPoints);
+    for (std::size_t k = first; k < last; ++k) {
+      info.add_corridor_x(r.corridor[k].x);
+      info.add_corridor_y(r.corridor[k].y);
+    }
+    info.set_corridor_corner(static_cast<std::uint32_t>(std::min(r.corridorCorner, n) - first));
+    info.set_nav_has_goal(r.navHasGoal);
+    if (r.navHasGoal) {
+      info.set_nav_goal_x(r.navGoal.x);
+      info.set_nav_goal_y(r.navGoal.y);
+    }
+    info.set_nav_waiting(r.navWaiting);
+  }
+
+  if (r.context) {
+    info.set_context_slot(r.contextSlot);
+    const auto bytesOf = [](const std::vector<float>& values) {
+      std::string out(values.size(), '\0');
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        const float v = std::isfinite(values[k]) ? std::clamp(values[k], 0.0f, 1.0f) : 0.0f;
+        out[k] = static_cast<char>(static_cast<std::uint8_t>(std::lround(v * 255.0f)));
+      }
+      return out;
+    };
+    info.set_context_interest(bytesOf(r.contextInterest));
+    info.set_context_danger(bytesOf(r.contextDanger));
+  } else {
+    info.set_context_slot(-1);
+  }
   return info;
 }
 

@@ -17,6 +17,10 @@ struct BrainTransition {
   std::uint8_t from = 0, to = 0;
 };
 
+// A navigating agent's corridor is cut to this many corners (from the leg it is on), so a
+// DebugInfo stays well within a datagram.
+inline constexpr std::size_t kMaxCorridorPoints = 48;
+
 // Everything the inspector shows about agent `id`; found is false for an id that is not alive.
 // `transitions` are the watched agent's, oldest first.
 wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions);

@@ -35,42 +35,56 @@ inline ClosestApproach closestApproach(Vec2 relPos, Vec2 relVel) {
   return {t, length(relPos + relVel * t)};
 }
 
-// Returns a force (like every dynamic behaviour; the world integrates F/m): Millington's
-// maxAcceleration is maxForce / mass, so maxAcceleration * mass = maxForce, directed away from
-// where the soonest threat will be at closest approach. When that threat already overlaps the
-// body, or the two would pass through each other's centres (separation ~0, no sideways direction),
-// it steers away from the threat's current position instead. Bodies moving apart (t <= 0), beyond
-// the horizon, or passing further than the sum of radii apart give nothing; so do coincident
-// bodies and bodies with no relative motion (t == 0): that overlap is separation's job.
+// The soonest predicted collision among the bodies offered one at a time (so a caller walking a
+// spatial grid needs no list), then the force that avoids it (collisionAvoidance below).
+class CollisionThreat {
+ public:
+  void consider(const Body& body, Vec2 otherPosition, Vec2 otherVelocity, float otherRadius,
+                const CollisionAvoidanceParams& params) {
+    const Vec2 relPos = otherPosition - body.position;
+    const Vec2 relVel = otherVelocity - body.velocity;
+    const ClosestApproach ca = closestApproach(relPos, relVel);
+    if (!(ca.time > 0.0f) || ca.time > params.timeHorizon || ca.time >= soonest_) return;
+    const float radii = body.limits.radius + otherRadius;
+    if (ca.separation > radii) return;
+    found_ = true;
+    soonest_ = ca.time;
+    relPos_ = relPos;
+    relVel_ = relVel;
+    separation_ = ca.separation;
+    radii_ = radii;
+  }
+
+  // Millington's maxAcceleration is maxForce / mass, so maxAcceleration * mass = maxForce, directed
+  // away from where the soonest threat will be at closest approach. When that threat already
+  // overlaps the body, or the two would pass through each other's centres (separation ~0, no
+  // sideways direction), away from the threat's current position instead.
+  SteeringOutput force(const Body& body) const {
+    if (!found_) return {};
+    const bool overlapping = lengthSq(relPos_) < radii_ * radii_;
+    const Vec2 future = relPos_ + relVel_ * soonest_;
+    const Vec2 from = overlapping || separation_ <= kEpsilon ? relPos_ : future;
+    // from != 0 here: t > 0 needs dot(relPos, relVel) < 0, so relPos != 0; the fallback is belt and braces.
+    return {-normalizedOr(from, body.heading) * body.limits.maxForce, 0.0f};
+  }
+
+ private:
+  bool found_ = false;
+  float soonest_ = std::numeric_limits<float>::infinity();
+  Vec2 relPos_, relVel_;
+  float separation_ = 0.0f, radii_ = 0.0f;
+};
+
+// Returns a force (like every dynamic behaviour; the world integrates F/m) away from the soonest
+// predicted collision (CollisionThreat). Bodies moving apart (t <= 0), beyond the horizon, or
+// passing further than the sum of radii apart give nothing; so do coincident bodies and bodies
+// with no relative motion (t == 0): that overlap is separation's job.
 inline SteeringOutput collisionAvoidance(const Body& body, std::span<const Kinematic> others,
                                          const CollisionAvoidanceParams& params = {}) {
-  bool found = false;
-  float soonest = std::numeric_limits<float>::infinity();
-  Vec2 threatRelPos;
-  Vec2 threatRelVel;
-  float threatSeparation = 0.0f;
-  float threatRadii = 0.0f;
-  for (const Kinematic& other : others) {
-    const Vec2 relPos = other.position - body.position;
-    const Vec2 relVel = other.velocity - body.velocity;
-    const ClosestApproach ca = closestApproach(relPos, relVel);
-    if (!(ca.time > 0.0f) || ca.time > params.timeHorizon || ca.time >= soonest) continue;
-    const float radii = body.limits.radius + other.radius;
-    if (ca.separation > radii) continue;
-    found = true;
-    soonest = ca.time;
-    threatRelPos = relPos;
-    threatRelVel = relVel;
-    threatSeparation = ca.separation;
-    threatRadii = radii;
-  }
-  if (!found) return {};
-
-  const bool overlapping = lengthSq(threatRelPos) < threatRadii * threatRadii;
-  const Vec2 future = threatRelPos + threatRelVel * soonest;
-  const Vec2 from = overlapping || threatSeparation <= kEpsilon ? threatRelPos : future;
-  // from != 0 here: t > 0 needs dot(relPos, relVel) < 0, so relPos != 0; the fallback is belt and braces.
-  return {-normalizedOr(from, body.heading) * body.limits.maxForce, 0.0f};
+  CollisionThreat threat;
+  for (const Kinematic& other : others)
+    threat.consider(body, other.position, other.velocity, other.radius, params);
+  return threat.force(body);
 }
 
 }  // namespace steer

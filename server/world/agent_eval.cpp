@@ -11,8 +11,6 @@ Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback;
 
 }  // namespace
 
-// Millington's closest-time-of-approach test against the agents within spec.range (the nearest
-// 16 in slot order, a fixed buffer: the per-agent path does not allocate).
 // Herding (a cowboy, a sheepdog): a stray flees a rider that comes near, so a rider coming
 // straight at it from the herd's side would drive it farther out. The rider rides round it
 // instead, `standOff` metres out (outside its flight distance), until it is on the far side from
@@ -62,26 +60,40 @@ SteeringOutput AgentEval::navigate(const BehaviourSpec&) {
   return last ? steer::arrive(body, a.corners[i], arriveParams) : steer::seek(body, a.corners[i]);
 }
 
+// Millington's closest-time-of-approach test against the agents within spec.range (the first 16
+// in slot order), each offered to the threat as the grid walk meets it: no list, no allocation.
 SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
   constexpr std::size_t kMaxOthers = 16;
-  steer::Kinematic others[kMaxOthers];
   std::size_t n = 0;
   const float range2 = spec.range * spec.range;
+  const steer::CollisionAvoidanceParams params;
+  steer::CollisionThreat threat;
+  const AgentColumns& in = ctx.in;
   ctx.grid.forEachNear(body.position.x, body.position.y, spec.range, [&](std::uint32_t j) {
     if (j == slot || n == kMaxOthers) return;
-    const Vec2 q{ctx.in.px[j], ctx.in.py[j]};
-    if (steer::distanceSq(q, body.position) <= range2) others[n++] = kinematicAt(ctx, j);
+    const Vec2 q{in.px[j], in.py[j]};
+    if (steer::distanceSq(q, body.position) > range2) return;
+    ++n;
+    threat.consider(body, q, {in.vx[j], in.vy[j]}, in.radius[j], params);
   });
-  return steer::collisionAvoidance(body, std::span<const steer::Kinematic>(others, n));
+  return threat.force(body);
 }
 
 // Seed 001's racer: chase the current waypoint of a path through the interest map; obstacles and
 // nearby agents write the danger map; Fray's masking chooses.
 SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
+  steer::ContextMap map(arch.contextSlots);
+  steer::ContextChoice choice;
+  if (!contextDecide(spec, map, choice)) return {};
+  return steer::contextSteer(body, choice);
+}
+
+bool AgentEval::contextDecide(const BehaviourSpec& spec, steer::ContextMap& map,
+                              steer::ContextChoice& choice) {
   const Path* found = pathFor(spec);
-  if (!found) return {};
+  if (!found) return false;
   const Path& path = *found;
-  if (path.points.empty()) return {};
+  if (path.points.empty()) return false;
   const int n = static_cast<int>(path.points.size());
   if (pathIndex < 0 || pathIndex >= n)
     pathIndex = steer::closestWaypointIndex({path.points, path.looped}, body.position);
@@ -90,7 +102,6 @@ SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
   }
   goal = path.points[pathIndex];
 
-  steer::ContextMap map(arch.contextSlots);
   const Vec2 targets[1] = {goal};
   steer::writeChase(map, body.position, targets);
   // Danger: obstacles and other agents close ahead, scaled by closeness so a far one only dims its
@@ -109,13 +120,12 @@ SteeringOutput AgentEval::contextSeekWaypoints(const BehaviourSpec& spec) {
   // the slots can resolve, a crowd ahead) Fray stops; an agent that stops for good looks broken,
   // so the mask is relaxed step by step and the agent edges along the least dangerous way.
   steer::MaskParams mask;
-  steer::ContextChoice choice;
   for (const float tolerance : {0.1f, 0.5f, 0.9f}) {
     mask.dangerTolerance = tolerance;
     choice = steer::chooseMasked(map, mask);
     if (choice.slot >= 0) break;
   }
-  return steer::contextSteer(body, choice);
+  return true;
 }
 
 // Static contacts after the move: project out of obstacles and walls, and drop the velocity

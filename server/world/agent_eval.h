@@ -78,6 +78,10 @@ struct AgentEval {
   // Inlined into the combiner's loop: the call was a fifth of the tick's cost in the crowd.
   [[gnu::always_inline]] inline SteeringOutput run(const BehaviourSpec& spec);
   SteeringOutput contextSeekWaypoints(const BehaviourSpec& spec);
+  // contextSeekWaypoints' decision: advances pathIndex, sets goal, writes the interest and danger
+  // maps into `map` (arch.contextSlots slots, all zero on entry) and chooses. False (nothing
+  // written) without a path. Also the inspector's (agent_inspect.h), so both see the same maps.
+  bool contextDecide(const BehaviourSpec& spec, steer::ContextMap& map, steer::ContextChoice& choice);
   SteeringOutput collisionAvoidance(const BehaviourSpec& spec);
   SteeringOutput fetchStray(const BehaviourSpec& spec);
   SteeringOutput navigate(const BehaviourSpec& spec);

@@ -6,6 +6,7 @@
 #include "steering/obstacle_avoidance.h"
 #include "steering/wall_avoidance.h"
 #include "world/agent_eval.h"
+#include "world/navigation.h"
 
 namespace steerd {
 
@@ -103,6 +104,32 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
       break;
   }
   r.combined = force.linear;
+
+  for (std::size_t b = 0; b < count; ++b) {
+    if (behaviours[b].kind != BehaviourKind::kContextSeekWaypoints) continue;
+    // A fresh evaluation from state[n], as the tick's: the maps are not kept either.
+    AgentEval fresh(ctx, slot, arch, rt, body, sums);
+    steer::ContextMap map(arch.contextSlots);
+    steer::ContextChoice choice;
+    r.context = true;
+    if (fresh.contextDecide(behaviours[b], map, choice)) {
+      r.contextInterest.assign(map.interest().begin(), map.interest().end());
+      r.contextDanger.assign(map.danger().begin(), map.danger().end());
+      r.contextSlot = choice.slot;
+    }
+    break;
+  }
+
+  const Navigation* nav = world.navigation();
+  if (nav != nullptr && Navigation::navigateSpec(behaviours) != nullptr && id < nav->agentCount()) {
+    const NavAgent& a = nav->agent(id);
+    r.navigating = true;
+    r.corridor = a.corners;
+    r.corridorCorner = a.corner;
+    r.navHasGoal = a.hasGoal;
+    r.navGoal = a.goal;
+    r.navWaiting = a.waiting;
+  }
   return r;
 }
 

@@ -33,6 +33,22 @@ struct AgentInspection {
   steer::Vec2 combined;                         // what the combiner returned
   float detectionBoxLength = 0.0f;              // obstacle avoidance's box at that speed, m
   std::array<steer::Vec2, 3> feelers{};         // wall feeler tips, world (ahead, left, right)
+
+  // Navmesh navigation (a NAVIGATE behaviour in the active set, a world with a navmesh): its
+  // NavAgent as the last tick steered by it.
+  bool navigating = false;
+  std::vector<steer::Vec2> corridor;  // the corners, after the corridor's start
+  std::size_t corridorCorner = 0;     // the one it steers to
+  bool navHasGoal = false;
+  steer::Vec2 navGoal;
+  bool navWaiting = false;  // a path request is queued
+
+  // Context steering (a CONTEXT_SEEK_WAYPOINTS behaviour in the active set): the interest and
+  // danger maps it built on the last tick (slot i along angle 2 pi i / slots), and the chosen slot
+  // (-1: none). Empty maps: no path to follow.
+  bool context = false;
+  std::vector<float> contextInterest, contextDanger;
+  int contextSlot = -1;
 };
 
 // Re-evaluates agent `id` as the last step() did. found is false before the first step, for an

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <memory>
 
+#include "nav/navmesh.h"
+#include "nav/navmesh_build.h"
 #include "net/debug_info.h"
 #include "udp_harness.h"
 
@@ -115,6 +117,58 @@ TEST(DebugStream, ASelectedAgentIsDescribedWithItsBehavioursAndForces) {
   EXPECT_GT(info->detection_box_length(), 0.0f);
   ASSERT_EQ(info->feeler_x_size(), 3);
   EXPECT_GT(info->feeler_x(0) * info->heading_x() + info->feeler_y(0) * info->heading_y(), 0.0f);  // ahead
+}
+
+TEST(DebugStream, ANavigatingAgentsCorridorComesWithIt) {
+  // The deer's place (100, 100) with a box wall between it and its goal (150, 100).
+  nav::NavInput in;
+  in.boundsMin = {0, 0};
+  in.boundsMax = {200, 200};
+  in.blocking.push_back({{110, 60}, {112, 60}, {112, 140}, {110, 140}});
+  in.settings.cellSize = 0.5f;
+  in.settings.tileSize = 256.0f;
+  const nav::NavBuildResult built = nav::buildNavMeshTiles(in);
+  ASSERT_TRUE(built.error.empty()) << built.error;
+  std::string error;
+  std::shared_ptr<const nav::NavMesh> mesh = nav::NavMesh::fromTiles(built.tiles, {}, error);
+  ASSERT_NE(mesh, nullptr) << error;
+  ServerSetup setup = withDebug();
+  setup.geometry.navMesh = mesh;
+  BehaviourSpec go;
+  go.kind = BehaviourKind::kNavigate;
+  go.navGoal = NavGoal::kPoint;
+  go.point = {150, 100};
+  setup.archetypes[0].behaviours = {go};
+  Server s(setup);
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  select(c, s.deer);
+  std::optional<wire::DebugInfo> info;
+  ASSERT_TRUE(s.stepUntil([&] {
+    for (auto& i : drainInfos(c)) {
+      if (i.navigating() && i.corridor_x_size() >= 2 && !i.nav_waiting()) info = i;
+    }
+    return info.has_value();
+  }));
+  ASSERT_NE(s.world->navigation(), nullptr);
+  EXPECT_TRUE(info->found());
+  EXPECT_TRUE(info->nav_has_goal());
+  EXPECT_FLOAT_EQ(info->nav_goal_x(), 150.0f);
+  EXPECT_FLOAT_EQ(info->nav_goal_y(), 100.0f);
+  ASSERT_EQ(info->corridor_x_size(), info->corridor_y_size());
+  EXPECT_LE(info->corridor_x_size(), static_cast<int>(kMaxCorridorPoints));
+  EXPECT_LT(info->corridor_corner(), static_cast<std::uint32_t>(info->corridor_x_size()));
+  // Round the box's end (y 60 or 140, give or take the agent radius), and on to the goal.
+  bool roundTheEnd = false;
+  for (int k = 0; k < info->corridor_y_size(); ++k) {
+    roundTheEnd = roundTheEnd || std::abs(info->corridor_y(k) - 100.0f) > 39.0f;
+  }
+  EXPECT_TRUE(roundTheEnd);
+  EXPECT_NEAR(info->corridor_x(info->corridor_x_size() - 1), 150.0f, 0.5f);
+  EXPECT_NEAR(info->corridor_y(info->corridor_y_size() - 1), 100.0f, 0.5f);
+  EXPECT_EQ(info->path_id(), -1);
+  EXPECT_EQ(info->context_slot(), -1);
+  EXPECT_TRUE(info->context_interest().empty());
 }
 
 TEST(DebugStream, AnUnknownIdGetsAClearNotFoundAnswer) {

@@ -99,6 +99,16 @@ TEST(ViewerOptions, DebugOverlaysFollowAndZoom) {
   EXPECT_FALSE(parse({"--server", "h:1"}, plain).has_value());
   EXPECT_FALSE(plain.follow);
   EXPECT_FALSE(plain.zoom.has_value());
+  EXPECT_FALSE(plain.corridor);
+  EXPECT_FALSE(plain.context);
+}
+
+TEST(ViewerOptions, CorridorAndContextOverlays) {
+  ViewerOptions o;
+  EXPECT_FALSE(parse({"--server", "h:1", "--overlay", "corridor,context", "--select", "4"}, o).has_value());
+  EXPECT_TRUE(o.corridor);
+  EXPECT_TRUE(o.context);
+  EXPECT_FALSE(o.forces);
 }
 
 TEST(ViewerOptions, BadFlagsExitNonZero) {

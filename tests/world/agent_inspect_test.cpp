@@ -3,6 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+
+#include "nav/navmesh.h"
+#include "nav/navmesh_build.h"
+#include "steering/context_steering.h"
+#include "world/navigation.h"
 
 namespace steerd {
 namespace {
@@ -136,6 +142,92 @@ TEST(AgentInspect, SensorsFollowTheArchetype) {
   EXPECT_NEAR(r.detectionBoxLength, 6.0f, 1e-4f);
   EXPECT_NEAR(r.feelers[0].x, 56.0f, 1e-4f);                           // straight ahead, full length
   EXPECT_NEAR(steer::length(r.feelers[1] - r.position), 3.0f, 1e-4f);  // the side ones, half
+}
+
+// A racer chasing the waypoints of path 0 by context steering, 32 slots.
+Archetype racer() {
+  Archetype a = walker({}, CombinerKind::kWeightedTruncatedRunningSum);
+  a.name = "racer";
+  BehaviourSpec race;
+  race.kind = BehaviourKind::kContextSeekWaypoints;
+  race.pathIndex = 0;
+  a.behaviours = {race};
+  a.contextSlots = 32;
+  a.pathSeekDistance = 3.0f;
+  return a;
+}
+
+TEST(AgentInspect, ContextMapsAreTheOnesTheTickChoseBy) {
+  StaticGeometry g = field();
+  g.paths.push_back({{{150, 100}, {150, 150}}, true});
+  g.obstacles.push_back({{53, 100}, 1.0f});  // right ahead: danger along +x
+  World w(std::move(g), {racer()}, {});
+  const AgentId id = w.spawn(0, {50, 100});
+  const AgentId other = w.spawn(0, {50, 120});
+  w.step();
+  const AgentInspection r = inspectAgent(w, id);
+  ASSERT_TRUE(r.found);
+  ASSERT_TRUE(r.context);
+  ASSERT_EQ(r.contextInterest.size(), 32u);
+  ASSERT_EQ(r.contextDanger.size(), 32u);
+  ASSERT_GE(r.contextSlot, 0);
+  EXPECT_GT(r.contextInterest[static_cast<std::size_t>(r.contextSlot)], 0.0f);
+  EXPECT_NEAR(r.contextInterest[0], 1.0f, 1e-5f);  // the waypoint is straight along +x
+  EXPECT_GT(r.contextDanger[0], 0.5f);             // and so is the obstacle, close
+  EXPECT_NE(r.contextSlot, 0);                     // masked: it goes round
+  // The behaviour's force is the wished velocity less the velocity; the wish points along the
+  // chosen slot, give or take half a slot (the chooser interpolates between slots).
+  ASSERT_EQ(r.behaviours.size(), 1u);
+  const Vec2 wish = steer::normalized(r.behaviours[0].force + r.velocity);
+  const Vec2 dir = steer::ContextMap(32).direction(r.contextSlot);
+  EXPECT_GE(steer::dot(wish, dir), std::cos(steer::kPi / 32.0f) - 1e-4f);
+  // The agent it did not look at has maps too; an agent without the behaviour has none.
+  EXPECT_TRUE(inspectAgent(w, other).context);
+  World plain(field(), {walker({arriveAt({150, 100})}, CombinerKind::kPriority)}, {});
+  const AgentId p = plain.spawn(0, {50, 100});
+  plain.step();
+  EXPECT_FALSE(inspectAgent(plain, p).context);
+  EXPECT_FALSE(inspectAgent(plain, p).navigating);
+}
+
+TEST(AgentInspect, CorridorIsTheNavigationsOwn) {
+  // 200 x 200 m with a wall of a box between the walker and its goal: the corridor turns its end.
+  nav::NavInput in;
+  in.boundsMin = {0, 0};
+  in.boundsMax = {200, 200};
+  in.blocking.push_back({{110, 60}, {112, 60}, {112, 140}, {110, 140}});
+  in.settings.cellSize = 0.5f;
+  in.settings.tileSize = 256.0f;
+  const nav::NavBuildResult built = nav::buildNavMeshTiles(in);
+  ASSERT_TRUE(built.error.empty()) << built.error;
+  std::string error;
+  std::shared_ptr<const nav::NavMesh> mesh = nav::NavMesh::fromTiles(built.tiles, {}, error);
+  ASSERT_NE(mesh, nullptr) << error;
+  StaticGeometry g = field();
+  g.navMesh = mesh;
+  BehaviourSpec go;
+  go.kind = BehaviourKind::kNavigate;
+  go.navGoal = NavGoal::kPoint;
+  go.point = {150, 100};
+  World w(std::move(g), {walker({go}, CombinerKind::kPriority)}, {});
+  const AgentId id = w.spawn(0, {100, 100});
+  ASSERT_NE(w.navigation(), nullptr);
+  w.step();  // the navigation learns of the agent on its first tick
+  for (int t = 0; t < 30 && (w.navigation()->agent(id).corners.empty() || w.navigation()->agent(id).waiting);
+       ++t) {
+    w.step();
+  }
+  const NavAgent& a = w.navigation()->agent(id);
+  ASSERT_GE(a.corners.size(), 2u);
+  const AgentInspection r = inspectAgent(w, id);
+  ASSERT_TRUE(r.found);
+  EXPECT_TRUE(r.navigating);
+  EXPECT_EQ(r.corridor, a.corners);
+  EXPECT_EQ(r.corridorCorner, a.corner);
+  EXPECT_TRUE(r.navHasGoal);
+  EXPECT_EQ(r.navGoal, (Vec2{150, 100}));
+  EXPECT_FALSE(r.navWaiting);
+  EXPECT_FALSE(r.context);
 }
 
 TEST(AgentInspect, NamesAreTheScenarioFilesOnes) {
