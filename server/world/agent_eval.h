@@ -110,6 +110,24 @@ struct SpecRef {
 };
 inline SteeringOutput evaluate(const SpecRef& r) { return r.eval->run(*r.spec); }
 
+// The archetype's combiner over a set of refs (SpecRef, or the inspector's recording ref): one
+// switch, so the tick and the inspector cannot combine differently.
+template <class Ref>
+SteeringOutput combineWith(CombinerKind combiner, std::span<const Ref> set,
+                           const steer::CombineLimits& limits, steer::Rng& rng) {
+  switch (combiner) {
+    case CombinerKind::kWeightedBlend:
+      return steer::weightedBlend(set, limits);
+    case CombinerKind::kPriority:
+      return steer::prioritised(set, limits);
+    case CombinerKind::kWeightedTruncatedRunningSum:
+      return steer::runningSum(set, limits);
+    case CombinerKind::kPrioritisedDithering:
+      return steer::dithered(set, limits, rng);
+  }
+  return {};
+}
+
 inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
   switch (spec.kind) {
     case BehaviourKind::kWander: {

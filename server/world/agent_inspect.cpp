@@ -13,6 +13,7 @@ namespace steerd {
 namespace {
 
 using agent_internal::AgentEval;
+using agent_internal::combineWith;
 using agent_internal::kMaxBehaviours;
 
 // The tick's SpecRef (agent_eval.h), plus where to write down what each behaviour returned: the
@@ -87,22 +88,7 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
     refs[b] = {&s, &eval, s.weight, s.priority, s.probability, &r.behaviours[b]};
   }
   const std::span<const RecordingRef> set(refs, count);
-  const steer::CombineLimits& limits = rt.combine;
-  steer::SteeringOutput force;
-  switch (arch.combiner) {
-    case CombinerKind::kWeightedBlend:
-      force = steer::weightedBlend(set, limits);
-      break;
-    case CombinerKind::kPriority:
-      force = steer::prioritised(set, limits);
-      break;
-    case CombinerKind::kWeightedTruncatedRunningSum:
-      force = steer::runningSum(set, limits);
-      break;
-    case CombinerKind::kPrioritisedDithering:
-      force = steer::dithered(set, limits, eval.rng);
-      break;
-  }
+  const steer::SteeringOutput force = combineWith(arch.combiner, set, rt.combine, eval.rng);
   r.combined = force.linear;
 
   for (std::size_t b = 0; b < count; ++b) {

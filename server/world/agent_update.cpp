@@ -83,22 +83,7 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
     refs[b] = {&s, &eval, s.weight, s.priority, s.probability};
   }
   const std::span<const SpecRef> set(refs, count);
-  const steer::CombineLimits& limits = rt.combine;
-  SteeringOutput force;
-  switch (arch.combiner) {
-    case CombinerKind::kWeightedBlend:
-      force = steer::weightedBlend(set, limits);
-      break;
-    case CombinerKind::kPriority:
-      force = steer::prioritised(set, limits);
-      break;
-    case CombinerKind::kWeightedTruncatedRunningSum:
-      force = steer::runningSum(set, limits);
-      break;
-    case CombinerKind::kPrioritisedDithering:
-      force = steer::dithered(set, limits, eval.rng);
-      break;
-  }
+  const SteeringOutput force = combineWith(arch.combiner, set, rt.combine, eval.rng);
 
   steer::Body next = steer::integrateDynamicStep(body, steerBack(ctx, body, force.linear), rt.step);
   const Vec2 push = overlapPush(sums, arch.limits.radius);
