@@ -273,7 +273,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
           sendSceneRequest();
           nextSceneRequestAt = now + toDuration(options.sceneRetryInterval);
         }
-        if (info.debugAllowed && (debugAgent || debugStopPending) && now >= nextDebugSelectAt) {
+        if (info.debugAllowed && (debugAgent || hoverAgent || debugStopPending) && now >= nextDebugSelectAt) {
           sendDebugSelect();
           nextDebugSelectAt = now + toDuration(options.debugSelectInterval);
         }
@@ -343,24 +343,43 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
 
   void watchAgent(std::optional<std::uint32_t> agent) {
     if (agent == debugAgent) return;
-    debugStopPending = debugAgent.has_value() && !agent.has_value();
+    const bool wanted = debugAgent || hoverAgent;
     debugAgent = agent;
+    debugStopPending = wanted && !debugAgent && !hoverAgent;
     debugInfo.reset();
+    nextDebugSelectAt = TimePoint{};  // at the next update()
+  }
+
+  void setHoverAgent(std::optional<std::uint32_t> agent) {
+    if (agent == hoverAgent) return;
+    const bool wanted = debugAgent || hoverAgent;
+    hoverAgent = agent;
+    debugStopPending = wanted && !debugAgent && !hoverAgent;
+    hoverInfo.reset();
     nextDebugSelectAt = TimePoint{};  // at the next update()
   }
 
   void sendDebugSelect() {
     wire::Packet p;
+    wire::DebugSelect* select = p.mutable_debug_select();
     if (debugAgent) {
-      p.mutable_debug_select()->set_agent_id(*debugAgent);
+      select->set_agent_id(*debugAgent);
     } else {
-      p.mutable_debug_select()->set_stop(true);
-      debugStopPending = false;  // once: if it is lost, the server ends the stream by itself
+      select->set_stop(true);  // no selection: the hover alone, or nothing
     }
+    if (hoverAgent) select->set_hover_agent(*hoverAgent);
+    // A last "stop" is sent once: if it is lost, the server ends the stream by itself.
+    if (!debugAgent && !hoverAgent) debugStopPending = false;
     send(p);
   }
 
   void onDebugInfo(const wire::DebugInfo& d) {
+    if (d.has_hover() && hoverAgent && d.hover().agent_id() == *hoverAgent &&
+        (!hoverInfo || d.tick() >= hoverTick)) {
+      hoverInfo = d.hover();
+      hoverTick = d.tick();
+    }
+    if (d.hover_only()) return;
     if (!debugAgent || d.agent_id() != *debugAgent) return;  // about an earlier selection
     if (debugInfo && d.tick() < debugInfo->tick()) return;   // reordered: keep the newer
     debugInfo = d;
@@ -747,6 +766,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   std::optional<std::uint32_t> debugAgent;  // watchAgent()
   bool debugStopPending = false;            // a "stop" to send at the next update()
   std::optional<wire::DebugInfo> debugInfo;
+  std::optional<std::uint32_t> hoverAgent;  // hoverAgent()
+  std::optional<wire::DebugHover> hoverInfo;
+  std::uint32_t hoverTick = 0;  // of hoverInfo
 
   ClientStats counters;
   TimePoint windowStart{};
@@ -792,6 +814,9 @@ bool Client::sceneComplete() const { return impl_->sceneComplete(); }
 void Client::watchAgent(std::optional<std::uint32_t> agent) { impl_->watchAgent(agent); }
 std::optional<std::uint32_t> Client::watchedAgent() const { return impl_->debugAgent; }
 const wire::DebugInfo* Client::debugInfo() const { return impl_->debugInfo ? &*impl_->debugInfo : nullptr; }
+void Client::hoverAgent(std::optional<std::uint32_t> agent) { impl_->setHoverAgent(agent); }
+std::optional<std::uint32_t> Client::hoveredAgent() const { return impl_->hoverAgent; }
+const wire::DebugHover* Client::hoverInfo() const { return impl_->hoverInfo ? &*impl_->hoverInfo : nullptr; }
 
 const ClockSync& Client::clock() const { return impl_->clock; }
 double Client::serverTickAt(TimePoint now) const { return impl_->clock.serverTickAt(now); }

@@ -185,6 +185,14 @@ class Client {
   std::optional<std::uint32_t> watchedAgent() const;
   // The newest DebugInfo about the watched agent (null until one came, and after a change).
   const wire::DebugInfo* debugInfo() const;
+  // The agent under the person's pointer (nullopt: none; 0 is an agent id like any other), sent
+  // with the watch requests (DebugSelect.hover_agent) and answered in DebugInfo.hover, with or
+  // without a watched agent. A change is sent at the next update(); nothing is sent when the
+  // server does not allow debug.
+  void hoverAgent(std::optional<std::uint32_t> agent);
+  std::optional<std::uint32_t> hoveredAgent() const;
+  // The newest DebugInfo.hover about the hovered agent (null until one came, and after a change).
+  const wire::DebugHover* hoverInfo() const;
 
   // Clock and rendering.
   const ClockSync& clock() const;

@@ -26,6 +26,7 @@ constexpr float kFitMarginPixels = 16.0f;
 constexpr float kPanelColumnPixels = 320.0f;  // the HUD on the left, View and Inspector on the right
 constexpr float kPickRadiusPixels = 12.0f;
 constexpr float kClickSlopPixels = 4.0f;
+constexpr float kHoverRadiusPixels = 8.0f;  // the hover label: the pointer on (or next to) the dart
 // Frames are paced to the display's refresh rate (this when SDL does not know it) times a margin.
 constexpr double kDefaultRefreshHz = 60.0;
 constexpr double kFrameCapMargin = 1.05;
@@ -97,7 +98,7 @@ int App::run() {
     if (connection_.state() == LinkState::kConnected && connectedAttempt_ != connection_.attempts()) {
       onConnected();
     }
-    updateScene(frameStart, dt, imguiKeyboard);
+    updateScene(frameStart, dt, imguiMouse, imguiKeyboard);
 
     float width = 0, height = 0;
     platform_.beginFrame(width, height);
@@ -118,6 +119,7 @@ int App::run() {
     platform_.newImGuiFrame();
     overlays_.drawLabels(ImGui::GetBackgroundDrawList(), camera_, scene_, overlaySettings_);
     drawPanels();
+    drawHoverLabel(ImGui::GetForegroundDrawList(), camera_, scene_);
     platform_.renderImGui();
 
     if (!options_.screenshot.empty()) {
@@ -172,7 +174,12 @@ void App::onConnected() {
                info.minX, info.minY, info.maxX, info.maxY, info.archetypes.size());
 }
 
-void App::updateScene(client::TimePoint now, double dt, bool imguiKeyboard) {
+void App::updateScene(client::TimePoint now, double dt, bool imguiMouse, bool imguiKeyboard) {
+  // The entity under the pointer (not over a panel, not while panning), for the hover label.
+  scene_.hovered.reset();
+  if (mouse_.inside && !imguiMouse && !mouse_.panning) {
+    scene_.hovered = pickEntity(scene_, camera_, mouse_.position, kHoverRadiusPixels);
+  }
   client::Client* c = connection_.client();
   if (c == nullptr || connectedAttempt_ != connection_.attempts()) return;
   const bool live = connection_.state() == LinkState::kConnected;
@@ -208,6 +215,8 @@ void App::updateScene(client::TimePoint now, double dt, bool imguiKeyboard) {
     scene_.newest = c->latestSnapshot();
     c->watchAgent(scene_.selected);  // the debug stream follows the selection (when allowed)
     scene_.debug = c->debugInfo();
+    c->hoverAgent(scene_.hovered);  // its brain state, asked for with the watch requests
+    scene_.hover = c->hoverInfo();
   }
   stats_ = c->stats(now);
   if (live) hud_.record(now, stats_);
@@ -341,8 +350,12 @@ void App::handleEvent(const SDL_Event& event, bool imguiMouse, bool imguiKeyboar
         mouse_.panning = false;
       }
       break;
+    case SDL_WINDOWEVENT:
+      if (event.window.event == SDL_WINDOWEVENT_LEAVE) mouse_.inside = false;
+      break;
     case SDL_MOUSEMOTION: {
       mouse_.position = {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)};
+      mouse_.inside = true;
       if (length(mouse_.position - mouse_.pressedAt) > kClickSlopPixels) mouse_.moved = true;
       if (mouse_.panning) {
         camera_.panPixels(static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel));

@@ -34,6 +34,7 @@ class App {
     Point pressedAt{};     // where the left button went down
     bool moved = false;    // the left button moved since
     Point position{};
+    bool inside = false;  // the pointer moved over the window and has not left it
   };
 
   void handleEvent(const SDL_Event& event, bool imguiMouse, bool imguiKeyboard);
@@ -41,7 +42,7 @@ class App {
   void onConnected();
   void retry(client::TimePoint now);
   void toggleFollow();
-  void updateScene(client::TimePoint now, double dt, bool imguiKeyboard);
+  void updateScene(client::TimePoint now, double dt, bool imguiMouse, bool imguiKeyboard);
   void updateCamera();
   void drawPanels();
   // With --screenshot: saves the frame once due. Returns an exit code when the run should end.

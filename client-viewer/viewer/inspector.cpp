@@ -8,6 +8,7 @@
 #include <numbers>
 #include <string>
 
+#include "viewer/hover_label.h"
 #include "viewer/palette.h"
 
 namespace steerd::viewer {
@@ -25,6 +26,26 @@ std::optional<std::uint32_t> pickEntity(const Scene& scene, const Camera& camera
     }
   }
   return best;
+}
+
+void drawHoverLabel(ImDrawList* drawList, const Camera& camera, const Scene& scene) {
+  if (!scene.hovered) return;
+  const std::optional<std::size_t> index = scene.find(*scene.hovered);
+  if (!index) return;
+  const client::EntityView& e = scene.sample.entities[*index];
+  const bool debugAllowed = scene.server != nullptr && scene.server->debugAllowed;
+  const std::string text = hoverLabelText(e.id, scene.archetypeName(e.archetype), debugAllowed, scene.hover);
+  const Point at = camera.worldToScreen({e.x, e.y});
+  const ImVec2 pad(5.0f, 3.0f);
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  // Right of the dart and a little above, kept inside the viewport.
+  ImVec2 min(at.x + 14.0f, at.y - size.y - 2.0f * pad.y - 4.0f);
+  min.x = std::clamp(min.x, 0.0f, std::max(0.0f, camera.viewportWidth() - size.x - 2.0f * pad.x));
+  min.y = std::clamp(min.y, 0.0f, std::max(0.0f, camera.viewportHeight() - size.y - 2.0f * pad.y));
+  const ImVec2 max(min.x + size.x + 2.0f * pad.x, min.y + size.y + 2.0f * pad.y);
+  drawList->AddRectFilled(min, max, IM_COL32(20, 22, 28, 220), 3.0f);
+  drawList->AddRect(min, max, IM_COL32(110, 115, 130, 255), 3.0f);
+  drawList->AddText(ImVec2(min.x + pad.x, min.y + pad.y), IM_COL32(235, 235, 235, 255), text.c_str());
 }
 
 namespace {

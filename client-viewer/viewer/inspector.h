@@ -10,6 +10,8 @@
 #include "viewer/camera.h"
 #include "viewer/scene.h"
 
+struct ImDrawList;
+
 namespace steerd::viewer {
 
 // The id of the entity whose screen position is nearest `screen` and within `radiusPixels`; our
@@ -27,5 +29,9 @@ struct InspectorActions {
 // reach past the viewport's bottom.
 InspectorActions drawInspector(const Scene& scene, bool following, float viewportWidth, float viewportHeight,
                                float top);
+
+// The hover label (hover_label.h) next to the entity under the pointer (Scene::hovered), if it is
+// in the sample; nothing otherwise.
+void drawHoverLabel(ImDrawList* drawList, const Camera& camera, const Scene& scene);
 
 }  // namespace steerd::viewer

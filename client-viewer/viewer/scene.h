@@ -24,7 +24,9 @@ struct Scene {
   const wire::SnapshotRecord* newest = nullptr;  // the raw newest complete snapshot
   std::optional<Motion> avatar;                  // the local player, once connected
   std::optional<std::uint32_t> selected;
-  const wire::DebugInfo* debug = nullptr;  // the server's debug stream about the selection, if any
+  const wire::DebugInfo* debug = nullptr;   // the server's debug stream about the selection, if any
+  std::optional<std::uint32_t> hovered;     // the entity under the pointer (the hover label's)
+  const wire::DebugHover* hover = nullptr;  // the debug stream's hover part about it, if any
 
   bool connected() const { return server != nullptr; }
   std::uint32_t playerEntity() const { return server != nullptr ? server->playerEntity : 0; }

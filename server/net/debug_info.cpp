@@ -54,6 +54,20 @@ std::string brainStateName(const brain::Brain& brain, std::uint8_t state) {
   return name;
 }
 
+wire::DebugHover debugHoverOf(const World& world, AgentId id) {
+  wire::DebugHover hover;
+  hover.set_agent_id(id);
+  if (!world.isAlive(id)) return hover;  // found = false
+  hover.set_found(true);
+  const std::uint32_t slot = world.slotOf(id);
+  const ArchetypeIndex a = world.agents().archetype[slot];
+  if (a < world.archetypes().size() && world.archetypes()[a].brain) {
+    hover.set_brain_state(
+        brainStateName(*world.archetypes()[a].brain, world.agents().memory[slot].brainState));
+  }
+  return hover;
+}
+
 wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions) {
   wire::DebugInfo info;
   info.set_agent_id(id);

@@ -25,6 +25,10 @@ inline constexpr std::size_t kMaxCorridorPoints = 48;
 // `transitions` are the watched agent's, oldest first.
 wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions);
 
+// The label for the agent under a client's pointer: found, and its brain state named as
+// debugInfoOf names it (empty without a brain). Reads what the last tick stored; evaluates nothing.
+wire::DebugHover debugHoverOf(const World& world, AgentId id);
+
 // A brain state's name with its ancestors' ("combat/flee"), or "#N" for a state the brain lacks.
 std::string brainStateName(const brain::Brain& brain, std::uint8_t state);
 

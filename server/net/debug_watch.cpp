@@ -19,12 +19,27 @@ void DebugWatch::select(AgentId agent, std::uint64_t tick) {
   lastSelectTick_ = tick;
 }
 
+void DebugWatch::hover(std::optional<AgentId> agent, std::uint64_t tick) {
+  hover_ = agent;
+  lastSelectTick_ = tick;
+}
+
 std::optional<wire::DebugInfo> DebugWatch::afterTick(const World& world) {
-  if (!agent_) return std::nullopt;
+  if (!agent_ && !hover_) return std::nullopt;
   const std::uint64_t tick = world.tick();
   if (tick > lastSelectTick_ + expiryTicks_) {
     agent_.reset();
+    hover_.reset();
     return std::nullopt;
+  }
+  if (!agent_) {
+    if (tick < nextSendTick_) return std::nullopt;
+    nextSendTick_ = tick + intervalTicks_;
+    wire::DebugInfo info;
+    info.set_tick(static_cast<std::uint32_t>(tick));
+    info.set_hover_only(true);
+    *info.mutable_hover() = debugHoverOf(world, *hover_);
+    return info;
   }
   const AgentId id = *agent_;
   if (world.isAlive(id) && world.archetypes()[world.agents().archetype[world.slotOf(id)]].brain) {
@@ -38,7 +53,9 @@ std::optional<wire::DebugInfo> DebugWatch::afterTick(const World& world) {
   if (tick < nextSendTick_) return std::nullopt;
   nextSendTick_ = tick + intervalTicks_;
   const std::vector<BrainTransition> log(transitions_.begin(), transitions_.end());
-  return debugInfoOf(world, id, log);
+  wire::DebugInfo info = debugInfoOf(world, id, log);
+  if (hover_) *info.mutable_hover() = debugHoverOf(world, *hover_);
+  return info;
 }
 
 }  // namespace steerd::net

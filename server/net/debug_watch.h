@@ -1,7 +1,8 @@
-// One client's debug stream (steerd --allow-debug): the agent it watches, the brain transitions
-// seen since it was selected, and the pace of DebugInfo (kPerSecond at most, whatever the client
-// sends). The client repeats its DebugSelect; a watch it stopped repeating ends by itself, so a
-// lost "stop" costs seconds, not a stream forever. Lives in the GameSession (simulation thread).
+// One client's debug stream (steerd --allow-debug): the agent it watches, the agent under its
+// pointer (a label: DebugInfo.hover), the brain transitions seen since it was selected, and the pace of
+// DebugInfo (kPerSecond at most, whatever the client sends). The client repeats its DebugSelect; a watch it
+// stopped repeating ends by itself, so a lost "stop" costs seconds, not a stream forever. Lives in the
+// GameSession (simulation thread).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,10 @@ class DebugWatch {
   void select(AgentId agent, std::uint64_t tick);
   void stop() { agent_.reset(); }
   std::optional<AgentId> agent() const { return agent_; }
+  // The agent under the client's pointer (nullopt: none), replaced by every DebugSelect. A hover
+  // alone keeps the stream going (a DebugInfo with hover_only), at the same pace.
+  void hover(std::optional<AgentId> agent, std::uint64_t tick);
+  std::optional<AgentId> hovered() const { return hover_; }
 
   // After each tick: ends a watch the client stopped asking for, notes the agent's brain state
   // changes, and returns the DebugInfo to send when one is due.
@@ -34,6 +39,7 @@ class DebugWatch {
   std::uint64_t intervalTicks_;
   std::uint64_t expiryTicks_;
   std::optional<AgentId> agent_;
+  std::optional<AgentId> hover_;
   std::uint64_t lastSelectTick_ = 0;
   std::uint64_t nextSendTick_ = 0;  // per client, not per agent: switching does not beat the pace
   std::optional<std::uint8_t> lastState_;

@@ -139,6 +139,9 @@ void GameSession::debugSelect(std::uint32_t clientId, const wire::DebugSelect& s
   } else {
     it->second.debug.select(select.agent_id(), world_.tick());
   }
+  // After stop or select: either refreshes the watch's expiry, so a hover alone keeps it alive.
+  it->second.debug.hover(
+      select.has_hover_agent() ? std::optional<AgentId>(select.hover_agent()) : std::nullopt, world_.tick());
 }
 
 void GameSession::sendDebugInfo() {

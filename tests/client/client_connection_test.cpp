@@ -312,6 +312,58 @@ TEST(ClientConnectionTest, WatchesOneAgentRepeatsTheSelectionAndKeepsOnlyItsInfo
   EXPECT_EQ(server.debugSelects.size(), sent);
 }
 
+TEST(ClientConnectionTest, HoverAloneIsRepeatedWithoutASelectionAndItsAnswerKept) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  server.debugAllowed = true;
+  ClientOptions o = optionsFor(server);
+  o.debugSelectInterval = 0.05s;
+  Client client(io, o);
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  client.hoverAgent(7);
+  EXPECT_EQ(client.hoveredAgent(), 7u);
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.size() >= 3; }));  // repeated
+  for (const auto& s : server.debugSelects) {
+    EXPECT_TRUE(s.stop());  // no selected agent
+    ASSERT_TRUE(s.has_hover_agent());
+    EXPECT_EQ(s.hover_agent(), 7u);
+  }
+  wire::Packet other;  // about another hovered agent: not kept
+  other.mutable_debug_info()->set_hover_only(true);
+  other.mutable_debug_info()->set_tick(100);
+  other.mutable_debug_info()->mutable_hover()->set_agent_id(8);
+  server.send(other);
+  wire::Packet p;
+  p.mutable_debug_info()->set_hover_only(true);
+  p.mutable_debug_info()->set_tick(101);
+  p.mutable_debug_info()->mutable_hover()->set_agent_id(7);
+  p.mutable_debug_info()->mutable_hover()->set_found(true);
+  p.mutable_debug_info()->mutable_hover()->set_brain_state("ride herd/fetch");
+  server.send(p);
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.hoverInfo() != nullptr; }));
+  EXPECT_EQ(client.hoverInfo()->agent_id(), 7u);
+  EXPECT_EQ(client.hoverInfo()->brain_state(), "ride herd/fetch");
+  EXPECT_EQ(client.debugInfo(), nullptr);  // hover_only: nothing about a selection
+  // With a selection too, both travel in one DebugSelect.
+  client.watchAgent(5);
+  ASSERT_TRUE(pump(io, client, server, [&] { return !server.debugSelects.back().stop(); }));
+  EXPECT_EQ(server.debugSelects.back().agent_id(), 5u);
+  EXPECT_EQ(server.debugSelects.back().hover_agent(), 7u);
+  // Hover off: the next DebugSelect has no hover_agent; the info goes at once.
+  client.hoverAgent(std::nullopt);
+  EXPECT_EQ(client.hoverInfo(), nullptr);
+  ASSERT_TRUE(pump(io, client, server, [&] { return !server.debugSelects.back().has_hover_agent(); }));
+  // Neither: one "stop" without hover, then nothing more.
+  client.watchAgent(std::nullopt);
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.back().stop(); }));
+  EXPECT_FALSE(server.debugSelects.back().has_hover_agent());
+  const std::size_t sent = server.debugSelects.size();
+  const auto later = Clock::now() + 200ms;
+  pump(io, client, server, [&] { return Clock::now() > later; });
+  EXPECT_EQ(server.debugSelects.size(), sent);
+}
+
 TEST(ClientConnectionTest, NoDebugSelectToAServerThatDoesNotAllowIt) {
   asio::io_context io;
   FakeServer server(io, FakeServer::Mode::kAccept);

@@ -21,6 +21,14 @@ void select(RawClient& c, std::uint32_t agent, bool stop = false) {
   c.send(p);
 }
 
+// A DebugSelect with no selected agent, only the one under the pointer.
+void hoverOnly(RawClient& c, std::uint32_t agent) {
+  wire::Packet p;
+  p.mutable_debug_select()->set_stop(true);
+  p.mutable_debug_select()->set_hover_agent(agent);
+  c.send(p);
+}
+
 // Every DebugInfo pending on the client's socket, in arrival order.
 std::vector<wire::DebugInfo> drainInfos(RawClient& c) {
   std::vector<wire::DebugInfo> out;
@@ -78,6 +86,17 @@ TEST(DebugStream, WithoutAllowDebugADebugSelectIsDroppedAndCounted) {
   ASSERT_TRUE(a && a->has_accept());
   EXPECT_FALSE(a->accept().debug_allowed());
   select(c, s.deer);
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kDebugNotAllowed) == 1; }));
+  for (int i = 0; i < 30; ++i) s.step();
+  EXPECT_TRUE(drainInfos(c).empty());
+  EXPECT_EQ(s.metrics.debugInfos.load(), 0u);
+}
+
+TEST(DebugStream, WithoutAllowDebugAHoverIsDroppedAndCountedToo) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s).has_value());
+  hoverOnly(c, s.deer);
   ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kDebugNotAllowed) == 1; }));
   for (int i = 0; i < 30; ++i) s.step();
   EXPECT_TRUE(drainInfos(c).empty());
@@ -266,6 +285,110 @@ TEST(DebugStream, BrainStateAndTransitionsAsTheyHappen) {
   EXPECT_EQ(info->transitions(0).to(), "alert/wary");
   EXPECT_EQ(info->transitions(0).tick(), info->state_entered_tick());
   EXPECT_EQ(info->behaviours_size(), 1);
+}
+
+TEST(DebugStream, AHoverAloneGetsTheHoveredAgentsBrainState) {
+  Server s(watcherScene());
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a && a->has_accept());
+  c.input(1, 100, 125);  // out of its sight: it settles in "idle"
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() >= 1; }));
+  ASSERT_TRUE(s.stepUntil([&] { return s.world->brainStateOf(s.deer) == 0; }));
+  hoverOnly(c, s.deer);
+  std::optional<wire::DebugInfo> info;
+  ASSERT_TRUE(s.stepUntil([&] {
+    for (auto& i : drainInfos(c)) info = i;
+    return info.has_value();
+  }));
+  EXPECT_TRUE(info->hover_only());
+  EXPECT_FALSE(info->found());
+  EXPECT_EQ(info->behaviours_size(), 0);  // nothing re-evaluated, nothing about a selection
+  ASSERT_TRUE(info->has_hover());
+  EXPECT_EQ(info->hover().agent_id(), s.deer);
+  EXPECT_TRUE(info->hover().found());
+  EXPECT_EQ(info->hover().brain_state(), "idle");
+  // In front of it: the label follows the brain, state path and all.
+  for (int i = 0; i < 90; ++i) {
+    if (i % 30 == 0) hoverOnly(c, s.deer);
+    s.step();
+    std::this_thread::sleep_for(1ms);
+  }
+  c.input(2, 110, 100);
+  ASSERT_TRUE(s.stepUntil([&] {
+    hoverOnly(c, s.deer);
+    for (auto& i : drainInfos(c)) info = i;
+    return info->hover().brain_state() == "alert/wary";
+  }));
+  // The player's body has no brain; an unknown id is not found.
+  const std::uint32_t body = a->accept().player_entity();
+  ASSERT_TRUE(s.stepUntil([&] {
+    hoverOnly(c, body);
+    for (auto& i : drainInfos(c)) info = i;
+    return info->hover().agent_id() == body;
+  }));
+  EXPECT_TRUE(info->hover().found());
+  EXPECT_EQ(info->hover().brain_state(), "");
+  ASSERT_TRUE(s.stepUntil([&] {
+    hoverOnly(c, 987654);
+    for (auto& i : drainInfos(c)) info = i;
+    return info->hover().agent_id() == 987654u;
+  }));
+  EXPECT_FALSE(info->hover().found());
+}
+
+TEST(DebugStream, AHoverRidesAlongWithTheSelectionAtTheSamePace) {
+  Server s(watcherScene());
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a && a->has_accept());
+  const std::uint32_t body = a->accept().player_entity();
+  const auto both = [&] {
+    wire::Packet p;
+    p.mutable_debug_select()->set_agent_id(body);
+    p.mutable_debug_select()->set_hover_agent(s.deer);
+    c.send(p);
+  };
+  both();
+  std::optional<wire::DebugInfo> info;
+  ASSERT_TRUE(s.stepUntil([&] {
+    for (auto& i : drainInfos(c)) info = i;
+    return info.has_value();
+  }));
+  EXPECT_FALSE(info->hover_only());
+  EXPECT_EQ(info->agent_id(), body);
+  EXPECT_TRUE(info->found());
+  EXPECT_TRUE(info->external());
+  ASSERT_TRUE(info->has_hover());
+  EXPECT_EQ(info->hover().agent_id(), s.deer);
+  EXPECT_FALSE(info->hover().brain_state().empty());
+  // Two seconds with a DebugSelect every tick, hover alone or with the selection: 5 a second.
+  std::size_t infos = 0;
+  for (int t = 0; t < 60; ++t) {
+    if (t % 2 == 0) {
+      hoverOnly(c, s.deer);
+    } else {
+      both();
+    }
+    s.step();
+    std::this_thread::sleep_for(1ms);
+    infos += drainInfos(c).size();
+  }
+  for (int i = 0; i < 5; ++i) {
+    std::this_thread::sleep_for(2ms);
+    infos += drainInfos(c).size();
+  }
+  EXPECT_LE(infos, 11u);
+  EXPECT_GE(infos, 8u);
+  // A plain stop (no hover) ends it all.
+  select(c, 0, true);
+  for (int i = 0; i < 10; ++i) {
+    s.step();
+    std::this_thread::sleep_for(1ms);
+  }
+  drainInfos(c);
+  for (int i = 0; i < 30; ++i) s.step();
+  EXPECT_TRUE(drainInfos(c).empty());
 }
 
 TEST(DebugStream, StateNamesCarryTheirAncestors) {
