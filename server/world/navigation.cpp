@@ -5,6 +5,7 @@
 
 #include "steering/random.h"
 #include "world/agent_update.h"
+#include "world/static_geometry.h"
 #include "world/thread_pool.h"
 
 namespace steerd {
@@ -25,6 +26,16 @@ float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
   const float len2 = steer::lengthSq(ab);
   const float t = len2 > 0.0f ? std::clamp(steer::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
   return steer::distance(p, a + ab * t);
+}
+
+// The last waypoint of a path that does not loop: there is no next goal, the agent stays.
+bool atEndOfOpenPath(const StepContext& ctx, std::uint32_t slot, const NavAgent& a,
+                     const BehaviourSpec& spec) {
+  if (spec.navGoal != NavGoal::kPath) return false;
+  const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : ctx.in.memory[slot].assignedPath;
+  if (p < 0 || static_cast<std::size_t>(p) >= ctx.geometry.paths.size()) return false;
+  const Path& path = ctx.geometry.paths[static_cast<std::size_t>(p)];
+  return !path.looped && a.waypoint + 1 >= static_cast<std::int32_t>(path.points.size());
 }
 
 }  // namespace
@@ -61,7 +72,7 @@ void Navigation::advance(const StepContext& ctx, std::uint32_t slot, NavAgent& a
   const float arriveWithin = spec.range;
   if (steer::distance(pos, a.goal) <= arriveWithin) {
     if (!a.arrived) ++a.goalsReached;
-    if (spec.navGoal == NavGoal::kPoint) {
+    if (spec.navGoal == NavGoal::kPoint || atEndOfOpenPath(ctx, slot, a, spec)) {
       a.arrived = true;  // stay (the steering arrives); a push away brings it back below
     } else {
       a.need = NavAgent::kGoal;

@@ -320,6 +320,26 @@ TEST(ScenarioFileNav, NavigatorsWalkRoundTheBoxesToTheirWaypoint) {
   EXPECT_EQ(w.navigation()->stats().failed, 0u);
 }
 
+TEST(ScenarioFileNav, AnOpenPathEndsAtItsLastWaypointAndTheWalkerStays) {
+  // "tour" made open: far, then near; after near there is nothing more to ask for.
+  std::string text = navReplaced("looped: true", "looped: false");
+  const std::string navigate = "behaviours { kind: NAVIGATE waypoint: \"far\" priority: 1 }";
+  text.replace(text.find(navigate), navigate.size(),
+               "behaviours { kind: NAVIGATE path: \"tour\" priority: 1 }");
+  ScenarioLoad r = load(text);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  World& w = *r.world;
+  for (int t = 0; t < 90 * 30; ++t) w.step();
+  const std::uint64_t served = w.navigation()->stats().planner.served;
+  for (int t = 0; t < 60; ++t) w.step();
+  EXPECT_EQ(w.navigation()->stats().planner.served, served)
+      << "paths asked for after the end of an open path";
+  for (std::size_t s = 0; s < w.agentCount(); ++s) {
+    EXPECT_LT(std::hypot(w.agents().px[s] - 5.0f, w.agents().py[s] - 35.0f), 3.0f)
+        << "agent " << w.agents().id[s];
+  }
+}
+
 TEST(ScenarioFileNav, NavigateWithoutANavmeshIsRefused) {
   expectError(navReplaced("navmesh { tile_size: 32 }", ""),
               "archetypes[0] (\"walker\").behaviours[1]: NAVIGATE needs a navmesh { } block");
