@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "../nav/box_wall_mesh.h"
 #include "nav/navmesh.h"
 #include "nav/navmesh_build.h"
 #include "net/debug_info.h"
@@ -140,17 +141,7 @@ TEST(DebugStream, ASelectedAgentIsDescribedWithItsBehavioursAndForces) {
 
 TEST(DebugStream, ANavigatingAgentsCorridorComesWithIt) {
   // The deer's place (100, 100) with a box wall between it and its goal (150, 100).
-  nav::NavInput in;
-  in.boundsMin = {0, 0};
-  in.boundsMax = {200, 200};
-  in.blocking.push_back({{110, 60}, {112, 60}, {112, 140}, {110, 140}});
-  in.settings.cellSize = 0.5f;
-  in.settings.tileSize = 256.0f;
-  const nav::NavBuildResult built = nav::buildNavMeshTiles(in);
-  ASSERT_TRUE(built.error.empty()) << built.error;
-  std::string error;
-  std::shared_ptr<const nav::NavMesh> mesh = nav::NavMesh::fromTiles(built.tiles, {}, error);
-  ASSERT_NE(mesh, nullptr) << error;
+  const std::shared_ptr<const nav::NavMesh> mesh = nav::testing::boxWallMesh();
   ServerSetup setup = withDebug();
   setup.geometry.navMesh = mesh;
   BehaviourSpec go;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include "../nav/box_wall_mesh.h"
 #include "nav/navmesh.h"
 #include "nav/navmesh_build.h"
 #include "steering/context_steering.h"
@@ -192,17 +193,7 @@ TEST(AgentInspect, ContextMapsAreTheOnesTheTickChoseBy) {
 
 TEST(AgentInspect, CorridorIsTheNavigationsOwn) {
   // 200 x 200 m with a wall of a box between the walker and its goal: the corridor turns its end.
-  nav::NavInput in;
-  in.boundsMin = {0, 0};
-  in.boundsMax = {200, 200};
-  in.blocking.push_back({{110, 60}, {112, 60}, {112, 140}, {110, 140}});
-  in.settings.cellSize = 0.5f;
-  in.settings.tileSize = 256.0f;
-  const nav::NavBuildResult built = nav::buildNavMeshTiles(in);
-  ASSERT_TRUE(built.error.empty()) << built.error;
-  std::string error;
-  std::shared_ptr<const nav::NavMesh> mesh = nav::NavMesh::fromTiles(built.tiles, {}, error);
-  ASSERT_NE(mesh, nullptr) << error;
+  const std::shared_ptr<const nav::NavMesh> mesh = nav::testing::boxWallMesh();
   StaticGeometry g = field();
   g.navMesh = mesh;
   BehaviourSpec go;
