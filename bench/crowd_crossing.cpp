@@ -294,17 +294,13 @@ int main(int argc, char** argv) {
     std::vector<std::uint32_t> reached(n, 0);
     const auto newGoal = [&](std::size_t i, Vec2 from) {
       steer::Rng rng = steer::Rng::forAgent(seed ^ 0xdc, i, reached[i]);
-      const nav::NavPoint here = mesh.nearest(from, 4.0f);
-      for (int attempt = 0; attempt < 16; ++attempt) {
-        const Vec2 p{rng.uniform() * 200.0f, rng.uniform() * 200.0f};
-        const nav::NavPoint on = mesh.nearest(p, 1.0f);
-        if (!on || (here && mesh.islandOf(on.poly) != mesh.islandOf(here.poly))) continue;
-        float target[3];
-        nav::toRecast(on.position, target);
-        crowd->requestMoveTarget(static_cast<int>(i), on.poly, target);
-        goal[i] = on.position;
-        return;
-      }
+      const Bounds& b = world.geometry().bounds;
+      const nav::NavPoint on = mesh.randomReachablePoint(from, {b.minX, b.minY}, {b.maxX, b.maxY}, rng);
+      if (!on) return;
+      float target[3];
+      nav::toRecast(on.position, target);
+      crowd->requestMoveTarget(static_cast<int>(i), on.poly, target);
+      goal[i] = on.position;
     };
     for (std::size_t i = 0; i < n; ++i) {
       float p[3];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "proto/scenario.pb.h"
+#include "steering/vec2.h"
 
 namespace steerd::scenario_check {
 
@@ -21,6 +22,7 @@ inline std::string num(float f) {
   return s.str();
 }
 inline std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+inline steer::Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
 
 // Collects semantic errors with the file name and a field path.
 class Checker {

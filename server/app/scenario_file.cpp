@@ -284,8 +284,6 @@ CombinerKind combinerOf(pb::Combiner c) {
   }
 }
 
-Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
-
 Names namesOf(const pb::Scenario& s) {
   Names n;
   for (const auto& wp : s.waypoints()) n.waypoints[wp.name()] = vec(wp.position());

@@ -15,9 +15,6 @@ namespace pb = steerd::scenario;
 using namespace scenario_check;
 using steer::Vec2;
 
-
-Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
-
 nav::Polygon polygonOf(const pb::Polygon& p) {
   nav::Polygon out;
   for (const auto& v : p.points()) out.push_back(vec(v));

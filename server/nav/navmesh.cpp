@@ -61,6 +61,18 @@ NavPoint NavMesh::nearest(steer::Vec2 p, float searchRadius) const {
   return out;
 }
 
+NavPoint NavMesh::randomReachablePoint(steer::Vec2 from, steer::Vec2 lo, steer::Vec2 hi, steer::Rng& rng,
+                                       int attempts) const {
+  const NavPoint here = nearest(from, 4.0f);
+  const std::uint32_t island = here ? islandOf(here.poly) : 0;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    const steer::Vec2 p{lo.x + rng.uniform() * (hi.x - lo.x), lo.y + rng.uniform() * (hi.y - lo.y)};
+    const NavPoint on = nearest(p, 1.0f);
+    if (on && (island == 0 || islandOf(on.poly) == island)) return on;
+  }
+  return {};
+}
+
 std::size_t NavMesh::polyIndex(dtPolyRef ref) const {
   unsigned int salt = 0, it = 0, ip = 0;
   mesh_->decodePolyId(ref, salt, it, ip);

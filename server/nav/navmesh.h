@@ -15,6 +15,7 @@
 
 #include "nav/nav_input.h"
 #include "nav/navmesh_build.h"
+#include "steering/random.h"
 
 namespace steerd::nav {
 
@@ -42,6 +43,10 @@ class NavMesh {
 
   // The point on the mesh nearest to `p` within `searchRadius` m (on the ground plane).
   NavPoint nearest(steer::Vec2 p, float searchRadius = 2.0f) const;
+  // A point on the mesh reachable from `from` (same island), drawn uniformly in the box
+  // [lo, hi] and moved onto the mesh: up to `attempts` draws; nothing when all miss.
+  NavPoint randomReachablePoint(steer::Vec2 from, steer::Vec2 lo, steer::Vec2 hi, steer::Rng& rng,
+                                int attempts = 16) const;
   // Connected pieces of the mesh (links and off-mesh connections count, either direction):
   // two polygons with the same island id can reach each other. 0 for an invalid ref.
   std::uint32_t islandOf(dtPolyRef poly) const;

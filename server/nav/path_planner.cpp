@@ -38,11 +38,6 @@ void PathPlanner::cancel(std::uint32_t agent) {
   stats_.queued = queued();
 }
 
-bool PathPlanner::pending(std::uint32_t agent) const {
-  if (active_ && current_.agent == agent) return true;
-  return std::any_of(queue_.begin(), queue_.end(), [&](const Request& r) { return r.agent == agent; });
-}
-
 bool PathPlanner::start(const Request& r, PathResult& out) {
   out = PathResult{};
   out.agent = r.agent;

@@ -49,7 +49,6 @@ class PathPlanner {
   // its turn, with the new ends).
   void request(std::uint32_t agent, steer::Vec2 from, steer::Vec2 to);
   void cancel(std::uint32_t agent);
-  bool pending(std::uint32_t agent) const;
 
   // Works through the queue for at most settings.iterationsPerServe node expansions, appending
   // each finished request to `out` in the order finished.

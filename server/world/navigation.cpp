@@ -19,7 +19,6 @@ constexpr float kBlockedSeconds = 3.0f;  // without progress: replan
 constexpr std::uint8_t kMaxReplans = 3;  // then give up on the goal (random and path goals)
 constexpr float kOffCourse = 3.0f;       // m from the corridor's current leg: replan
 constexpr float kRetrySeconds = 1.0f;    // after a failed request
-constexpr int kGoalAttempts = 16;        // random points tried for a reachable goal
 
 float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
   const Vec2 ab = b - a;
@@ -144,16 +143,10 @@ bool Navigation::chooseGoal(const StepContext& ctx, std::uint32_t id, NavAgent& 
       steer::Rng rng =
           steer::Rng::forAgent(ctx.seed ^ 0x6e61766d657368ULL, id, a.goalsReached * 977u + a.replans);
       const Bounds& b = ctx.geometry.bounds;
-      const nav::NavPoint here = mesh_->nearest(a.position, 4.0f);
-      const std::uint32_t island = here ? mesh_->islandOf(here.poly) : 0;
-      for (int attempt = 0; attempt < kGoalAttempts; ++attempt) {
-        const Vec2 p{b.minX + rng.uniform() * (b.maxX - b.minX), b.minY + rng.uniform() * (b.maxY - b.minY)};
-        const nav::NavPoint on = mesh_->nearest(p, 1.0f);
-        if (!on || (island != 0 && mesh_->islandOf(on.poly) != island)) continue;
-        a.goal = on.position;
-        return true;
-      }
-      return false;
+      const nav::NavPoint on =
+          mesh_->randomReachablePoint(a.position, {b.minX, b.minY}, {b.maxX, b.maxY}, rng);
+      if (on) a.goal = on.position;
+      return static_cast<bool>(on);
     }
   }
   return false;
