@@ -14,6 +14,7 @@ using scenario_check::num;
 using scenario_check::quoted;
 
 constexpr int kMaxConditionDepth = 16;
+constexpr int kMaxTreeDepth = 16;  // decisions from the root to a leaf
 
 struct BrainNames {
   std::map<std::string, int> states, senses, stats;
@@ -170,6 +171,51 @@ std::int32_t compileCondition(const pb::Condition& c, const Names& names, const 
   return static_cast<std::int32_t>(b.conditions.size() - 1);
 }
 
+// A node is a branch (when, yes, no) or a leaf (state), never a mix: a half-written branch
+// would otherwise silently become a leaf, or a leaf's state be ignored.
+void validateTree(const pb::DecisionNode& n, const std::string& f, const NameSets& names,
+                  const BrainNames& brain, Checker& check, int depth) {
+  if (depth > kMaxTreeDepth) {
+    check.error(f, "a decision tree deeper than " + std::to_string(kMaxTreeDepth) + " decisions");
+    return;
+  }
+  if (!n.has_when()) {
+    if (n.has_yes() || n.has_no()) {
+      check.error(f + ".when", "missing (a branch with yes and no needs a condition)");
+    } else if (n.state().empty()) {
+      check.error(f + ".state", "missing (a leaf names a state; a branch has when, yes and no)");
+    } else if (!brain.states.count(n.state())) {
+      check.error(f + ".state", "no state named " + quoted(n.state()));
+    }
+    return;
+  }
+  validateCondition(n.when(), f + ".when", names, brain, check, 0);
+  if (!n.state().empty()) {
+    check.error(f + ".state", quoted(n.state()) + " on a branch (a node has when, yes and no, or a state)");
+  }
+  if (!n.has_yes()) check.error(f + ".yes", "missing (a branch needs yes and no)");
+  if (!n.has_no()) check.error(f + ".no", "missing (a branch needs yes and no)");
+  if (n.has_yes()) validateTree(n.yes(), f + ".yes", names, brain, check, depth + 1);
+  if (n.has_no()) validateTree(n.no(), f + ".no", names, brain, check, depth + 1);
+}
+
+// Root first, each branch before its subtrees; returns the node's index in Brain::tree.
+std::int32_t compileTree(const pb::DecisionNode& n, const Names& names, const BrainNames& bn,
+                         brain::Brain& b) {
+  const std::size_t at = b.tree.size();
+  b.tree.emplace_back();
+  if (!n.has_when()) {
+    b.tree[at].state = bn.states.at(n.state());
+    return static_cast<std::int32_t>(at);
+  }
+  // Indices, not references: the recursion grows the vectors.
+  const std::int32_t condition = compileCondition(n.when(), names, bn, b);
+  const std::int32_t yes = compileTree(n.yes(), names, bn, b);
+  const std::int32_t no = compileTree(n.no(), names, bn, b);
+  b.tree[at] = {condition, yes, no, -1};
+  return static_cast<std::int32_t>(at);
+}
+
 }  // namespace
 
 void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
@@ -206,6 +252,7 @@ void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
     if (!bn.states.count(b.initial_state())) {
       c.error(f + ".initial_state", "no state named " + quoted(b.initial_state()));
     }
+    if (b.has_decide()) validateTree(b.decide(), f + ".decide", names, bn, c, 0);
     for (int k = 0; k < b.senses_size(); ++k) {
       const auto& sense = b.senses(k);
       const std::string sf = f + ".senses[" + std::to_string(k) + "]";
@@ -265,6 +312,9 @@ void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
         if (!std::isfinite(r.per_second()))
           c.error(rf + ".per_second", "not a finite number: " + num(r.per_second()));
       }
+      if (b.has_decide() && st.transitions_size() > 0) {
+        c.error(sf + ".transitions", "a brain with `decide` chooses by its tree; transitions are not used");
+      }
       for (int j = 0; j < st.transitions_size(); ++j) {
         const auto& t = st.transitions(j);
         const std::string tf = sf + ".transitions[" + std::to_string(j) + "]";
@@ -313,6 +363,7 @@ void attachBrains(const pb::Scenario& s, const Names& names, std::vector<Archety
         b->states[static_cast<std::size_t>(i)].transitions.push_back({bn.states.at(t.to()), root});
       }
     }
+    if (pbBrain.has_decide()) compileTree(pbBrain.decide(), names, bn, *b);
     // Each state's behaviours: its own, else its nearest ancestor's, else the archetype's.
     arch.stateBehaviours.assign(b->states.size(), {});
     for (int i = 0; i < pbBrain.states_size(); ++i) {

@@ -1,7 +1,8 @@
 // Action selection (Reynolds' top layer): a data-driven hierarchical state machine per archetype.
 // This header is the compiled form of a scenario's `brains` and the pure logic on it: which
-// transition fires given what an agent perceives. What "perceives" means (grid queries, line of
-// sight) is the world's business: it passes a query object to `nextState`.
+// transition fires, or which leaf of the decision tree is reached, given what an agent
+// perceives. What "perceives" means (grid queries, line of sight) is the world's business: it
+// passes a query object to `nextState`.
 #pragma once
 
 #include <algorithm>
@@ -47,6 +48,13 @@ struct Transition {
   std::int32_t condition = 0;  // root node in Brain::conditions
 };
 
+// A node of a decision tree: a branch (condition, yes, no) or a leaf (state).
+struct DecisionNode {
+  std::int32_t condition = -1;     // into Brain::conditions; -1: a leaf
+  std::int32_t yes = -1, no = -1;  // into Brain::tree
+  std::int32_t state = -1;
+};
+
 struct State {
   std::string name;
   std::int32_t parent = -1;
@@ -72,6 +80,7 @@ struct Brain {
   std::vector<ConditionNode> conditions;
   std::vector<Sense> senses;
   std::vector<Stat> stats;
+  std::vector<DecisionNode> tree;  // root first; empty: the states' transitions choose
   std::int32_t initial = 0;
   std::uint32_t thinkEvery = 6;  // ticks
 
@@ -131,10 +140,32 @@ bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
   return false;
 }
 
-// The state after one think: the first transition whose condition holds, checking the outermost
-// ancestor's transitions first; `current` if none fires (or one leads back to it).
+// The state the decision tree names, walked from its root; -1 for a tree that never reaches a
+// leaf (malformed: attachBrains never builds one; the step bound keeps a cycle from hanging).
+template <class Q>
+std::int32_t decide(const Brain& brain, Q& q) {
+  std::int32_t at = 0;
+  for (std::size_t steps = 0; steps < brain.tree.size() && at >= 0; ++steps) {
+    const DecisionNode& n = brain.tree[static_cast<std::size_t>(at)];
+    if (n.condition < 0) return n.state;
+    at = evaluate(brain, n.condition, q) ? n.yes : n.no;
+  }
+  return -1;
+}
+
+// The state after one think. With a tree, the leaf it decides (entering initial children); naming
+// the current state or one of its ancestors keeps it, so in_state_for keeps counting. Otherwise the first transition whose
+// condition holds, checking the outermost ancestor's transitions first; `current` if none fires
+// (or one leads back to it).
 template <class Q>
 std::int32_t nextState(const Brain& brain, std::int32_t current, Q& q) {
+  if (!brain.tree.empty()) {
+    const std::int32_t decided = decide(brain, q);
+    for (std::int32_t s = current; s >= 0; s = brain.states[s].parent) {
+      if (s == decided) return current;  // already there (or inside it): no re-entry
+    }
+    return decided < 0 ? current : brain.enterLeaf(decided);
+  }
   std::array<std::int32_t, kMaxStates> chain{};
   std::size_t depth = 0;
   for (std::int32_t s = current; s >= 0 && depth < chain.size(); s = brain.states[s].parent)

@@ -270,6 +270,10 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
   };
   const int graze = stateNamed("graze"), hide = stateNamed("hide"), panic = stateNamed("panic");
   ASSERT_GE(hide, 0);
+  // The hunter chooses by a decision tree (seen within 2 s ? chase : search), not transitions.
+  const auto& hunterBrain = *w->archetypes()[static_cast<std::size_t>(hunter)].brain;
+  ASSERT_EQ(hunterBrain.tree.size(), 3u);
+  long hunterChasing = 0, hunterTicks = 0;
   MotionQualityMonitor monitor(w->config().dt);
   long outOfSight = 0, samples = 0, hidingSamples = 0, hidingOut = 0;
   std::map<int, long> inState;
@@ -281,6 +285,8 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
     std::size_t h = a.size();
     for (std::size_t s = 0; s < a.size(); ++s) h = a.archetype[s] == hunter ? s : h;
     ASSERT_LT(h, a.size());
+    ++hunterTicks;
+    hunterChasing += hunterBrain.states[a.memory[h].brainState].name == "chase" ? 1 : 0;
     for (std::size_t s = 0; s < a.size(); ++s) {
       if (a.archetype[s] != hider) continue;
       ++samples;
@@ -309,6 +315,9 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
   EXPECT_GT(inState[hide], 0);
   EXPECT_GT(inState[panic], 0);
   EXPECT_GE(hiddenWhileHiding, 0.5);
+  // The tree sends the hunter both ways.
+  EXPECT_GT(hunterChasing, 0);
+  EXPECT_LT(hunterChasing, hunterTicks);
   EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
 }
 
