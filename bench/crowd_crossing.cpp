@@ -27,9 +27,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "app/scenario_file.h"
-#include "app/scenario_nav.h"
 #include "proto/scenario.pb.h"
+#include "scenario/scenario_file.h"
+#include "scenario/scenario_nav.h"
 #include "steering/random.h"
 
 namespace {

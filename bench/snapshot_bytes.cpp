@@ -13,7 +13,7 @@
 
 #include "net/client_view.h"
 #include "proto/packet.h"
-#include "world/scenarios.h"
+#include "scenario/scenario_file.h"
 
 namespace {
 
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   o.seed = seed;
   o.threads = 1;
   o.agents = agents;
-  auto world = scenario == "crowd" ? makeCrowdScenario(o) : makeDefaultScenario(o);
+  auto world = openScenario(scenario == "crowd" ? "crowd" : "default", o).world;
   const auto player = static_cast<ArchetypeIndex>(world->archetypeIndex("player"));
   const Bounds& b = world->geometry().bounds;
   const AgentId me = world->spawnExternal(player, {(b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2});

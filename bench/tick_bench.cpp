@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "world/scenarios.h"
+#include "scenario/scenario_file.h"
 #include "world/world.h"
 
 namespace {
@@ -41,7 +41,7 @@ void BM_Tick(benchmark::State& state, const std::string& scenario) {
   options.seed = 1;
   options.agents = static_cast<std::size_t>(state.range(0));
   options.threads = static_cast<unsigned>(state.range(1));
-  const std::unique_ptr<steerd::World> world = steerd::makeScenario(scenario, options);
+  const std::unique_ptr<steerd::World> world = steerd::openScenario(scenario, options).world;
   if (!world) {
     state.SkipWithError(("unknown scenario: " + scenario).c_str());
     return;

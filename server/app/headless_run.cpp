@@ -5,8 +5,8 @@
 #include <chrono>
 #include <optional>
 
-#include "app/scenario_file.h"
 #include "app/tick_stats.h"
+#include "scenario/scenario_file.h"
 #include "world/motion_quality.h"
 #include "world/scenarios.h"
 

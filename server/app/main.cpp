@@ -9,8 +9,8 @@
 #include "app/headless_run.h"
 #include "app/options.h"
 #include "app/realtime_run.h"
-#include "app/scenario_file.h"
 #include "net/connect_token.h"
+#include "scenario/scenario_file.h"
 
 int main(int argc, char** argv) {
   steerd::Options options;

@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-#include "world/scenarios.h"
+#include "scenario/scenario_file.h"
 
 namespace steerd {
 
@@ -32,7 +32,7 @@ ScenarioOptions scenarioOptionsOf(const Options& o) {
 std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   CLI::App app{"steerd: server-authoritative steering server for game NPCs"};
   app.option_defaults()->always_capture_default();
-  const auto names = builtinScenarioNames();
+  const auto names = scenarioNames();
   std::string builtins;
   for (const auto& n : names) builtins += (builtins.empty() ? "" : ", ") + n;
   app.add_option("--scenario", out.scenario, "Built-in scenario (" + builtins + ") or scenario file (.txtpb)")
@@ -47,7 +47,7 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
           },
           "NAME or FILE");
   app.add_option("--check-scenario", out.checkScenario,
-                 "Validate a scenario file, report every error, and exit");
+                 "Validate a scenario file (or the built-in default), report every error, and exit");
   app.add_option("--nav-cache", out.navCache,
                  "Directory where built navmeshes are cached by geometry hash (\"none\": always build)")
       ->envname("STEERD_NAV_CACHE");
@@ -104,7 +104,9 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   app.add_option("--threads", out.threads, "Simulation threads (0: one per hardware thread)")
       ->check(CLI::Range(0u, 256u))
       ->envname("STEERD_THREADS");
-  app.add_option("--agents", out.agents, "Number of agents for the crowd (flock size for default)")
+  app.add_option("--agents", out.agents,
+                 "Agents: the crowd's exact size; for default and scenario files, about this many (the "
+                 "file's world is repeated side by side)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{5'000'000}));
   app.add_option("--tick-rate", out.tickRate, "Simulation ticks per second")
       ->check(CLI::Range(1.0, 1000.0))

@@ -12,12 +12,12 @@
 
 #include "app/agones_sdk.h"
 #include "app/fixed_timestep.h"
-#include "app/scenario_file.h"
 #include "app/tick_stats.h"
 #include "net/game_session.h"
 #include "net/http_endpoint.h"
 #include "net/net_endpoint.h"
 #include "net/server_metrics.h"
+#include "scenario/scenario_file.h"
 #include "world/scenarios.h"
 
 namespace steerd {
@@ -169,7 +169,7 @@ class RealtimeServer {
   }
 
   bool isFile() const {
-    const auto names = builtinScenarioNames();
+    const auto names = scenarioNames();
     return std::find(names.begin(), names.end(), options_.scenario) == names.end();
   }
 

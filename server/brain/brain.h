@@ -154,9 +154,9 @@ std::int32_t decide(const Brain& brain, Q& q) {
 }
 
 // The state after one think. With a tree, the leaf it decides (entering initial children); naming
-// the current state or one of its ancestors keeps it, so in_state_for keeps counting. Otherwise the first transition whose
-// condition holds, checking the outermost ancestor's transitions first; `current` if none fires
-// (or one leads back to it).
+// the current state or one of its ancestors keeps it, so in_state_for keeps counting. Otherwise the first
+// transition whose condition holds, checking the outermost ancestor's transitions first; `current` if none
+// fires (or one leads back to it).
 template <class Q>
 std::int32_t nextState(const Brain& brain, std::int32_t current, Q& q) {
   if (!brain.tree.empty()) {

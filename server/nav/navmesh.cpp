@@ -1,6 +1,7 @@
 #include "nav/navmesh.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -58,6 +59,11 @@ NavPoint NavMesh::nearest(steer::Vec2 p, float searchRadius) const {
   if (dtStatusFailed(query_->findNearestPoly(center, extents, &filter_, &out.poly, found)) || out.poly == 0)
     return {};
   out.position = fromRecast(found);
+  // Detour picks polygons whose bounding boxes overlap the search box, so a point in a hole (a
+  // box inside the ground) can get a polygon whose nearest point lies metres away.
+  if (std::abs(out.position.x - p.x) > searchRadius + 1e-3f ||
+      std::abs(out.position.y - p.y) > searchRadius + 1e-3f)
+    return {};
   return out;
 }
 

@@ -41,7 +41,8 @@ class NavMesh {
   const dtNavMesh& detour() const { return *mesh_; }
   const dtQueryFilter& filter() const { return filter_; }
 
-  // The point on the mesh nearest to `p` within `searchRadius` m (on the ground plane).
+  // The point on the mesh nearest to `p`, at most `searchRadius` m from it along each axis (none
+  // when the nearest ground is farther, e.g. for a point inside a box).
   NavPoint nearest(steer::Vec2 p, float searchRadius = 2.0f) const;
   // A point on the mesh reachable from `from` (same island), drawn uniformly in the box
   // [lo, hi] and moved onto the mesh: up to `attempts` draws; nothing when all miss.

@@ -1,5 +1,6 @@
-// Built-in scenarios, until scenario files land (issue 5): `default` shows most of the steering
-// library at once, `crowd` is the benchmark crowd.
+// Scenarios generated in code rather than read from a file: `crowd`, the benchmark crowd, whose
+// size (--agents) shapes the world. The built-in `default` is a scenario file compiled into the
+// binary (server/app/default_scenario.h). Also the spawning helpers scenario files use.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ struct ScenarioOptions {
       : seed(seed_), threads(threads_), agents(agents_), navCacheDir(std::move(navCacheDir_)) {}
   std::uint64_t seed = 1;
   unsigned threads = 1;
-  std::size_t agents = 0;   // 0: the scenario's default size; crowd: exact; default: about
+  std::size_t agents = 0;   // 0: the scenario's own size; crowd: exact; a file: tiled to about this many
   std::string navCacheDir;  // where built navmeshes are cached (empty: build every time)
 };
 
@@ -35,18 +36,11 @@ std::vector<steer::Vec2> latticePoints(const StaticGeometry& g, steer::Rng& rng,
                                        steer::Vec2 lo, steer::Vec2 hi, float pad);
 steer::Vec2 randomVelocity(steer::Rng& rng, float speed);
 
-// Names accepted by makeScenario().
+// Names accepted by makeScenario() (the generated ones; see scenarioNames() for all built-ins).
 std::vector<std::string> builtinScenarioNames();
 
 // Builds a world; nullptr when `name` is not a built-in scenario.
 std::unique_ptr<World> makeScenario(std::string_view name, const ScenarioOptions& options);
-
-// default: a 240 m district with a flock of 300 boids (flocking + wander + obstacle and wall
-// avoidance, scattering from pursuers within 12 m), 6 pursuers chasing the nearest boid, 20 hiders hiding
-// from the nearest pursuer behind obstacles, 12 path followers on a looped patrol route, and 6
-// context-steering racers lapping a track through obstacles (344 agents). With `agents` set, districts are
-// tiled in a square until they hold about that many agents.
-std::unique_ptr<World> makeDefaultScenario(const ScenarioOptions& options);
 
 // crowd: `agents` boids (default 10,000) with flocking (separation all round; alignment and
 // cohesion in a 270-degree field of view) + wander + obstacle avoidance, at about one agent per

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scenario_file.h"
+#include "scenario/scenario_file.h"
 #include "world/brain_think.h"
 
 namespace steerd {

@@ -1,7 +1,7 @@
 // Scenario files: a good one builds the world it describes; every class of bad file gets a clear
 // error naming the place (FILE:LINE:COL for syntax, the field path and value otherwise) and no
 // world, never a crash.
-#include "app/scenario_file.h"
+#include "scenario/scenario_file.h"
 
 #include <gtest/gtest.h>
 

@@ -23,7 +23,7 @@
 #include "client/client.h"
 #include "net/game_session.h"
 #include "net/net_endpoint.h"
-#include "world/scenarios.h"
+#include "scenario/scenario_file.h"
 
 namespace steerd {
 namespace {
@@ -55,7 +55,7 @@ class RealtimeServer {
     ScenarioOptions o;
     o.seed = 3;
     o.threads = 1;
-    world_ = makeDefaultScenario(o);
+    world_ = openScenario("default", o).world;
     net::NetConfig config;
     config.bind = "127.0.0.1";
     config.port = 0;

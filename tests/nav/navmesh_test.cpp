@@ -60,6 +60,25 @@ TEST(Navmesh, BuildsTilesAndKeepsBodiesClearOfBlockers) {
   EXPECT_LE(nearBox.position.x, 19.0f - 0.5f + 0.3f);  // shrunk by the radius (a cell of slack)
 }
 
+// A box in open ground: the polygons round it have bounding boxes that cover it, and Detour
+// offers them for a point inside; nearest() must not call that point ground.
+TEST(Navmesh, APointInsideABoxInOpenGroundIsNotGround) {
+  NavInput in;
+  in.boundsMin = {0, 0};
+  in.boundsMax = {80, 60};
+  in.settings.cellSize = 0.5f;
+  for (const float x : {50.0f, 55.0f, 58.0f, 60.0f, 62.0f, 66.0f}) {
+    in.blocking = {{{x - 3, 12}, {x + 3, 12}, {x + 3, 18}, {x - 3, 18}}};
+    auto mesh = build(in);
+    ASSERT_TRUE(mesh);
+    EXPECT_FALSE(mesh->nearest({x, 15}, 0.05f)) << "box at " << x;
+    EXPECT_FALSE(mesh->nearest({x + 2.4f, 15}, 0.05f)) << "box at " << x;
+    const NavPoint beside = mesh->nearest({x + 2.4f, 15}, 2.0f);
+    ASSERT_TRUE(beside) << "box at " << x;
+    EXPECT_NEAR(beside.position.x, x + 3.5f, 0.6f);  // the edge, shrunk by the agent radius
+  }
+}
+
 TEST(Navmesh, PathGoesRoundTheWallThroughTheGap) {
   auto mesh = build(fieldWithGap());
   PathPlanner planner(*mesh);

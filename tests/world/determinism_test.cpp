@@ -1,6 +1,8 @@
 // The world is a pure function of (seed, inputs): bit-identical for any thread count and chunking.
 #include <gtest/gtest.h>
 
+#include "load_scenario.h"
+
 #include "world/scenarios.h"
 
 namespace steerd {
@@ -8,7 +10,7 @@ namespace {
 
 std::uint64_t hashAfter(std::string_view scenario, std::uint64_t seed, unsigned threads, int ticks,
                         std::size_t agents = 0) {
-  auto world = makeScenario(scenario, {seed, threads, agents});
+  auto world = loadScenario(std::string(scenario), {seed, threads, agents});
   for (int i = 0; i < ticks; ++i) world->step();
   return world->stateHash();
 }
@@ -33,7 +35,7 @@ TEST(Determinism, SeedChangesTheWorld) {
 }
 
 TEST(Determinism, HashChangesAsTheWorldMoves) {
-  auto world = makeScenario("default", {1, 1, 0});
+  auto world = loadScenario("default", {1, 1, 0});
   const auto h0 = world->stateHash();
   world->step();
   EXPECT_NE(h0, world->stateHash());

@@ -3,6 +3,8 @@
 // namespace has drifted from its scalar counterpart (or from the steering library).
 #include <gtest/gtest.h>
 
+#include "load_scenario.h"
+
 #include "world/scenarios.h"
 
 namespace steerd {
@@ -10,7 +12,7 @@ namespace {
 
 std::uint64_t hashWith(bool quads, std::string_view scenario, std::uint64_t seed, std::size_t agents,
                        int ticks) {
-  auto base = makeScenario(scenario, {seed, 2, agents});
+  auto base = loadScenario(std::string(scenario), {seed, 2, agents});
   WorldConfig config = base->config();
   config.quads = quads;
   World w(base->geometry(), base->archetypes(), config);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "load_scenario.h"
 #include "world/motion_quality.h"
 
 namespace steerd {
@@ -13,21 +14,21 @@ namespace {
 TEST(Scenarios, UnknownNameGivesNull) { EXPECT_EQ(makeScenario("nope", {}), nullptr); }
 
 TEST(Scenarios, CrowdHasExactlyTheAgentsAskedForAtOnePer25SquareMetres) {
-  auto w = makeScenario("crowd", {1, 1, 2500});
+  auto w = loadScenario("crowd", {1, 1, 2500});
   EXPECT_EQ(w->agentCount(), 2500u);
   const Bounds b = w->geometry().bounds;
   EXPECT_NEAR(b.width() * b.height() / 2500.0f, 25.0f, 0.01f);
 }
 
 TEST(Scenarios, DefaultTilesDistrictsToHoldAboutTheAgentsAskedFor) {
-  EXPECT_EQ(makeScenario("default", {1, 1, 0})->agentCount(), 344u);
-  auto big = makeScenario("default", {1, 1, 3440});
+  EXPECT_EQ(loadScenario("default", {1, 1, 0})->agentCount(), 344u);
+  auto big = loadScenario("default", {1, 1, 3440});
   EXPECT_EQ(big->agentCount(), 3440u);
   EXPECT_EQ(big->geometry().paths.size(), 20u);  // a patrol route and a track per district
 }
 
 TEST(Scenarios, EveryPatrolFollowsItsOwnDistrictsRoute) {
-  auto w = makeScenario("default", {1, 1, 4 * 344});
+  auto w = loadScenario("default", {1, 1, 4 * 344});
   for (int i = 0; i < 90; ++i) w->step();
   const auto& a = w->agents();
   const auto& paths = w->geometry().paths;
@@ -46,7 +47,7 @@ TEST(Scenarios, EveryPatrolFollowsItsOwnDistrictsRoute) {
 // deep into each other.
 TEST(Scenarios, DefaultMotionQualityOverThirtySeconds) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    auto w = makeScenario("default", {seed, 2, 0});
+    auto w = loadScenario("default", {seed, 2, 0});
     MotionQualityMonitor monitor(w->config().dt);
     for (int i = 0; i < 900; ++i) {
       w->step();
@@ -63,7 +64,7 @@ TEST(Scenarios, DefaultMotionQualityOverThirtySeconds) {
 }
 
 TEST(Scenarios, CrowdMotionQualityOverTenSeconds) {
-  auto w = makeScenario("crowd", {1, 2, 5000});
+  auto w = loadScenario("crowd", {1, 2, 5000});
   MotionQualityMonitor monitor(w->config().dt);
   for (int i = 0; i < 300; ++i) {
     w->step();

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "load_scenario.h"
 #include "world/motion_quality.h"
 #include "world/scenarios.h"
 
@@ -107,7 +108,7 @@ TEST(World, ExternalBodiesAreDeterministicAcrossThreadCounts) {
     ScenarioOptions o;
     o.seed = 5;
     o.threads = threads;
-    auto w = makeDefaultScenario(o);
+    auto w = loadScenario("default", o);
     const auto player = static_cast<ArchetypeIndex>(w->archetypeIndex("player"));
     std::vector<AgentId> players;
     for (int k = 0; k < 3; ++k) players.push_back(w->spawnExternal(player, {60.0f + 40.0f * k, 120.0f}));
@@ -140,14 +141,14 @@ TEST(World, ArriveReachesItsPointAndStops) {
 }
 
 TEST(World, SlotOfIdFollowsTheSort) {
-  auto w = makeScenario("default", {1, 1, 0});
+  auto w = loadScenario("default", {1, 1, 0});
   for (int i = 0; i < 5; ++i) w->step();
   const auto& a = w->agents();
   for (AgentId id = 0; id < a.size(); ++id) ASSERT_EQ(a.id[w->slotOf(id)], id);
 }
 
 TEST(World, AgentsStayInsideBoundsAndFinite) {
-  auto w = makeScenario("default", {3, 2, 0});
+  auto w = loadScenario("default", {3, 2, 0});
   const Bounds b = w->geometry().bounds;
   for (int i = 0; i < 300; ++i) w->step();
   const auto& a = w->agents();
@@ -191,7 +192,7 @@ TEST(World, OverlapResolutionSeparatesAStackedPair) {
 }
 
 TEST(World, NearestOfArchetypeHonoursRange) {
-  auto w = makeScenario("default", {1, 1, 0});
+  auto w = loadScenario("default", {1, 1, 0});
   w->step();
   // Pursuers (archetype 1) chase boids within 60 m: at least one of them found a target.
   const auto& a = w->agents();

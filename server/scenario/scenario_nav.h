@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "app/scenario_check.h"
 #include "nav/navmesh.h"
+#include "scenario/scenario_check.h"
 #include "world/static_geometry.h"
 
 namespace steerd {

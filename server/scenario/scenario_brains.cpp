@@ -1,4 +1,4 @@
-#include "app/scenario_brains.h"
+#include "scenario/scenario_brains.h"
 
 #include <cmath>
 #include <set>

@@ -1,4 +1,4 @@
-#include "app/scenario_file.h"
+#include "scenario/scenario_file.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
@@ -7,11 +7,14 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
-#include "app/scenario_brains.h"
-#include "app/scenario_check.h"
-#include "app/scenario_nav.h"
 #include "proto/scenario.pb.h"
+#include "scenario/default_scenario.h"
+#include "scenario/scenario_brains.h"
+#include "scenario/scenario_check.h"
+#include "scenario/scenario_nav.h"
+#include "scenario/scenario_tile.h"
 
 namespace steerd {
 
@@ -167,6 +170,9 @@ void validate(const pb::Scenario& s, Checker& c) {
       c.error(archetypeField(i, a) + ".name", "duplicate archetype " + quoted(a.name()));
     }
   }
+  // Connected clients' bodies: a file that defines no "player" still lets behaviours, senses and
+  // conditions name one (the world appends the built-in player archetype after the file's).
+  const bool builtinPlayer = archetypes.emplace(kPlayerArchetypeName, s.archetypes_size()).second;
   for (int i = 0; i < s.archetypes_size(); ++i) {
     const auto& a = s.archetypes(i);
     const std::string f = archetypeField(i, a);
@@ -200,6 +206,13 @@ void validate(const pb::Scenario& s, Checker& c) {
     }
     for (int k = 0; k < a.behaviours_size(); ++k) {
       validateBehaviour(s, a.name(), a.behaviours(k), f + ".behaviours[" + std::to_string(k) + "]", names, c);
+    }
+  }
+  for (int i = 0; builtinPlayer && i < s.brains_size(); ++i) {
+    if (s.brains(i).archetype() == kPlayerArchetypeName) {
+      c.error("brains[" + std::to_string(i) + "].archetype",
+              "\"player\" is the built-in archetype of connected clients, which have no brain; define an "
+              "archetype named \"player\" for a stand-in NPC with one");
     }
   }
   validateBrains(s, names, c);
@@ -289,6 +302,7 @@ Names namesOf(const pb::Scenario& s) {
   for (const auto& wp : s.waypoints()) n.waypoints[wp.name()] = vec(wp.position());
   for (int i = 0; i < s.paths_size(); ++i) n.paths[s.paths(i).name()] = i;
   for (int i = 0; i < s.archetypes_size(); ++i) n.archetypes[s.archetypes(i).name()] = i;
+  n.archetypes.emplace(kPlayerArchetypeName, s.archetypes_size());  // as World appends it
   return n;
 }
 
@@ -360,6 +374,33 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
   return archetypes;
 }
 
+// Where spawned bodies stand, hashed by 8 m cell (two bodies overlap only within their radii's sum,
+// under 8 m for any body a scenario has), to keep later spawns off them.
+class TakenSpots {
+ public:
+  void add(Vec2 p, float radius) { cells_[cellOf(p)].push_back({p, radius}); }
+  bool overlaps(Vec2 p, float radius) const {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const auto it = cells_.find(cellOf(p + Vec2{dx * kCell, dy * kCell}));
+        if (it == cells_.end()) continue;
+        for (const auto& [q, r] : it->second) {
+          if (steer::distanceSq(p, q) < (radius + r) * (radius + r)) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+ private:
+  static constexpr float kCell = 8.0f;
+  static std::int64_t cellOf(Vec2 p) {
+    return (static_cast<std::int64_t>(std::floor(p.x / kCell)) << 32) ^
+           static_cast<std::int64_t>(static_cast<std::uint32_t>(std::floor(p.y / kCell)));
+  }
+  std::unordered_map<std::int64_t, std::vector<std::pair<Vec2, float>>> cells_;
+};
+
 std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vector<Archetype> archetypes,
                              const ScenarioOptions& options, std::shared_ptr<const nav::NavMesh> navMesh) {
   StaticGeometry g;
@@ -386,22 +427,28 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
     config.planner.iterationsPerServe = static_cast<int>(s.navmesh().planner_iterations_per_tick());
   auto world = std::make_unique<World>(std::move(g), std::move(archetypes), config);
   steer::Rng rng(steer::mix64(options.seed) ^ 0x5ce4a210ULL);
+  TakenSpots taken;
   for (const auto& group : s.spawns()) {
     const auto archetype = static_cast<ArchetypeIndex>(names.archetypes.at(group.archetype()));
     const std::int32_t path = group.path().empty() ? -1 : names.paths.at(group.path());
-    const float pad = world->archetypes()[archetype].limits.radius + 0.5f;
+    const float radius = world->archetypes()[archetype].limits.radius;
+    const float pad = radius + 0.5f;
     for (Vec2 p :
          latticePoints(world->geometry(), rng, group.count(), vec(group.min()), vec(group.max()), pad)) {
-      // With a navmesh, nobody starts inside a box or off the walkable ground: a point there is
-      // drawn again inside the spawn box, and only as a last resort moved to the nearest ground
-      // (where several would stand on the same spot).
-      for (int attempt = 0; navMesh && attempt < 32 && !navMesh->nearest(p, 0.05f); ++attempt) {
+      // Nobody starts on top of an agent of an earlier group (spawn boxes may cross) or, with a
+      // navmesh, inside a box or off the walkable ground: such a point is drawn again inside the
+      // spawn box, and only as a last resort moved to the nearest ground.
+      auto fits = [&](Vec2 q) {
+        return !taken.overlaps(q, radius) && (!navMesh || navMesh->nearest(q, 0.05f));
+      };
+      for (int attempt = 0; attempt < 32 && !fits(p); ++attempt) {
         p = {group.min().x() + rng.uniform() * (group.max().x() - group.min().x()),
              group.min().y() + rng.uniform() * (group.max().y() - group.min().y())};
       }
       if (navMesh && !navMesh->nearest(p, 0.05f)) {
         if (const nav::NavPoint on = navMesh->nearest(p, 20.0f)) p = on.position;
       }
+      taken.add(p, radius);
       world->spawn(archetype, p, randomVelocity(rng, group.speed()), path);
     }
   }
@@ -426,11 +473,29 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
   if (!result.errors.empty()) return result;
   std::uint64_t agents = 0;
   for (const auto& g : scenario.spawns()) agents += g.count();
+  const std::uint32_t tiles = tilesFor(options.agents, agents);
+  if (tiles > 1) {
+    checkTileable(scenario, checker);
+    const float side = std::ceil(std::sqrt(static_cast<float>(tiles))) *
+                       std::max(scenario.bounds().max().x() - scenario.bounds().min().x(),
+                                scenario.bounds().max().y() - scenario.bounds().min().y());
+    if (agents * tiles > kMaxAgents || side > kMaxWorldSide) {
+      checker.error("--agents", std::to_string(options.agents) + " agents need " + std::to_string(tiles) +
+                                    " copies of this world, more than the limits (" +
+                                    std::to_string(kMaxAgents) + " agents, " + num(kMaxWorldSide) +
+                                    " m on a side)");
+    }
+    if (!result.errors.empty()) return result;
+    tileScenario(scenario, tiles);
+    agents *= tiles;
+  }
   result.summary =
       "scenario " + quoted(scenario.name()) + ": " + std::to_string(scenario.archetypes_size()) +
       " archetypes, " + std::to_string(agents) + " agents, " + std::to_string(scenario.obstacles_size()) +
       " obstacles, " + std::to_string(scenario.walls_size()) + " walls, " +
       std::to_string(scenario.boxes_size()) + " boxes, " + std::to_string(scenario.paths_size()) + " paths";
+  if (tiles > 1)
+    result.summary += " (" + std::to_string(tiles) + " copies of the file's world, for --agents)";
   std::shared_ptr<const nav::NavMesh> navMesh;
   if (scenario.has_navmesh()) {
     NavLoad nav = loadNavMesh(scenario, options.navCacheDir);
@@ -450,7 +515,14 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
   return result;
 }
 
+std::vector<std::string> scenarioNames() {
+  std::vector<std::string> names{kDefaultScenarioName};
+  for (auto& n : builtinScenarioNames()) names.push_back(std::move(n));
+  return names;
+}
+
 ScenarioLoad openScenario(const std::string& nameOrPath, const ScenarioOptions& options) {
+  if (nameOrPath == kDefaultScenarioName) return loadScenarioFile(nameOrPath, options, true);
   for (const auto& name : builtinScenarioNames()) {
     if (name == nameOrPath) {
       ScenarioLoad result;
@@ -463,6 +535,9 @@ ScenarioLoad openScenario(const std::string& nameOrPath, const ScenarioOptions& 
 }
 
 ScenarioLoad loadScenarioFile(const std::string& path, const ScenarioOptions& options, bool buildWorld) {
+  if (path == kDefaultScenarioName) {
+    return loadScenarioText(std::string(defaultScenarioText()), "default (built-in)", options, buildWorld);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     ScenarioLoad result;

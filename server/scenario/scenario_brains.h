@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "app/scenario_check.h"
 #include "proto/scenario.pb.h"
+#include "scenario/scenario_check.h"
 #include "world/archetype.h"
 
 namespace steerd {

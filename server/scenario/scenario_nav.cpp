@@ -1,4 +1,4 @@
-#include "app/scenario_nav.h"
+#include "scenario/scenario_nav.h"
 
 #include <chrono>
 #include <cmath>

@@ -21,8 +21,11 @@ struct ScenarioLoad {
   std::vector<Archetype> archetypes;  // as the file defines them, when it is valid (for live reload)
 };
 
-// `build` false: validate only (steerd --check-scenario).
+// `build` false: validate only (steerd --check-scenario). "default" is the compiled-in file.
 ScenarioLoad loadScenarioFile(const std::string& path, const ScenarioOptions& options, bool build);
+// The names openScenario() takes as built-ins: "default" (scenarios/default.txtpb, compiled in)
+// and the generated ones (crowd).
+std::vector<std::string> scenarioNames();
 // A built-in scenario by name (default, crowd), or else a scenario file by path.
 ScenarioLoad openScenario(const std::string& nameOrPath, const ScenarioOptions& options);
 
