@@ -84,11 +84,19 @@ class Measures {
     // Stuck: positions every second, compared with five seconds before.
     if (tick_ % perSecond_ == 0) {
       samples_.push_back(pos);
-      if (samples_.size() > 6) samples_.erase(samples_.begin());
+      goalDistances_.emplace_back(n_);
+      for (std::size_t i = 0; i < n_; ++i) goalDistances_.back()[i] = steer::distance(pos[i], goal[i]);
+      if (samples_.size() > 6) {
+        samples_.erase(samples_.begin());
+        goalDistances_.erase(goalDistances_.begin());
+      }
       if (samples_.size() == 6) {
+        // Far from its goal at both ends of the window (one that reached a goal and turned back
+        // for the next is not stuck), and moved under 1 m.
         std::size_t stuck = 0;
         for (std::size_t i = 0; i < n_; ++i) {
-          if (steer::distance(pos[i], goal[i]) > 10.0f && steer::distance(pos[i], samples_.front()[i]) < 1.0f)
+          if (goalDistances_.back()[i] > 10.0f && goalDistances_.front()[i] > 10.0f &&
+              steer::distance(pos[i], samples_.front()[i]) < 1.0f)
             ++stuck;
         }
         stuckMax_ = std::max(stuckMax_, stuck);
@@ -108,6 +116,7 @@ class Measures {
   std::uint64_t tick_ = 0;
   std::unordered_map<std::int64_t, std::vector<std::uint32_t>> grid_;
   std::vector<std::vector<Vec2>> samples_;
+  std::vector<std::vector<float>> goalDistances_;
 };
 
 struct Row {
@@ -336,7 +345,8 @@ int main(int argc, char** argv) {
   print(ours, n, seconds);
   if (!skipDetour) print(theirs, n, seconds);
   std::printf(
-      "\nstuck: goal > 10 m, moved < 1 m in 5 s (at the end; stuck^ the worst second). overlap^: deepest "
+      "\nstuck: goal > 10 m now and 5 s ago, moved < 1 m in those 5 s (at the end; stuck^ the worst second). "
+      "overlap^: deepest "
       "pair, "
       "fraction of the radius; ticks>20%%r: share of ticks with a pair deeper than 20 %%.\n");
   std::printf(

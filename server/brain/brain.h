@@ -17,6 +17,7 @@ namespace steerd::brain {
 inline constexpr std::size_t kMaxSenses = 4;
 inline constexpr std::size_t kMaxStats = 4;
 inline constexpr std::size_t kMaxStates = 64;
+inline constexpr std::size_t kMaxOrders = 4;  // fetch orders per state
 
 enum class Test : std::uint8_t {
   kNear,            // index: archetype, value: metres
@@ -30,6 +31,7 @@ enum class Test : std::uint8_t {
   kGroupStrays,     // index: member archetype, index2: group archetype, value: metres
   kClosestToStray,  // as kGroupStrays, and no agent of my archetype is nearer to the stray
   kPathFinished,
+  kHasOrder,  // value: 1 (holds a fetch order) or 0 (holds none)
   kAll,
   kAny,
   kNot,
@@ -55,12 +57,25 @@ struct DecisionNode {
   std::int32_t state = -1;
 };
 
+// A fetch order a state gives (the trail boss's): at each think, the member of `stray` farthest
+// beyond `metres` from the centroid of `group` that nobody is fetching yet goes to the nearest
+// agent of `to` holding no order, while fewer than `atOnce` of the orders this entry gave are in
+// force (the world applies it: brain_think.h).
+struct FetchOrder {
+  std::int32_t stray = 0;  // archetypes
+  std::int32_t group = 0;
+  float metres = 0.0f;
+  std::int32_t to = 0;
+  std::uint32_t atOnce = 1;
+};
+
 struct State {
   std::string name;
   std::int32_t parent = -1;
   std::int32_t initialChild = -1;
   std::array<float, kMaxStats> statRates{};  // per second
   std::vector<Transition> transitions;
+  std::vector<FetchOrder> orders;  // given at each think in this state or one of its children
 };
 
 struct Sense {
@@ -91,12 +106,16 @@ struct Brain {
     }
     return state;
   }
+  bool givesOrders() const {
+    return std::any_of(states.begin(), states.end(), [](const State& s) { return !s.orders.empty(); });
+  }
 };
 
 // What a condition may ask about the agent and its surroundings. The world implements it.
 //   near(archetype, metres), sees(sense), secondsSinceSeen(sense) (infinity: never),
 //   secondsInState(), stat(index), roll() in [0, 1), thinkSeconds() (the interval the roll
-//   covers), groupStrays(member, group, metres), closestToStray(member, group, metres), pathFinished()
+//   covers), groupStrays(member, group, metres), closestToStray(member, group, metres), pathFinished(),
+//   hasOrder() (the agent holds a fetch order)
 template <class Q>
 bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
   const ConditionNode& c = brain.conditions[static_cast<std::size_t>(node)];
@@ -124,6 +143,8 @@ bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
       return q.closestToStray(c.index, c.index2, c.value);
     case Test::kPathFinished:
       return q.pathFinished();
+    case Test::kHasOrder:
+      return q.hasOrder() == (c.value != 0.0f);
     case Test::kAll:
       for (std::int32_t child : c.children) {
         if (!evaluate(brain, child, q)) return false;

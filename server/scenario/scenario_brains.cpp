@@ -1,5 +1,6 @@
 #include "scenario/scenario_brains.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -78,6 +79,7 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
       }
       return;
     case pb::Condition::kPathFinished:
+    case pb::Condition::kHasOrder:
       return;
     case pb::Condition::kAll:
     case pb::Condition::kAny: {
@@ -96,7 +98,8 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
     case pb::Condition::TEST_NOT_SET:
       check.error(f,
                   "empty condition (near, far, sees, seen_within, in_state_for, stat_over, stat_under, "
-                  "chance_per_second, group_strays, path_finished, all, any or not)");
+                  "chance_per_second, group_strays, closest_to_stray, path_finished, has_order, all, any or "
+                  "not)");
       return;
   }
 }
@@ -152,6 +155,10 @@ std::int32_t compileCondition(const pb::Condition& c, const Names& names, const 
       break;
     case pb::Condition::kPathFinished:
       node.test = brain::Test::kPathFinished;
+      break;
+    case pb::Condition::kHasOrder:
+      node.test = brain::Test::kHasOrder;
+      node.value = c.has_order() ? 1.0f : 0.0f;
       break;
     case pb::Condition::kAll:
     case pb::Condition::kAny:
@@ -312,6 +319,20 @@ void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
         if (!std::isfinite(r.per_second()))
           c.error(rf + ".per_second", "not a finite number: " + num(r.per_second()));
       }
+      if (st.orders_size() > static_cast<int>(brain::kMaxOrders)) {
+        c.error(sf + ".orders",
+                "at most " + std::to_string(brain::kMaxOrders) + ", not " + std::to_string(st.orders_size()));
+      }
+      for (int j = 0; j < st.orders_size(); ++j) {
+        const auto& o = st.orders(j);
+        const std::string of = sf + ".orders[" + std::to_string(j) + "]";
+        if (!names.archetypes.count(o.stray()))
+          c.error(of + ".stray", "no archetype named " + quoted(o.stray()));
+        if (!o.group().empty() && !names.archetypes.count(o.group()))
+          c.error(of + ".group", "no archetype named " + quoted(o.group()));
+        if (!names.archetypes.count(o.to())) c.error(of + ".to", "no archetype named " + quoted(o.to()));
+        c.positive(of + ".metres", o.metres());
+      }
       if (b.has_decide() && st.transitions_size() > 0) {
         c.error(sf + ".transitions", "a brain with `decide` chooses by its tree; transitions are not used");
       }
@@ -355,6 +376,11 @@ void attachBrains(const pb::Scenario& s, const Names& names, std::vector<Archety
       out.initialChild = st.initial_child().empty() ? -1 : bn.states.at(st.initial_child());
       for (const auto& r : st.stat_rates())
         out.statRates[static_cast<std::size_t>(bn.stats.at(r.stat()))] = r.per_second();
+      for (const auto& o : st.orders()) {
+        const std::int32_t stray = names.archetypes.at(o.stray());
+        out.orders.push_back({stray, o.group().empty() ? stray : names.archetypes.at(o.group()), o.metres(),
+                              names.archetypes.at(o.to()), std::max<std::uint32_t>(o.at_once(), 1)});
+      }
       b->states.push_back(std::move(out));
     }
     for (int i = 0; i < pbBrain.states_size(); ++i) {

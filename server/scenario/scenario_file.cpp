@@ -27,6 +27,7 @@ using steer::Vec2;
 constexpr float kMaxWorldSide = 20000.0f;  // m
 constexpr std::uint64_t kMaxAgents = 5'000'000;
 constexpr std::size_t kMaxBehaviours = 16;
+constexpr std::uint32_t kMaxContactPasses = 8;
 
 class ParseErrors : public google::protobuf::io::ErrorCollector {
  public:
@@ -71,7 +72,41 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
     if (!archetypes.count(beh.target_archetype())) {
       c.error(bf + ".target_archetype", "no archetype named " + quoted(beh.target_archetype()));
     }
-    c.positive(bf + ".range", beh.range());
+    // A leader, a centroid or an ordered agent is aimed at at any range; hiding spots and
+    // interpose's second agent are still looked for within it.
+    if (beh.target() == pb::NEAREST || beh.kind() == pb::HIDE_FROM_NEAREST ||
+        beh.kind() == pb::INTERPOSE_NEAREST) {
+      c.positive(bf + ".range", beh.range());
+    } else {
+      c.nonNegative(bf + ".range", beh.range());
+    }
+  }
+  if (beh.target() != pb::NEAREST) {
+    const std::string target = pb::TargetKind_Name(beh.target());
+    if (!needsTarget(beh.kind())) {
+      c.error(bf + ".target", target + " on " + pb::BehaviourKind_Name(beh.kind()) +
+                                  ", which has no target (PURSUE_NEAREST, EVADE_NEAREST, HIDE_FROM_NEAREST, "
+                                  "INTERPOSE_NEAREST, OFFSET_PURSUIT_NEAREST or FETCH_STRAY)");
+    } else if (beh.kind() == pb::FETCH_STRAY && beh.target() != pb::FETCH_ORDER) {
+      c.error(
+          bf + ".target",
+          "FETCH_STRAY herds the farthest stray (NEAREST) or the ordered one (FETCH_ORDER), not " + target);
+    } else if (beh.target() == pb::FETCH_ORDER) {
+      // Someone must be able to send an agent of this archetype after one of target_archetype.
+      bool ordered = false;
+      for (const auto& brain : s.brains()) {
+        for (const auto& state : brain.states()) {
+          for (const auto& o : state.orders()) {
+            ordered = ordered || (o.to() == archetype && o.stray() == beh.target_archetype());
+          }
+        }
+      }
+      if (!ordered) {
+        c.error(bf + ".target", "FETCH_ORDER, but no brain state's orders send a " + quoted(archetype) +
+                                    " to fetch a " + quoted(beh.target_archetype()) +
+                                    " (brains.states.orders { stray to })");
+      }
+    }
   }
   if (beh.kind() == pb::INTERPOSE_NEAREST && !archetypes.count(beh.second_archetype())) {
     c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
@@ -217,6 +252,9 @@ void validate(const pb::Scenario& s, Checker& c) {
   }
   validateBrains(s, names, c);
   validateNavigation(s, c);
+  if (s.contact_passes() > kMaxContactPasses) {
+    c.error("contact_passes", "at most " + std::to_string(kMaxContactPasses) + ", not " + std::to_string(s.contact_passes()));
+  }
   // Spawns.
   std::uint64_t agents = 0;
   for (int i = 0; i < s.spawns_size(); ++i) {
@@ -284,6 +322,19 @@ BehaviourKind kindOf(pb::BehaviourKind k) {
   }
 }
 
+TargetKind targetOf(pb::TargetKind t) {
+  switch (t) {
+    case pb::GROUP_LEADER:
+      return TargetKind::kGroupLeader;
+    case pb::GROUP_CENTROID:
+      return TargetKind::kGroupCentroid;
+    case pb::FETCH_ORDER:
+      return TargetKind::kFetchOrder;
+    default:
+      return TargetKind::kNearest;
+  }
+}
+
 CombinerKind combinerOf(pb::Combiner c) {
   switch (c) {
     case pb::WEIGHTED_BLEND:
@@ -316,6 +367,7 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   spec.probability = beh.has_probability() ? beh.probability() : 1.0f;
   if (needsTarget(beh.kind())) {
     spec.targetArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.target_archetype()));
+    spec.target = targetOf(beh.target());
   }
   spec.range = beh.range() > 0.0f ? beh.range() : spec.range;
   spec.pathIndex = beh.path().empty() ? -1 : names.paths.at(beh.path());
@@ -423,6 +475,7 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
   WorldConfig config;
   config.seed = options.seed;
   config.threads = options.threads;
+  config.contactPasses = static_cast<int>(s.contact_passes());
   if (s.navmesh().planner_iterations_per_tick() > 0)
     config.planner.iterationsPerServe = static_cast<int>(s.navmesh().planner_iterations_per_tick());
   auto world = std::make_unique<World>(std::move(g), std::move(archetypes), config);

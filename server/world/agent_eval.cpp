@@ -11,18 +11,33 @@ Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback;
 
 }  // namespace
 
-// Herding (a cowboy, a sheepdog): a stray flees a rider that comes near, so a rider coming
-// straight at it from the herd's side would drive it farther out. The rider rides round it
-// instead, `standOff` metres out (outside its flight distance), until it is on the far side from
-// the herd, then closes in: the stray, fleeing, runs home.
+// The stray: with target FETCH_ORDER the agent this one was ordered to fetch (home: the order's
+// group), until the order ends; otherwise the member of targetArchetype farthest from the centroid
+// of secondArchetype, once farther than `range`.
 SteeringOutput AgentEval::fetchStray(const BehaviourSpec& spec) {
   if (ctx.groups == nullptr) return {};
+  if (spec.target == TargetKind::kFetchOrder) {
+    const std::int32_t s = orderedSlot(spec);
+    if (s < 0 || static_cast<std::uint32_t>(s) == slot) return {};
+    const auto k = static_cast<std::size_t>(s);
+    const ArchetypeIndex group = ctx.groups->fetchOf(ctx.in.id[slot])->group;  // non-null: s >= 0
+    if (ctx.groups->count[group] == 0) return {};
+    targetId = static_cast<std::int32_t>(ctx.in.id[k]);
+    return herd({ctx.in.px[k], ctx.in.py[k]}, ctx.groups->centroid[group], spec.standOff);
+  }
   const std::int32_t p = ctx.groups->find(spec.targetArchetype, spec.secondArchetype);
   if (p < 0 || ctx.groups->strayDistance[static_cast<std::size_t>(p)] <= spec.range) return {};
   const std::int32_t s = ctx.groups->straySlot[static_cast<std::size_t>(p)];
   if (s < 0 || static_cast<std::uint32_t>(s) == slot) return {};
   const steer::Vec2 stray{ctx.in.px[static_cast<std::size_t>(s)], ctx.in.py[static_cast<std::size_t>(s)]};
-  const steer::Vec2 home = ctx.groups->centroid[spec.secondArchetype];
+  return herd(stray, ctx.groups->centroid[spec.secondArchetype], spec.standOff);
+}
+
+// Herding (a cowboy, a sheepdog): a stray flees a rider that comes near, so a rider coming
+// straight at it from the herd's side would drive it farther out. The rider rides round it
+// instead, `standOff` metres out (outside its flight distance), until it is on the far side from
+// the herd, then closes in: the stray, fleeing, runs home.
+SteeringOutput AgentEval::herd(Vec2 stray, Vec2 home, float standOff) {
   const steer::Vec2 away = steer::normalizedOr(stray - home, {1.0f, 0.0f});
   const steer::Vec2 bearing = steer::normalizedOr(body.position - stray, away);
   constexpr float kBehind = 0.8f;  // cos of the angle within which the rider counts as behind
@@ -32,16 +47,23 @@ SteeringOutput AgentEval::fetchStray(const BehaviourSpec& spec) {
     return steer::seek(body, goal);
   }
   // Ride round: a point on the stand-off circle, 60 degrees further round towards `away` on the
-  // shorter side. Against a fence or a rock, the next point round that can be reached.
+  // shorter side. Against a fence or a rock, the circle is cut short: the point in that direction
+  // the stray can see at half or a quarter of the stand-off (so a stray near the fence still gets
+  // a rider between it and the fence, instead of one riding to and fro beside it, pushing it along
+  // the fence), else the next direction round.
   const float side = steer::cross(bearing, away) >= 0.0f ? 1.0f : -1.0f;
   constexpr float kCos60 = 0.5f, kSin60 = 0.8660254f;
   steer::Vec2 dir = steer::rotate(bearing, {kCos60, side * kSin60});
   if (steer::dot(dir, away) > steer::dot(bearing, away) && steer::dot(dir, away) > kBehind) dir = away;
-  steer::Vec2 target = stray + dir * spec.standOff;
-  for (int k = 0; k < 3 && sightBlocked(ctx.geometry, stray, target); ++k) {
-    dir = steer::rotate(dir, {kCos60, side * kSin60});
-    target = stray + dir * spec.standOff;
-  }
+  steer::Vec2 target = stray + dir * standOff;
+  auto reachable = [&] {
+    for (const float part : {1.0f, 0.5f, 0.25f}) {
+      target = stray + dir * (standOff * part);
+      if (!sightBlocked(ctx.geometry, stray, target)) return true;
+    }
+    return false;
+  };
+  for (int k = 0; k < 3 && !reachable(); ++k) dir = steer::rotate(dir, {kCos60, side * kSin60});
   goal = target;
   return steer::seek(body, target);
 }

@@ -91,11 +91,40 @@ struct AgentEval {
     return p >= 0 && static_cast<std::size_t>(p) < ctx.geometry.paths.size() ? &ctx.geometry.paths[p]
                                                                              : nullptr;
   }
-  std::int32_t target(const BehaviourSpec& spec) {
-    const std::int32_t t = nearestOfArchetype(ctx, slot, spec.targetArchetype, spec.range);
-    if (t >= 0) targetId = static_cast<std::int32_t>(ctx.in.id[t]);
-    return t;
+  // What a targeted behaviour aims at (spec.target): an agent, or a group's centroid as a body
+  // moving at the group's mean velocity. False when there is none (no force).
+  bool target(const BehaviourSpec& spec, steer::Kinematic& out) {
+    std::int32_t t = -1;
+    switch (spec.target) {
+      case TargetKind::kNearest:
+        t = nearestOfArchetype(ctx, slot, spec.targetArchetype, spec.range);
+        break;
+      case TargetKind::kGroupLeader:
+        if (ctx.groups != nullptr) t = ctx.groups->leaderSlot[spec.targetArchetype];
+        if (static_cast<std::uint32_t>(t) == slot) t = -1;  // the leader itself
+        break;
+      case TargetKind::kGroupCentroid:
+        if (ctx.groups == nullptr || ctx.groups->count[spec.targetArchetype] == 0) return false;
+        out = {ctx.groups->centroid[spec.targetArchetype], ctx.groups->velocity[spec.targetArchetype],
+               steer::normalizedOr(ctx.groups->velocity[spec.targetArchetype], {1.0f, 0.0f}), 0.0f};
+        return true;
+      case TargetKind::kFetchOrder:
+        t = orderedSlot(spec);
+        break;
+    }
+    if (t < 0) return false;
+    targetId = static_cast<std::int32_t>(ctx.in.id[t]);
+    out = kinematicAt(ctx, static_cast<std::uint32_t>(t));
+    return true;
   }
+  // The slot of the agent of spec.targetArchetype this one was ordered to fetch, or -1.
+  std::int32_t orderedSlot(const BehaviourSpec& spec) const {
+    const Groups::Fetch* f = ctx.groups != nullptr ? ctx.groups->fetchOf(ctx.in.id[slot]) : nullptr;
+    if (f == nullptr || f->straySlot < 0) return -1;
+    return ctx.in.archetype[static_cast<std::size_t>(f->straySlot)] == spec.targetArchetype ? f->straySlot
+                                                                                            : -1;
+  }
+  SteeringOutput herd(Vec2 stray, Vec2 home, float standOff);
 };
 
 // Adapter the steering library's combiners read (weight, priority, probability and an evaluate()
@@ -148,19 +177,19 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
     case BehaviourKind::kWallAvoidance:
       return steer::wallAvoidance(body, near.walls, rt.walls);
     case BehaviourKind::kPursueNearest: {
-      const std::int32_t t = target(spec);
-      if (t < 0) return {};
-      goal = {ctx.in.px[t], ctx.in.py[t]};
-      return steer::pursue(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)));
+      steer::Kinematic t;
+      if (!target(spec, t)) return {};
+      goal = t.position;
+      return steer::pursue(body, t);
     }
     case BehaviourKind::kEvadeNearest: {
-      const std::int32_t t = target(spec);
-      if (t < 0) return {};
-      return steer::evade(body, kinematicAt(ctx, static_cast<std::uint32_t>(t)));
+      steer::Kinematic t;
+      if (!target(spec, t)) return {};
+      return steer::evade(body, t);
     }
     case BehaviourKind::kHideFromNearest: {
-      const std::int32_t t = target(spec);
-      if (t < 0) return {};
+      steer::Kinematic hunter;
+      if (!target(spec, hunter)) return {};
       steer::HideParams params;
       params.distanceFromBoundary = arch.hideDistanceFromBoundary;
       // Hiding spots come from every obstacle within the hunt range, not only the nearby bucket:
@@ -169,7 +198,6 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       const std::size_t n =
           ctx.geometry.obstaclesInRange(body.position.x, body.position.y, spec.range, candidates);
       const std::span<const steer::CircleObstacle> spots(candidates, n);
-      const steer::Kinematic hunter = kinematicAt(ctx, static_cast<std::uint32_t>(t));
       // The goal is the hiding spot (none while there is nowhere to hide and it just evades).
       if (const auto spot =
               steer::nearestHidingSpot(body.position, hunter.position, spots, params.distanceFromBoundary)) {
@@ -197,18 +225,17 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
     case BehaviourKind::kContextSeekWaypoints:
       return contextSeekWaypoints(spec);
     case BehaviourKind::kInterposeNearest: {
-      const std::int32_t a = target(spec);
+      steer::Kinematic ka;
+      const bool a = target(spec, ka);
       const std::int32_t b = nearestOfArchetype(ctx, slot, spec.secondArchetype, spec.range);
-      if (a < 0 || b < 0) return {};
-      const steer::Kinematic ka = kinematicAt(ctx, static_cast<std::uint32_t>(a));
+      if (!a || b < 0) return {};
       const steer::Kinematic kb = kinematicAt(ctx, static_cast<std::uint32_t>(b));
       goal = steer::interposeTarget(body, ka, kb);
       return steer::interpose(body, ka, kb);
     }
     case BehaviourKind::kOffsetPursuitNearest: {
-      const std::int32_t t = target(spec);
-      if (t < 0) return {};
-      const steer::Kinematic leader = kinematicAt(ctx, static_cast<std::uint32_t>(t));
+      steer::Kinematic leader;
+      if (!target(spec, leader)) return {};
       goal = steer::offsetWorldPoint(leader, spec.point);
       return steer::offsetPursuit(body, leader, spec.point);
     }

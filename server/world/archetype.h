@@ -48,6 +48,17 @@ enum class NavGoal : std::uint8_t {
   kRandom,  // a random reachable point on the navmesh, a new one on arrival
 };
 
+// What a targeted behaviour (pursue, evade, hide from, interpose's first agent, offset pursuit,
+// fetch stray) aims at.
+enum class TargetKind : std::uint8_t {
+  kNearest,        // the nearest agent of `targetArchetype` within `range` (fetch stray: the member
+                   // farthest from home)
+  kGroupLeader,    // the living agent of `targetArchetype` with the lowest id, at any range
+  kGroupCentroid,  // the centroid of `targetArchetype`, moving at its mean velocity, at any range
+  kFetchOrder,     // the agent of `targetArchetype` this one was ordered to fetch (a brain state's
+                   // orders, brain_think.h); none: the behaviour gives no force
+};
+
 enum class CombinerKind : std::uint8_t {
   kWeightedBlend,
   kPriority,
@@ -68,6 +79,7 @@ struct BehaviourSpec {
   steer::Vec2 point;
   float standOff = 20.0f;  // m: fetch stray rides round this far out
   NavGoal navGoal = NavGoal::kRandom;
+  TargetKind target = TargetKind::kNearest;
 };
 
 struct FlockParams {

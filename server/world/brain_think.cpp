@@ -83,7 +83,14 @@ struct Queries {
     }
     return false;
   }
+  bool hasOrder() const { return ctx.groups != nullptr && ctx.groups->fetchOf(ctx.in.id[slot]) != nullptr; }
 };
+
+bool followsPath(const std::vector<BehaviourSpec>& set) {
+  return std::any_of(set.begin(), set.end(), [](const BehaviourSpec& s) {
+    return s.kind == BehaviourKind::kFollowPath || s.kind == BehaviourKind::kContextSeekWaypoints;
+  });
+}
 
 bool senses(const StepContext& ctx, std::uint32_t self, const brain::Sense& sense) {
   const AgentColumns& in = ctx.in;
@@ -120,10 +127,15 @@ bool sightBlocked(const StaticGeometry& geometry, Vec2 from, Vec2 to) {
 }
 
 void strayPairsOf(const brain::Brain& brain, std::vector<StrayPair>& out) {
-  for (const brain::ConditionNode& c : brain.conditions) {
-    if (c.test != brain::Test::kGroupStrays && c.test != brain::Test::kClosestToStray) continue;
-    const StrayPair p{static_cast<ArchetypeIndex>(c.index), static_cast<ArchetypeIndex>(c.index2)};
+  auto add = [&](std::int32_t member, std::int32_t group) {
+    const StrayPair p{static_cast<ArchetypeIndex>(member), static_cast<ArchetypeIndex>(group)};
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  };
+  for (const brain::ConditionNode& c : brain.conditions) {
+    if (c.test == brain::Test::kGroupStrays || c.test == brain::Test::kClosestToStray) add(c.index, c.index2);
+  }
+  for (const brain::State& s : brain.states) {
+    for (const brain::FetchOrder& o : s.orders) add(o.stray, o.group);
   }
 }
 
@@ -136,7 +148,7 @@ void startBrain(const brain::Brain& brain, std::uint64_t tick, AgentMemory& memo
 }
 
 void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentMemory* memoryOut,
-                std::vector<BrainMemory>& brainMemory) {
+                std::vector<BrainMemory>& brainMemory, std::vector<OrderRequest>& requests) {
   for (std::uint32_t slot = begin; slot < end; ++slot) {
     const Archetype& arch = ctx.archetypes[ctx.in.archetype[slot]];
     if (!arch.brain || (ctx.in.memory[slot].flags & kAgentExternal)) continue;
@@ -163,7 +175,136 @@ void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, 
     if (next != current) {
       memoryOut[slot].brainState = static_cast<std::uint8_t>(next);
       m.enteredTick = ctx.tick;
+      // Back to a path from a state that did not follow it (a rider back from a fetch): start at
+      // the nearest waypoint, not the one it was heading for when it left.
+      if (!followsPath(arch.behavioursIn(current))) memoryOut[slot].pathIndex = -1;
     }
+    // Orders: the outermost state's first, as transitions are checked.
+    std::array<std::int32_t, brain::kMaxStates> chain{};
+    std::size_t depth = 0;
+    for (std::int32_t s = next; s >= 0 && depth < chain.size();
+         s = b.states[static_cast<std::size_t>(s)].parent)
+      chain[depth++] = s;
+    while (depth > 0) {
+      const std::int32_t s = chain[--depth];
+      const auto& orders = b.states[static_cast<std::size_t>(s)].orders;
+      for (std::size_t k = 0; k < orders.size(); ++k) {
+        requests.push_back({id, &orders[k], static_cast<std::uint16_t>(s * brain::kMaxOrders + k)});
+      }
+    }
+  }
+}
+
+namespace {
+
+// The slot of a live agent in ctx.in, or -1.
+std::int32_t slotOf(const StepContext& ctx, const std::vector<std::uint32_t>& slotOfId, AgentId id) {
+  if (id >= slotOfId.size()) return -1;
+  const std::uint32_t s = slotOfId[id];
+  return s < ctx.in.size() && ctx.in.id[s] == id ? static_cast<std::int32_t>(s) : -1;
+}
+
+bool holdsOrder(const std::vector<HeldOrder>& held, AgentId id) {
+  const auto it = std::lower_bound(held.begin(), held.end(), id,
+                                   [](const HeldOrder& h, AgentId a) { return h.holder < a; });
+  return it != held.end() && it->holder == id;
+}
+
+bool fetched(const std::vector<HeldOrder>& held, AgentId id) {
+  return std::any_of(held.begin(), held.end(), [id](const HeldOrder& h) { return h.stray == id; });
+}
+
+}  // namespace
+
+void endFetchOrders(const StepContext& ctx, const std::vector<std::uint32_t>& slotOfId,
+                    std::vector<HeldOrder>& held) {
+  if (ctx.groups == nullptr) {
+    held.clear();
+    return;
+  }
+  const Groups& g = *ctx.groups;
+  std::erase_if(held, [&](const HeldOrder& h) {
+    const std::int32_t s = slotOf(ctx, slotOfId, h.stray);
+    if (s < 0 || slotOf(ctx, slotOfId, h.holder) < 0 || g.count[h.group] == 0) return true;
+    const Vec2 p{ctx.in.px[static_cast<std::size_t>(s)], ctx.in.py[static_cast<std::size_t>(s)]};
+    return steer::distance(p, g.centroid[h.group]) <= h.doneWithin;
+  });
+}
+
+void giveFetchOrders(const StepContext& ctx, const std::vector<std::vector<OrderRequest>>& requests,
+                     std::vector<HeldOrder>& held) {
+  if (ctx.groups == nullptr) return;
+  std::vector<OrderRequest> all;
+  for (const auto& chunk : requests) all.insert(all.end(), chunk.begin(), chunk.end());
+  if (all.empty()) return;
+  // Chunks are in slot order; within one giver the requests keep their order (outer state first).
+  std::stable_sort(all.begin(), all.end(),
+                   [](const OrderRequest& a, const OrderRequest& b) { return a.from < b.from; });
+  const Groups& g = *ctx.groups;
+  const AgentColumns& in = ctx.in;
+  // The slots of each archetype an order names, gathered once.
+  std::vector<std::vector<std::uint32_t>> slotsOf(ctx.archetypes.size());
+  std::vector<bool> gathered(ctx.archetypes.size(), false);
+  auto members = [&](std::int32_t archetype) -> const std::vector<std::uint32_t>& {
+    const auto a = static_cast<std::size_t>(archetype);
+    if (!gathered[a]) {
+      for (std::size_t s = 0; s < in.size(); ++s) {
+        if (in.archetype[s] == a) slotsOf[a].push_back(static_cast<std::uint32_t>(s));
+      }
+      gathered[a] = true;
+    }
+    return slotsOf[a];
+  };
+  for (const OrderRequest& r : all) {
+    const brain::FetchOrder& o = *r.order;
+    if (g.count[static_cast<std::size_t>(o.group)] == 0) continue;
+    const auto inForce = std::count_if(held.begin(), held.end(), [&](const HeldOrder& h) {
+      return h.giver == r.from && h.entry == r.entry;
+    });
+    if (static_cast<std::uint64_t>(inForce) >= std::max<std::uint32_t>(o.atOnce, 1)) continue;
+    const Vec2 home = g.centroid[static_cast<std::size_t>(o.group)];
+    std::int32_t stray = -1;
+    float farthest = o.metres;
+    for (const std::uint32_t s : members(o.stray)) {
+      if (fetched(held, in.id[s])) continue;
+      const float d = steer::distance({in.px[s], in.py[s]}, home);
+      if (d > farthest ||
+          (d == farthest && stray >= 0 && in.id[s] < in.id[static_cast<std::size_t>(stray)])) {
+        farthest = d;
+        stray = static_cast<std::int32_t>(s);
+      }
+    }
+    if (stray < 0) continue;
+    const auto k = static_cast<std::size_t>(stray);
+    const Vec2 at{in.px[k], in.py[k]};
+    std::int32_t sent = -1;
+    float nearest = std::numeric_limits<float>::infinity();
+    for (const std::uint32_t s : members(o.to)) {
+      if (s == k || (in.memory[s].flags & kAgentExternal) || holdsOrder(held, in.id[s])) continue;
+      const float d = steer::distance({in.px[s], in.py[s]}, at);
+      if (d < nearest || (d == nearest && sent >= 0 && in.id[s] < in.id[static_cast<std::size_t>(sent)])) {
+        nearest = d;
+        sent = static_cast<std::int32_t>(s);
+      }
+    }
+    if (sent < 0) continue;
+    const HeldOrder h{in.id[static_cast<std::size_t>(sent)],
+                      in.id[k],
+                      static_cast<ArchetypeIndex>(o.group),
+                      o.metres * 0.5f,
+                      r.from,
+                      r.entry};
+    held.insert(std::lower_bound(held.begin(), held.end(), h.holder,
+                                 [](const HeldOrder& x, AgentId id) { return x.holder < id; }),
+                h);
+  }
+}
+
+void publishFetchOrders(const std::vector<HeldOrder>& held, const std::vector<std::uint32_t>& slotOfId,
+                        Groups& groups) {
+  groups.fetches.clear();
+  for (const HeldOrder& h : held) {
+    groups.fetches.push_back({h.holder, static_cast<std::int32_t>(slotOfId[h.stray]), h.group});
   }
 }
 

@@ -8,16 +8,25 @@ Groups measureGroups(const AgentColumns& sorted, std::size_t archetypes,
                      const std::vector<StrayPair>& pairs) {
   Groups g;
   g.centroid.assign(archetypes, {});
+  g.velocity.assign(archetypes, {});
   g.count.assign(archetypes, 0);
-  std::vector<double> sx(archetypes, 0.0), sy(archetypes, 0.0);
+  g.leaderSlot.assign(archetypes, -1);
+  std::vector<double> sx(archetypes, 0.0), sy(archetypes, 0.0), svx(archetypes, 0.0), svy(archetypes, 0.0);
   for (std::size_t s = 0; s < sorted.size(); ++s) {
-    sx[sorted.archetype[s]] += sorted.px[s];
-    sy[sorted.archetype[s]] += sorted.py[s];
-    ++g.count[sorted.archetype[s]];
+    const ArchetypeIndex a = sorted.archetype[s];
+    sx[a] += sorted.px[s];
+    sy[a] += sorted.py[s];
+    svx[a] += sorted.vx[s];
+    svy[a] += sorted.vy[s];
+    ++g.count[a];
+    const std::int32_t leader = g.leaderSlot[a];
+    if (leader < 0 || sorted.id[s] < sorted.id[static_cast<std::size_t>(leader)])
+      g.leaderSlot[a] = static_cast<std::int32_t>(s);
   }
   for (std::size_t a = 0; a < archetypes; ++a) {
     if (g.count[a] > 0) {
       g.centroid[a] = {static_cast<float>(sx[a] / g.count[a]), static_cast<float>(sy[a] / g.count[a])};
+      g.velocity[a] = {static_cast<float>(svx[a] / g.count[a]), static_cast<float>(svy[a] / g.count[a])};
     }
   }
   g.pairs = pairs;

@@ -10,6 +10,7 @@ MotionQualityMonitor::MotionQualityMonitor(float dt)
     : sampleEvery_(std::max(1, static_cast<int>(std::lround(1.0f / dt)))), window_(5) {
   samplesX_.resize(window_ + 1);
   samplesY_.resize(window_ + 1);
+  samplesGoal_.resize(window_ + 1);
 }
 
 void MotionQualityMonitor::observe(const World& world) {
@@ -73,16 +74,20 @@ void MotionQualityMonitor::observe(const World& world) {
     const std::size_t ring = samplesX_.size();
     auto& xs = samplesX_[samplesTaken_ % ring];
     auto& ys = samplesY_[samplesTaken_ % ring];
+    auto& goalDistances = samplesGoal_[samplesTaken_ % ring];
     xs.assign(n, 0.0f);
     ys.assign(n, 0.0f);
+    goalDistances.assign(n, 0.0f);
     for (std::size_t s = 0; s < n; ++s) {
       xs[now.id[s]] = now.px[s];
       ys[now.id[s]] = now.py[s];
+      goalDistances[now.id[s]] = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
     }
     ++samplesTaken_;
     if (samplesTaken_ > static_cast<std::size_t>(window_)) {
       const auto& oldX = samplesX_[(samplesTaken_ - 1 - window_) % ring];
       const auto& oldY = samplesY_[(samplesTaken_ - 1 - window_) % ring];
+      const auto& oldGoal = samplesGoal_[(samplesTaken_ - 1 - window_) % ring];
       std::uint64_t stuck = 0, withGoal = 0;
       for (std::size_t s = 0; s < n; ++s) {
         const AgentId id = now.id[s];
@@ -90,7 +95,9 @@ void MotionQualityMonitor::observe(const World& world) {
         ++withGoal;
         const float toGoal = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
         const float moved = std::hypot(now.px[s] - oldX[id], now.py[s] - oldY[id]);
-        if (toGoal > 10.0f && moved < 1.0f) ++stuck;
+        // Far from its goal at both ends of the window: one that reached a goal and turned
+        // back for the next is not stuck.
+        if (toGoal > 10.0f && oldGoal[id] > 10.0f && moved < 1.0f) ++stuck;
       }
       q_.stuckMax = std::max(q_.stuckMax, stuck);
       q_.stuckFinal = stuck;
@@ -108,18 +115,19 @@ MotionQuality MotionQualityMonitor::summary() const {
 
 std::string formatMotionQuality(const MotionQuality& q) {
   char buf[768];
-  std::snprintf(buf, sizeof buf,
-                "motion_quality ticks=%llu\n"
-                "  overlap: %.2f overlapping pairs per tick, mean depth %.3f r, max depth %.3f r\n"
-                "  inside obstacles or walls: max %llu agents on any tick, %llu at the end\n"
-                "  heading jitter: %.3f deg per tick (agents above half max speed)\n"
-                "  stuck (goal > 10 m, moved < 1 m in 5 s): max %llu, at the end %llu of %llu with a goal\n",
-                static_cast<unsigned long long>(q.ticks),
-                q.ticks ? static_cast<double>(q.overlappingPairs) / q.ticks : 0.0, q.meanOverlap,
-                q.maxOverlap, static_cast<unsigned long long>(q.insideObstacleMax),
-                static_cast<unsigned long long>(q.insideObstacleFinal), q.headingJitterDeg,
-                static_cast<unsigned long long>(q.stuckMax), static_cast<unsigned long long>(q.stuckFinal),
-                static_cast<unsigned long long>(q.agentsWithGoal));
+  std::snprintf(
+      buf, sizeof buf,
+      "motion_quality ticks=%llu\n"
+      "  overlap: %.2f overlapping pairs per tick, mean depth %.3f r, max depth %.3f r\n"
+      "  inside obstacles or walls: max %llu agents on any tick, %llu at the end\n"
+      "  heading jitter: %.3f deg per tick (agents above half max speed)\n"
+      "  stuck (goal > 10 m now and 5 s ago, moved < 1 m): max %llu, at the end %llu of %llu with a goal\n",
+      static_cast<unsigned long long>(q.ticks),
+      q.ticks ? static_cast<double>(q.overlappingPairs) / q.ticks : 0.0, q.meanOverlap, q.maxOverlap,
+      static_cast<unsigned long long>(q.insideObstacleMax),
+      static_cast<unsigned long long>(q.insideObstacleFinal), q.headingJitterDeg,
+      static_cast<unsigned long long>(q.stuckMax), static_cast<unsigned long long>(q.stuckFinal),
+      static_cast<unsigned long long>(q.agentsWithGoal));
   return buf;
 }
 

@@ -5,7 +5,7 @@
 //   inside    bodies penetrating an obstacle or a wall by more than 1 % of their radius
 //   jitter    mean absolute heading change per tick (degrees) of agents moving steadily (above
 //             half their max speed on both ticks); a body that trembles has a large one
-//   stuck     agents with a goal farther than 10 m that moved under 1 m in the last 5 s
+//   stuck     agents with a goal farther than 10 m, now and 5 s ago, that moved under 1 m in those 5 s
 //
 // The monitor watches a World after each step(); it reads, never writes.
 #pragma once
@@ -46,6 +46,7 @@ class MotionQualityMonitor {
   std::uint64_t jitterCount_ = 0;
   MotionQuality q_;
   std::vector<std::vector<float>> samplesX_, samplesY_;  // ring of per-id positions
+  std::vector<std::vector<float>> samplesGoal_;          // and of their distances to their goals
   std::size_t samplesTaken_ = 0;
 };
 

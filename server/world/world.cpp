@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include "world/agent_update.h"
+#include "world/contact_projection.h"
 
 namespace steerd {
 
@@ -36,6 +37,7 @@ void World::prepareArchetypes() {
   float reach = 1.0f;
   runtime_.clear();
   anyBrain_ = false;
+  anyOrders_ = false;
   anyNavigate_ = false;
   strayPairs_.clear();
   const auto byPriority = [](const BehaviourSpec& x, const BehaviourSpec& y) {
@@ -45,14 +47,19 @@ void World::prepareArchetypes() {
     std::stable_sort(a.behaviours.begin(), a.behaviours.end(), byPriority);
     for (auto& set : a.stateBehaviours) std::stable_sort(set.begin(), set.end(), byPriority);
     anyBrain_ = anyBrain_ || a.brain != nullptr;
+    anyOrders_ = anyOrders_ || (a.brain && a.brain->givesOrders());
     if (a.brain) strayPairsOf(*a.brain, strayPairs_);
+    // What behaviours ask of groups: FETCH_STRAY's (member, home) pair; a group leader or centroid
+    // target's archetype (any pair keeps the groups measured every tick).
     auto fetches = [&](const std::vector<BehaviourSpec>& set) {
       for (const BehaviourSpec& b : set) {
-        const StrayPair p{b.targetArchetype, b.secondArchetype};
-        if (b.kind == BehaviourKind::kFetchStray &&
-            std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end()) {
-          strayPairs_.push_back(p);
+        StrayPair p{b.targetArchetype, b.secondArchetype};
+        if (b.target == TargetKind::kGroupLeader || b.target == TargetKind::kGroupCentroid) {
+          p = {b.targetArchetype, b.targetArchetype};
+        } else if (b.kind != BehaviourKind::kFetchStray || b.target != TargetKind::kNearest) {
+          continue;
         }
+        if (std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end()) strayPairs_.push_back(p);
       }
     };
     fetches(a.behaviours);
@@ -69,6 +76,7 @@ void World::prepareArchetypes() {
                       a.limits.radius + a.limits.maxSpeed * config_.dt + 1.0f});
     runtime_.push_back(prepareArchetype(a, config_.dt));
   }
+  if (!anyOrders_) fetchOrders_.clear();  // nobody gives orders any more (live reload)
   population_.resize(archetypes_.size(), 0);
   grid_.configure(geometry_.bounds, cell);
   geometry_.index(16.0f, reach);
@@ -211,6 +219,11 @@ void World::step() {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
                 contactFlags_.data());
   });
+  // Phase 3: bodies still overlapping are pushed apart (contact_projection.h).
+  if (config_.contactPasses > 0) {
+    projectContacts(ctx, config_.contactPasses, current_, contactX_, contactY_, *pool_, config_.chunkSize,
+                    contactFlags_.data());
+  }
   counters_ = {};
   for (std::uint8_t f : contactFlags_) {
     counters_.obstacleContacts += (f & kContactObstacle) ? 1 : 0;
@@ -219,12 +232,25 @@ void World::step() {
   ++tick_;
 }
 
-// Phase 1b: action selection for the agents whose turn it is, before any of them steers.
+// Phase 1b: action selection for the agents whose turn it is, before any of them steers. Fetch
+// orders (brain_think.h) end and are given serially, around the parallel think.
 void World::think(const StepContext& ctx) {
+  if (anyOrders_) {
+    endFetchOrders(ctx, slotOfId_, fetchOrders_);
+    if (ctx.groups != nullptr) publishFetchOrders(fetchOrders_, slotOfId_, groups_);
+  }
+  const std::size_t chunk = std::max<std::size_t>(config_.chunkSize, 1);
+  orderRequests_.resize((sorted_.size() + chunk - 1) / chunk);
+  for (auto& r : orderRequests_) r.clear();
   AgentMemory* memory = sorted_.memory.data();
-  pool_->parallelFor(sorted_.size(), config_.chunkSize, [&](std::size_t begin, std::size_t end) {
-    thinkChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), memory, brainMemory_);
+  pool_->parallelFor(sorted_.size(), chunk, [&](std::size_t begin, std::size_t end) {
+    thinkChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), memory, brainMemory_,
+               orderRequests_[begin / chunk]);
   });
+  if (anyOrders_ && ctx.groups != nullptr) {
+    giveFetchOrders(ctx, orderRequests_, fetchOrders_);
+    publishFetchOrders(fetchOrders_, slotOfId_, groups_);
+  }
 }
 
 std::uint64_t World::stateHash() const {
@@ -234,9 +260,17 @@ std::uint64_t World::stateHash() const {
   XXH3_64bits_reset(state);
   XXH3_64bits_update(state, &tick_, sizeof tick_);
   const AgentColumns& a = current_;
+  auto order = fetchOrders_.begin();  // ascending by holder, as the ids
   for (AgentId id = 0; id < slotOfId_.size(); ++id) {
     const std::uint32_t s = slotOfId_[id];
     if (s == kNoSlot) continue;
+    while (order != fetchOrders_.end() && order->holder < id) ++order;
+    if (order != fetchOrders_.end() && order->holder == id) {
+      // The fetch order it holds (none: nothing hashed, as before orders existed).
+      const std::uint32_t o[4] = {order->stray, order->group, order->giver, order->entry};
+      XXH3_64bits_update(state, o, sizeof o);
+      XXH3_64bits_update(state, &order->doneWithin, sizeof order->doneWithin);
+    }
     const float f[8] = {
         a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory[s].wanderX, a.memory[s].wanderY};
     const std::int32_t i[4] = {a.memory[s].pathIndex, a.memory[s].targetId,

@@ -33,6 +33,7 @@ struct WorldConfig {
   float boundsMargin = 5.0f;    // m: inside this band agents are steered back towards the middle
   bool quads = true;            // four-agent SIMD path where it applies; false forces the scalar path (tests)
   nav::PlannerSettings planner;  // the pooled path planner (worlds with a navmesh)
+  int contactPasses = 0;         // phase 3 (contact_projection.h): passes pushing overlapping bodies apart
 };
 
 // Per-tick counters, summed in slot order (deterministic).
@@ -115,12 +116,16 @@ class World {
   AgentColumns sorted_;   // state[n] in cell order (read-only during the steering phase)
   std::vector<std::uint32_t> slotOfId_;
   std::vector<std::uint8_t> contactFlags_;  // per slot, written by the steering phase
+  std::vector<float> contactX_, contactY_;  // contact passes' second copy of the positions
   void prepareArchetypes();  // sorts behaviour sets, derives runtime_, sizes the grid and buckets
 
   std::uint64_t tick_ = 0;
   std::size_t externalCount_ = 0;
   std::vector<std::uint32_t> population_;  // live agents per archetype
   std::vector<BrainMemory> brainMemory_;   // by agent id (agents of brain-driven archetypes)
+  std::vector<HeldOrder> fetchOrders_;     // fetch orders in force, ascending by holder id
+  std::vector<std::vector<OrderRequest>> orderRequests_;  // per think chunk, this tick's
+  bool anyOrders_ = false;                 // some brain state gives fetch orders
   bool anyBrain_ = false;
   std::vector<StrayPair> strayPairs_;  // what behaviours and brains ask about groups
   Groups groups_;

@@ -418,3 +418,18 @@ TEST(ScenarioFileNav, SameGeometryLoadsFromTheCache) {
 
 }  // namespace
 }  // namespace steerd
+
+namespace steerd {
+namespace {
+
+TEST(ScenarioFile, ContactPassesReachTheWorldAndAreBounded) {
+  const ScenarioLoad good = loadScenarioText(kGood + "contact_passes: 3\n", "t.txtpb", {}, true);
+  ASSERT_TRUE(good.errors.empty()) << good.errors.front();
+  EXPECT_EQ(good.world->config().contactPasses, 3);
+  const ScenarioLoad bad = loadScenarioText(kGood + "contact_passes: 9\n", "t.txtpb", {}, false);
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_NE(bad.errors[0].find("contact_passes: at most 8, not 9"), std::string::npos) << bad.errors[0];
+}
+
+}  // namespace
+}  // namespace steerd

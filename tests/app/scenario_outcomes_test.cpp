@@ -126,11 +126,11 @@ int archetypeNamed(const World& w, const std::string& name) {
   return -1;
 }
 
-// Ranch: three riders circle the herd's ground and turn back the five strays, which wander off
+// Ranch: six riders circle the herd's ground and turn back the five strays, which wander off
 // (with no riders they end up at the fence, 90-100 m from the herd). After two minutes every
 // stray is near the herd: within 15 m of the herd's centroid at the end, and within 10 m on
-// average over the last 30 s (measured, seed 1: the farthest stray ends 9.6 m out; the herd's own
-// cows average about 8 m from the centroid).
+// average over the last 30 s (measured, seeds 1-8: the farthest stray ends at most 7.8 m out and
+// averages at most 5.8 m; the herd's own cows average about 8 m from the centroid).
 TEST(ScenarioOutcome, RanchRidersKeepStraysWithTheHerd) {
   auto w = shipped("ranch.txtpb");
   ASSERT_NE(w, nullptr);
@@ -168,6 +168,59 @@ TEST(ScenarioOutcome, RanchRidersKeepStraysWithTheHerd) {
     EXPECT_LT(lastDistanceSum[id] / lastTicks, 10.0) << "stray " << id << " spent the last 30 s away";
   }
   EXPECT_EQ(strays, 5);
+  EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
+}
+
+// Ranch, the trail boss's orders: a stray that got 50 m out (spawned there at the start) is
+// ordered fetched at the boss's first think, and a cowboy, not the boss, holds the order; the
+// order ends (the stray within 12 m, half the boss's 24 m) within a minute (measured, seeds 1-8:
+// 35-55 s), and after two minutes it and every other stray are within 15 m of the herd's centroid
+// (measured: at most 12 m; with the three riders of the file before orders, a stray 50 m out
+// brought every stray to the fence).
+TEST(ScenarioOutcome, RanchBossSendsACowboyToFetchAStray) {
+  auto w = shipped("ranch.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int cow = archetypeNamed(*w, "cow"), stray = archetypeNamed(*w, "stray");
+  const int cowboy = archetypeNamed(*w, "cowboy");
+  ASSERT_GE(cowboy, 0);
+  ASSERT_GE(archetypeNamed(*w, "boss"), 0);
+  const AgentId lost = w->spawn(static_cast<ArchetypeIndex>(stray), {150, 100});
+  int orderedAt = -1, fetchingTicks = 0;
+  bool fetchedAtEnd = false;
+  MotionQualityMonitor monitor(w->config().dt);
+  const int ticks = 120 * 30;
+  for (int t = 0; t < ticks; ++t) {
+    w->step();
+    monitor.observe(*w);
+    const StepContext ctx = w->lastStepContext();
+    ASSERT_NE(ctx.groups, nullptr);
+    fetchedAtEnd = false;
+    for (const Groups::Fetch& f : ctx.groups->fetches) {
+      if (ctx.in.id[static_cast<std::size_t>(f.straySlot)] != lost) continue;
+      EXPECT_EQ(ctx.in.archetype[w->slotOf(f.holder)], cowboy);
+      if (orderedAt < 0) orderedAt = t;
+      fetchedAtEnd = true;
+      ++fetchingTicks;
+    }
+  }
+  std::printf("ordered at tick %d, fetched in %.1f s\n", orderedAt, fetchingTicks / 30.0);
+  EXPECT_GE(orderedAt, 0);
+  EXPECT_LT(orderedAt, 15);  // the boss thinks every 15 ticks
+  EXPECT_LT(fetchingTicks, 60 * 30);
+  EXPECT_FALSE(fetchedAtEnd);
+  const auto& a = w->agents();
+  double cx = 0, cy = 0;
+  int cows = 0;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    if (a.archetype[s] == cow) cx += a.px[s], cy += a.py[s], ++cows;
+  }
+  cx /= cows, cy /= cows;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    if (a.archetype[s] != stray) continue;
+    EXPECT_LT(std::hypot(a.px[s] - cx, a.py[s] - cy), 15.0)
+        << (a.id[s] == lost ? "the fetched stray" : "stray " + std::to_string(a.id[s]))
+        << " is away at the end";
+  }
   EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
 }
 
@@ -352,7 +405,7 @@ TEST(ScenarioOutcome, CrowdCrossingWalkersReachGoalsWithoutJamsOrOverlap) {
   EXPECT_EQ(nav.failed, 0u);
   EXPECT_EQ(q.insideObstacleMax, 0u);
   EXPECT_LE(q.stuckMax, 8u);     // 1 % (measured: 0 to 3)
-  EXPECT_LT(q.maxOverlap, 0.8);  // of the radius (measured: 0.71, the deepest pair of one jam)
+  EXPECT_LT(q.maxOverlap, 0.2);  // of the radius: the bar (measured: 0.01 with contact_passes 4)
 }
 
 TEST(ScenarioOutcome, CrowdCrossingIsTheSameForAnyThreadCount) {

@@ -31,6 +31,8 @@ struct FakeQueries {
   bool closestToStray(std::int32_t, std::int32_t, float metres) const { return closest && stray > metres; }
   bool closest = false;
   bool pathFinished() const { return finished; }
+  bool order = false;
+  bool hasOrder() const { return order; }
 };
 
 std::int32_t add(Brain& b, ConditionNode n) {
@@ -80,6 +82,28 @@ TEST(BrainConditions, LeavesAskThePerception) {
   EXPECT_TRUE(evaluate(b, mine, q));
   const auto done = add(b, {brain::Test::kPathFinished, -1, 0.0f, {}});
   EXPECT_FALSE(evaluate(b, done, q));
+}
+
+// has_order: true holds while the agent holds a fetch order; has_order: false while it holds none.
+TEST(BrainConditions, HasOrderAsksWhetherTheAgentHoldsAFetchOrder) {
+  Brain b;
+  FakeQueries q;
+  const auto holds = add(b, {brain::Test::kHasOrder, -1, 1.0f, {}});
+  const auto holdsNone = add(b, {brain::Test::kHasOrder, -1, 0.0f, {}});
+  EXPECT_FALSE(evaluate(b, holds, q));
+  EXPECT_TRUE(evaluate(b, holdsNone, q));
+  q.order = true;
+  EXPECT_TRUE(evaluate(b, holds, q));
+  EXPECT_FALSE(evaluate(b, holdsNone, q));
+}
+
+// A state's fetch orders are data on the state; givesOrders says whether any state has some.
+TEST(BrainStateMachine, GivesOrdersWhenAnyStateHasOrders) {
+  Brain b;
+  b.states.resize(2);
+  EXPECT_FALSE(b.givesOrders());
+  b.states[1].orders.push_back({1, 0, 30.0f, 2});
+  EXPECT_TRUE(b.givesOrders());
 }
 
 TEST(BrainConditions, ChanceIsPerSecondOverTheThinkInterval) {

@@ -29,6 +29,7 @@ struct FakeQueries {
   bool groupStrays(std::int32_t, std::int32_t, float) const { return false; }
   bool closestToStray(std::int32_t, std::int32_t, float) const { return false; }
   bool pathFinished() const { return false; }
+  bool hasOrder() const { return false; }
 };
 
 std::int32_t condition(Brain& b, ConditionNode n) {

@@ -190,3 +190,48 @@ TEST(BrainWorld, ARiderFetchesAStrayHome) {
 
 }  // namespace
 }  // namespace steerd
+
+namespace steerd {
+namespace {
+
+// A patrol that leaves its route (a detour state without path following) and comes back starts
+// again on the leg of the route nearest to where it is, not at the waypoint it was heading for
+// when it left.
+TEST(BrainWorld, BackOnThePathAtTheNearestWaypoint) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 200, 200};
+  g.paths.push_back({{{50, 50}, {150, 50}, {150, 150}, {50, 150}}, true});
+  auto b = std::make_shared<brain::Brain>();
+  b->thinkEvery = 3;
+  b->states.resize(2);
+  b->states[0].name = "patrol";
+  b->states[1].name = "detour";
+  b->conditions.push_back({brain::Test::kInStateFor, -1, 1.0f, {}});
+  b->conditions.push_back({brain::Test::kInStateFor, -1, 30.0f, {}});  // there by then
+  b->states[0].transitions.push_back({1, 0});
+  b->states[1].transitions.push_back({0, 1});
+  Archetype guard;
+  guard.name = "guard";
+  guard.limits = {0.5f, 1.0f, 4.0f, 10.0f, 2.0f * steer::kPi};
+  BehaviourSpec follow;
+  follow.kind = BehaviourKind::kFollowPath;
+  follow.pathIndex = 0;
+  BehaviourSpec detour;
+  detour.kind = BehaviourKind::kArriveAt;
+  detour.point = {80, 140};  // 10 m from the leg (150, 150) -> (50, 150)
+  guard.stateBehaviours = {{follow}, {detour}};
+  guard.brain = b;
+  World w(g, {guard}, {});
+  const AgentId id = w.spawn(0, {52, 50});
+  int t = 0;
+  for (; t < 300 && w.brainStateOf(id) == 0; ++t) w.step();
+  ASSERT_EQ(w.brainStateOf(id), 1);
+  EXPECT_EQ(w.agents().memory[w.slotOf(id)].pathIndex, 1);  // heading for (150, 50) when it left
+  for (; t < 1500 && w.brainStateOf(id) == 1; ++t) w.step();
+  ASSERT_EQ(w.brainStateOf(id), 0);
+  EXPECT_EQ(w.agents().memory[w.slotOf(id)].pathIndex, 3);  // that leg's end, (50, 150)
+  EXPECT_EQ(w.agents().memory[w.slotOf(id)].goalY, 150.0f);
+}
+
+}  // namespace
+}  // namespace steerd

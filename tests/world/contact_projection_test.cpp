@@ -1,0 +1,133 @@
+// Phase 3, the contact passes: overlapping bodies are pushed apart after they move, never into a
+// wall, never moving a connected player, the same for any thread count.
+#include "world/contact_projection.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "world/motion_quality.h"
+#include "world/world.h"
+
+namespace steerd {
+namespace {
+
+Archetype body(float radius = 0.5f) {
+  Archetype a;
+  a.name = "body";
+  a.limits = {radius, 1.0f, 3.0f, 8.0f, 2.0f * steer::kPi};
+  return a;
+}
+
+// Everyone walks to the same point: the jam that squeezes bodies into each other.
+Archetype rusher() {
+  Archetype a = body();
+  a.name = "rusher";
+  BehaviourSpec arrive;
+  arrive.kind = BehaviourKind::kArriveAt;
+  arrive.point = {50, 50};
+  BehaviourSpec separation;
+  separation.kind = BehaviourKind::kSeparation;
+  a.behaviours = {arrive, separation};
+  return a;
+}
+
+WorldConfig withPasses(int passes, unsigned threads = 1) {
+  WorldConfig c;
+  c.contactPasses = passes;
+  c.threads = threads;
+  c.chunkSize = 64;  // several chunks, so threads share the work
+  return c;
+}
+
+float gap(const World& w, AgentId a, AgentId b) {
+  const auto& s = w.agents();
+  const std::uint32_t i = w.slotOf(a), j = w.slotOf(b);
+  return std::hypot(s.px[i] - s.px[j], s.py[i] - s.py[j]);
+}
+
+StaticGeometry field() {
+  StaticGeometry g;
+  g.bounds = {0, 0, 100, 100};
+  return g;
+}
+
+TEST(ContactProjection, TwoOverlappingBodiesEndTouching) {
+  World w(field(), {body()}, withPasses(4));
+  const AgentId a = w.spawn(0, {50, 50}), b = w.spawn(0, {50.5f, 50});  // 0.5 m deep: 1.0 r
+  w.step();
+  EXPECT_NEAR(gap(w, a, b), 1.0f, 0.05f);
+}
+
+TEST(ContactProjection, BodiesOnTheSameSpotSeparate) {
+  World w(field(), {body()}, withPasses(4));
+  const AgentId a = w.spawn(0, {50, 50}), b = w.spawn(0, {50, 50});
+  for (int t = 0; t < 3; ++t) w.step();
+  EXPECT_GT(gap(w, a, b), 0.9f);
+}
+
+TEST(ContactProjection, AJamStaysWithinATenthOfTheRadius) {
+  auto deepest = [](int passes) {
+    World w(field(), {rusher()}, withPasses(passes));
+    for (int k = 0; k < 300; ++k) {
+      w.spawn(0, {20.0f + static_cast<float>(k % 20) * 3.0f, 20.0f + static_cast<float>(k / 20) * 4.0f});
+    }
+    MotionQualityMonitor m(w.config().dt);
+    for (int t = 0; t < 30 * 20; ++t) {
+      w.step();
+      if (t >= 30 * 5) m.observe(w);
+    }
+    return m.summary().maxOverlap;
+  };
+  const double with = deepest(4), without = deepest(0);
+  std::printf("deepest overlap in the jam: %.3f r with 4 passes, %.3f r without\n", with, without);
+  EXPECT_LT(with, 0.1) << "of the radius";
+  EXPECT_GT(without, 2.0 * with);  // the passes are what holds it
+}
+
+TEST(ContactProjection, ANeighbourNeverPushesABodyIntoAWall) {
+  StaticGeometry g = field();
+  g.walls.push_back(steer::makeWall({60, 20}, {60, 80}));  // faces -x
+  Archetype a = rusher();
+  a.behaviours[0].point = {70, 50};  // beyond the wall: they pile up against it
+  World w(g, {a}, withPasses(4));
+  for (int k = 0; k < 60; ++k)
+    w.spawn(0, {40.0f + static_cast<float>(k % 6) * 2.0f, 40.0f + static_cast<float>(k / 6) * 2.0f});
+  MotionQualityMonitor m(w.config().dt);
+  for (int t = 0; t < 30 * 15; ++t) {
+    w.step();
+    m.observe(w);
+  }
+  EXPECT_EQ(m.summary().insideObstacleMax, 0u);
+  for (std::size_t s = 0; s < w.agentCount(); ++s) EXPECT_LE(w.agents().px[s], 60.0f - 0.5f + 1e-3f);
+}
+
+TEST(ContactProjection, AConnectedPlayerIsNeverMovedAndTheNpcTakesTheWholeCorrection) {
+  World w(field(), {body()}, withPasses(4));
+  const auto player = static_cast<ArchetypeIndex>(w.archetypeIndex("player"));
+  const AgentId p = w.spawnExternal(player, {50, 50});
+  const AgentId npc = w.spawn(0, {50.4f, 50});
+  w.step();
+  const std::uint32_t ps = w.slotOf(p);
+  EXPECT_FLOAT_EQ(w.agents().px[ps], 50.0f);
+  EXPECT_FLOAT_EQ(w.agents().py[ps], 50.0f);
+  EXPECT_NEAR(gap(w, p, npc), 1.0f, 0.05f);  // both radii 0.5
+}
+
+TEST(ContactProjection, SameWorldForAnyThreadCount) {
+  auto hash = [](unsigned threads) {
+    World w(field(), {rusher()}, withPasses(3, threads));
+    for (int k = 0; k < 400; ++k) {
+      w.spawn(0, {10.0f + static_cast<float>(k % 20) * 4.0f, 10.0f + static_cast<float>(k / 20) * 4.0f});
+    }
+    for (int t = 0; t < 200; ++t) w.step();
+    return w.stateHash();
+  };
+  const std::uint64_t one = hash(1);
+  EXPECT_EQ(one, hash(2));
+  EXPECT_EQ(one, hash(4));
+}
+
+}  // namespace
+}  // namespace steerd
