@@ -152,9 +152,9 @@ bool Navigation::chooseGoal(const StepContext& ctx, std::uint32_t id, NavAgent& 
       return true;
     }
     case NavGoal::kRandom: {
-      // Deterministic: the agent's id and how many goals it has had pick the stream.
-      steer::Rng rng =
-          steer::Rng::forAgent(ctx.seed ^ 0x6e61766d657368ULL, id, a.goalsReached * 977u + a.replans);
+      // Deterministic: the agent's id and how many goals it has drawn pick the stream (a goal
+      // given up on is followed by a different one, not drawn again).
+      steer::Rng rng = steer::Rng::forAgent(ctx.seed ^ 0x6e61766d657368ULL, id, a.goalDraws++);
       const Bounds& b = ctx.geometry.bounds;
       const nav::NavPoint on =
           mesh_->randomReachablePoint(a.position, {b.minX, b.minY}, {b.maxX, b.maxY}, rng);

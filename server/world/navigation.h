@@ -35,6 +35,7 @@ struct NavAgent {
   std::uint32_t progressTick = 0;  // when the distance to the current corner last shrank
   std::uint32_t retryTick = 0;     // a failed request is not asked again before this tick
   std::uint32_t goalsReached = 0;
+  std::uint32_t goalDraws = 0;  // random goals drawn (reached or given up): picks the next draw's stream
   float bestDistance = std::numeric_limits<float>::infinity();
   std::int32_t waypoint = -1;  // path goals: the waypoint being walked to
   std::uint16_t corner = 0;    // index into corners of the one being steered to

@@ -290,7 +290,7 @@ std::uint64_t World::stateHash() const {
       const NavAgent& n = navigation_->agent(id);
       const float g[2] = {n.goal.x, n.goal.y};
       const std::uint32_t k[4] = {
-          n.corner, static_cast<std::uint32_t>(n.corners.size()), n.goalsReached,
+          n.corner, static_cast<std::uint32_t>(n.corners.size()), n.goalsReached ^ (n.goalDraws << 16),
           static_cast<std::uint32_t>(n.waiting) | static_cast<std::uint32_t>(n.hasGoal) << 1};
       XXH3_64bits_update(state, g, sizeof g);
       XXH3_64bits_update(state, k, sizeof k);
