@@ -253,7 +253,8 @@ void validate(const pb::Scenario& s, Checker& c) {
   validateBrains(s, names, c);
   validateNavigation(s, c);
   if (s.contact_passes() > kMaxContactPasses) {
-    c.error("contact_passes", "at most " + std::to_string(kMaxContactPasses) + ", not " + std::to_string(s.contact_passes()));
+    c.error("contact_passes",
+            "at most " + std::to_string(kMaxContactPasses) + ", not " + std::to_string(s.contact_passes()));
   }
   // Spawns.
   std::uint64_t agents = 0;

@@ -43,8 +43,13 @@ class CollisionThreat {
                 const CollisionAvoidanceParams& params) {
     const Vec2 relPos = otherPosition - body.position;
     const Vec2 relVel = otherVelocity - body.velocity;
-    const ClosestApproach ca = closestApproach(relPos, relVel);
-    if (!(ca.time > 0.0f) || ca.time > params.timeHorizon || ca.time >= soonest_) return;
+    // The cheap rejections first (a crowd offers many bodies that are not closing, or not soon):
+    // the same t as closestApproach, and its square root only for the few that pass.
+    const float speedSq = lengthSq(relVel);
+    if (speedSq <= kEpsilon * kEpsilon) return;  // no relative motion: t = 0
+    const float t = -dot(relPos, relVel) / speedSq;
+    if (!(t > 0.0f) || t > params.timeHorizon || t >= soonest_) return;
+    const ClosestApproach ca{t, length(relPos + relVel * t)};
     const float radii = body.limits.radius + otherRadius;
     if (ca.separation > radii) return;
     found_ = true;

@@ -91,12 +91,12 @@ SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
   const steer::CollisionAvoidanceParams params;
   steer::CollisionThreat threat;
   const AgentColumns& in = ctx.in;
-  ctx.grid.forEachNear(body.position.x, body.position.y, spec.range, [&](std::uint32_t j) {
-    if (j == slot || n == kMaxOthers) return;
+  ctx.grid.forEachNearWhile(body.position.x, body.position.y, spec.range, [&](std::uint32_t j) {
+    if (j == slot) return true;
     const Vec2 q{in.px[j], in.py[j]};
-    if (steer::distanceSq(q, body.position) > range2) return;
-    ++n;
+    if (steer::distanceSq(q, body.position) > range2) return true;
     threat.consider(body, q, {in.vx[j], in.vy[j]}, in.radius[j], params);
+    return ++n < kMaxOthers;
   });
   return threat.force(body);
 }

@@ -101,6 +101,18 @@ class SpatialGrid {
 
   // Calls f(slot) for every agent in the cells overlapping the square of half-size r around
   // (x, y); callers filter by exact distance.
+  // As forEachNear, stopping once f returns false (a caller that needs only the first few).
+  template <class F>
+  void forEachNearWhile(float x, float y, float r, F&& f) const {
+    const int x0 = cellX(x - r), x1 = cellX(x + r), y0 = cellY(y - r), y1 = cellY(y + r);
+    for (int row = y0; row <= y1; ++row) {
+      const SlotRange s = rowRange(row, x0, x1);
+      for (std::uint32_t j = s.begin; j < s.end; ++j) {
+        if (!f(j)) return;
+      }
+    }
+  }
+
   template <class F>
   void forEachNear(float x, float y, float r, F&& f) const {
     const int x0 = cellX(x - r), x1 = cellX(x + r), y0 = cellY(y - r), y1 = cellY(y + r);

@@ -59,7 +59,8 @@ void World::prepareArchetypes() {
         } else if (b.kind != BehaviourKind::kFetchStray || b.target != TargetKind::kNearest) {
           continue;
         }
-        if (std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end()) strayPairs_.push_back(p);
+        if (std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end())
+          strayPairs_.push_back(p);
       }
     };
     fetches(a.behaviours);

@@ -121,11 +121,11 @@ class World {
 
   std::uint64_t tick_ = 0;
   std::size_t externalCount_ = 0;
-  std::vector<std::uint32_t> population_;  // live agents per archetype
-  std::vector<BrainMemory> brainMemory_;   // by agent id (agents of brain-driven archetypes)
-  std::vector<HeldOrder> fetchOrders_;     // fetch orders in force, ascending by holder id
+  std::vector<std::uint32_t> population_;                 // live agents per archetype
+  std::vector<BrainMemory> brainMemory_;                  // by agent id (agents of brain-driven archetypes)
+  std::vector<HeldOrder> fetchOrders_;                    // fetch orders in force, ascending by holder id
   std::vector<std::vector<OrderRequest>> orderRequests_;  // per think chunk, this tick's
-  bool anyOrders_ = false;                 // some brain state gives fetch orders
+  bool anyOrders_ = false;                                // some brain state gives fetch orders
   bool anyBrain_ = false;
   std::vector<StrayPair> strayPairs_;  // what behaviours and brains ask about groups
   Groups groups_;
