@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "scenario/scenario_file.h"
+#include "scenario_text.h"
 #include "world/brain_think.h"
 
 namespace steerd {
 namespace {
+
+using namespace steerd::testing;
 
 // A walker arrives at a spot 5 m short of a post 30 m away; its tree says "close" once the post
 // is within 10 m, else "far_off" (and "rest", the parent of "far_off", enters it).
@@ -49,24 +52,8 @@ brains {
 }
 )";
 
-ScenarioLoad load(const std::string& text) { return loadScenarioText(text, "t.txtpb", {1, 1, 0}, true); }
-
 std::string broken(const std::string& from, const std::string& to) {
-  std::string b = kBrain;
-  const auto at = b.find(from);
-  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the good brain";
-  if (at != std::string::npos) b.replace(at, from.size(), to);
-  return kWorld + b;
-}
-
-// The load failed, built nothing, and one of its errors contains `expected`.
-void expectError(const std::string& text, const std::string& expected) {
-  const ScenarioLoad r = load(text);
-  EXPECT_EQ(r.world, nullptr);
-  ASSERT_FALSE(r.errors.empty()) << "no error; expected: " << expected;
-  bool found = false;
-  for (const auto& e : r.errors) found = found || e.find(expected) != std::string::npos;
-  EXPECT_TRUE(found) << "expected an error containing: " << expected << "\nfirst error: " << r.errors[0];
+  return kWorld + replacedIn(kBrain, from, to);
 }
 
 int stateNamed(const brain::Brain& b, const std::string& name) {

@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "scenario/scenario_file.h"
+#include "scenario_text.h"
 
 namespace steerd {
 namespace {
+
+using namespace steerd::testing;
 
 // A herd, strays, riders sent by a boss's orders, and a scout that follows the boss (the leader of
 // its archetype) and a dog that circles the herd's centroid.
@@ -66,24 +69,7 @@ spawns { archetype: "boss" count: 1 min { x: 80 y: 100 } max { x: 82 y: 102 } }
 spawns { archetype: "scout" count: 1 min { x: 10 y: 10 } max { x: 12 y: 12 } }
 )";
 
-ScenarioLoad load(const std::string& text) { return loadScenarioText(text, "t.txtpb", {1, 1, 0}, true); }
-
-std::string replaced(const std::string& from, const std::string& to) {
-  std::string t = kGood;
-  const auto at = t.find(from);
-  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the good file";
-  if (at != std::string::npos) t.replace(at, from.size(), to);
-  return t;
-}
-
-void expectError(const std::string& text, const std::string& expected) {
-  const ScenarioLoad r = load(text);
-  EXPECT_EQ(r.world, nullptr);
-  ASSERT_FALSE(r.errors.empty()) << "no error; expected: " << expected;
-  bool found = false;
-  for (const auto& e : r.errors) found = found || e.find(expected) != std::string::npos;
-  EXPECT_TRUE(found) << "expected an error containing: " << expected << "\nfirst error: " << r.errors[0];
-}
+std::string replaced(const std::string& from, const std::string& to) { return replacedIn(kGood, from, to); }
 
 const Archetype& named(const World& w, const std::string& name) {
   for (const auto& a : w.archetypes()) {

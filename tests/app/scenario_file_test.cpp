@@ -11,8 +11,12 @@
 #include <filesystem>
 #include <string>
 
+#include "scenario_text.h"
+
 namespace steerd {
 namespace {
+
+using namespace steerd::testing;
 
 // A small valid scenario; tests break one thing at a time by replacing a piece of it.
 const std::string kGood = R"(
@@ -38,25 +42,7 @@ spawns { archetype: "walker" count: 10 min { x: 5 y: 5 } max { x: 40 y: 30 } spe
 spawns { archetype: "chaser" count: 2 min { x: 60 y: 60 } max { x: 70 y: 70 } }
 )";
 
-std::string replaced(const std::string& from, const std::string& to) {
-  std::string s = kGood;
-  const auto at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the good scenario";
-  if (at != std::string::npos) s.replace(at, from.size(), to);
-  return s;
-}
-
-ScenarioLoad load(const std::string& text) { return loadScenarioText(text, "t.txtpb", {1, 1, 0}, true); }
-
-// The load failed, built nothing, and one of its errors contains `expected`.
-void expectError(const std::string& text, const std::string& expected) {
-  const ScenarioLoad r = load(text);
-  EXPECT_EQ(r.world, nullptr);
-  ASSERT_FALSE(r.errors.empty()) << "no error; expected: " << expected;
-  bool found = false;
-  for (const auto& e : r.errors) found = found || e.find(expected) != std::string::npos;
-  EXPECT_TRUE(found) << "expected an error containing: " << expected << "\nfirst error: " << r.errors[0];
-}
+std::string replaced(const std::string& from, const std::string& to) { return replacedIn(kGood, from, to); }
 
 TEST(ScenarioFile, GoodFileBuildsTheWorldItDescribes) {
   const ScenarioLoad r = load(kGood);
@@ -285,13 +271,7 @@ archetypes {
 spawns { archetype: "walker" count: 3 min { x: 3 y: 3 } max { x: 8 y: 8 } }
 )";
 
-std::string navReplaced(const std::string& from, const std::string& to) {
-  std::string s = kNav;
-  const auto at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << "test bug: '" << from << "' not in the nav scenario";
-  if (at != std::string::npos) s.replace(at, from.size(), to);
-  return s;
-}
+std::string navReplaced(const std::string& from, const std::string& to) { return replacedIn(kNav, from, to); }
 
 TEST(ScenarioFileNav, NavigatorsWalkRoundTheBoxesToTheirWaypoint) {
   ScenarioLoad r = load(kNav);

@@ -12,6 +12,7 @@
 
 #include "scenario/default_scenario.h"
 #include "scenario/scenario_file.h"
+#include "scenario_text.h"
 
 namespace steerd {
 namespace {
@@ -23,12 +24,7 @@ std::string readFile(const std::string& path) {
   return s.str();
 }
 
-bool mentions(const std::vector<std::string>& errors, const std::string& a, const std::string& b) {
-  for (const auto& e : errors) {
-    if (e.find(a) != std::string::npos && e.find(b) != std::string::npos) return true;
-  }
-  return false;
-}
+using steerd::testing::mentions;
 
 std::uint64_t hashAfter(ScenarioLoad load, int ticks) {
   EXPECT_TRUE(load.errors.empty()) << (load.errors.empty() ? "" : load.errors.front());
