@@ -41,6 +41,13 @@ void checkNamesNoRoute(const pb::Behaviour& b, const std::string& field, scenari
             "--agents tiles the scenario, but " + quoted(b.waypoint()) + " is one waypoint" + why);
   if (!b.path().empty())
     c.error(field + ".path", "--agents tiles the scenario, but " + quoted(b.path()) + " is one path" + why);
+  // Groups are archetypes, so the copies would share one leader, one centroid, one set of strays.
+  const std::string shared = " would be one for all the copies of the world (groups are archetypes)";
+  if (b.target() == pb::GROUP_LEADER || b.target() == pb::GROUP_CENTROID || b.target() == pb::FETCH_ORDER)
+    c.error(field + ".target",
+            "--agents tiles the scenario, but " + pb::TargetKind_Name(b.target()) + shared);
+  if (b.kind() == pb::FETCH_STRAY)
+    c.error(field + ".kind", "--agents tiles the scenario, but FETCH_STRAY's stray" + shared);
 }
 
 }  // namespace
@@ -64,6 +71,12 @@ void checkTileable(const pb::Scenario& s, scenario_check::Checker& c) {
   for (int i = 0; i < s.brains_size(); ++i) {
     const auto& b = s.brains(i);
     for (int st = 0; st < b.states_size(); ++st) {
+      if (b.states(st).orders_size() > 0) {
+        c.error(
+            "brains[" + std::to_string(i) + "].states[" + std::to_string(st) + "] (" +
+                quoted(b.states(st).name()) + ").orders",
+            "--agents tiles the scenario, but fetch orders go by archetype: one stray for all the copies");
+      }
       for (int k = 0; k < b.states(st).behaviours_size(); ++k) {
         checkNamesNoRoute(b.states(st).behaviours(k),
                           "brains[" + std::to_string(i) + "].states[" + std::to_string(st) + "] (" +

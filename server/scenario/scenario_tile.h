@@ -14,8 +14,10 @@ namespace steerd {
 // How many copies hold about `wantAgents` agents, given the file's own count (at least 1).
 std::uint32_t tilesFor(std::uint64_t wantAgents, std::uint64_t fileAgents);
 
-// Whether every copy can walk its own routes: a behaviour that names a waypoint or a path directly
-// would send every copy's agents to the first copy's, so such files are refused (with the field).
+// Whether every copy can walk its own routes and keep its own groups: a behaviour that names a
+// waypoint or a path directly would send every copy's agents to the first copy's, and group
+// targets, strays and fetch orders go by archetype (one leader and one centroid for all the
+// copies), so such files are refused (with the field).
 void checkTileable(const scenario::Scenario& s, scenario_check::Checker& c);
 
 // Repeats a valid, tileable scenario `tiles` times (columns first). Names of waypoints, paths and

@@ -86,6 +86,9 @@ TEST(Tiling, AFileWhoseBehavioursNameOneWaypointIsRefused) {
   EXPECT_EQ(r.world, nullptr);
   EXPECT_TRUE(mentions(r.errors, "(\"cow\").behaviours[7].waypoint", "--agents")) << r.errors.size();
   EXPECT_TRUE(mentions(r.errors, "(\"cowboy\").behaviours[3].path", "\"ring\""));
+  // Its groups would be shared by every copy: the boss's centroid target and its fetch orders.
+  EXPECT_TRUE(mentions(r.errors, ".target", "GROUP_CENTROID would be one for all the copies"));
+  EXPECT_TRUE(mentions(r.errors, ".orders", "fetch orders go by archetype"));
 }
 
 TEST(Tiling, MoreCopiesThanTheLimitsAllowAreRefused) {
