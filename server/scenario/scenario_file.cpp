@@ -576,8 +576,7 @@ std::vector<std::string> scenarioNames() {
 }
 
 ScenarioLoad openScenario(const std::string& nameOrPath, const ScenarioOptions& options) {
-  if (nameOrPath == kDefaultScenarioName) return loadScenarioFile(nameOrPath, options, true);
-  for (const auto& name : builtinScenarioNames()) {
+  for (const auto& name : builtinScenarioNames()) {  // generated ones; "default" is a file
     if (name == nameOrPath) {
       ScenarioLoad result;
       result.world = makeScenario(name, options);

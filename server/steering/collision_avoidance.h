@@ -28,10 +28,16 @@ struct ClosestApproach {
 // = |relPos + relVel * t|. (Millington's printed form has the sign of t flipped and computes the
 // separation as distance - relativeSpeed * t, which is only right for a head-on approach.) With no
 // relative motion the distance never changes: time 0, separation = current distance.
-inline ClosestApproach closestApproach(Vec2 relPos, Vec2 relVel) {
+// The time of closest approach alone: what the soonest-threat search rejects on before it pays for
+// the square root of the separation.
+inline float closestApproachTime(Vec2 relPos, Vec2 relVel) {
   const float speedSq = lengthSq(relVel);
-  if (speedSq <= kEpsilon * kEpsilon) return {0.0f, length(relPos)};
-  const float t = -dot(relPos, relVel) / speedSq;
+  if (speedSq <= kEpsilon * kEpsilon) return 0.0f;
+  return -dot(relPos, relVel) / speedSq;
+}
+
+inline ClosestApproach closestApproach(Vec2 relPos, Vec2 relVel) {
+  const float t = closestApproachTime(relPos, relVel);
   return {t, length(relPos + relVel * t)};
 }
 
@@ -43,11 +49,9 @@ class CollisionThreat {
                 const CollisionAvoidanceParams& params) {
     const Vec2 relPos = otherPosition - body.position;
     const Vec2 relVel = otherVelocity - body.velocity;
-    // The cheap rejections first (a crowd offers many bodies that are not closing, or not soon):
-    // the same t as closestApproach, and its square root only for the few that pass.
-    const float speedSq = lengthSq(relVel);
-    if (speedSq <= kEpsilon * kEpsilon) return;  // no relative motion: t = 0
-    const float t = -dot(relPos, relVel) / speedSq;
+    // The cheap rejections first (a crowd offers many bodies that are not closing, or not soon),
+    // the square root only for the few that pass.
+    const float t = closestApproachTime(relPos, relVel);
     if (!(t > 0.0f) || t > params.timeHorizon || t >= soonest_) return;
     const ClosestApproach ca{t, length(relPos + relVel * t)};
     const float radii = body.limits.radius + otherRadius;
