@@ -27,6 +27,9 @@ bool segmentMayTouch(const steer::Wall& w, const Rect& r) {
 
 void StaticGeometry::index(float cellSize, float reach) {
   cellSize_ = cellSize > 0.0f ? cellSize : 16.0f;
+  // A very large world gets larger buckets rather than millions of them.
+  constexpr float kMaxCells = 262144.0f;
+  cellSize_ = std::max(cellSize_, std::sqrt(bounds.width() * bounds.height() / kMaxCells));
   nx_ = std::max(1, static_cast<int>(std::ceil(bounds.width() / cellSize_)));
   ny_ = std::max(1, static_cast<int>(std::ceil(bounds.height() / cellSize_)));
   axisX_ = CellAxis(bounds.minX, cellSize_, nx_);

@@ -34,7 +34,8 @@ class StaticGeometry {
   // The navmesh NAVIGATE behaviours walk (null: none; the behaviour then does nothing).
   std::shared_ptr<const nav::NavMesh> navMesh;
 
-  // Builds the buckets; `reach` is the farthest an agent looks for obstacles and walls.
+  // Builds the buckets of side `cellSize` (larger if the world would need more than 262,144);
+  // `reach` is the farthest an agent looks for obstacles and walls.
   void index(float cellSize, float reach);
 
   // Obstacles and walls that may matter to an agent at (x, y).

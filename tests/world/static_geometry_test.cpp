@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <vector>
 
 namespace steerd {
 namespace {
@@ -58,6 +61,52 @@ TEST(StaticGeometry, EmptyGeometryAnswersEmpty) {
   EXPECT_TRUE(g.wallsNear(5, 5).empty());
   steer::CircleObstacle out[4];
   EXPECT_EQ(g.obstaclesInRange(5, 5, 100, out), 0u);
+}
+
+// Whatever the bucket size, an agent's lists hold every shape within reach of it, in index order:
+// the world's results do not depend on the bucket size (it only changes how many far shapes an
+// agent loops over).
+TEST(StaticGeometry, EveryBucketSizeListsTheShapesWithinReachInOrder) {
+  for (const float cell : {2.0f, 4.0f, 16.0f, 64.0f}) {
+    StaticGeometry g = field();
+    g.walls.push_back(steer::makeWall({100, 20}, {100, 80}));
+    g.index(cell, 6.0f);
+    for (float x = 1; x < 200; x += 7.3f) {
+      for (float y = 1; y < 200; y += 7.3f) {
+        const auto near = g.near(x, y);
+        std::vector<std::size_t> seen;
+        for (const auto& o : near.obstacles) {
+          for (std::size_t i = 0; i < g.obstacles.size(); ++i) {
+            if (g.obstacles[i].center == o.center) seen.push_back(i);
+          }
+        }
+        EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end())) << cell;
+        for (std::size_t i = 0; i < g.obstacles.size(); ++i) {
+          const float gap = steer::length(g.obstacles[i].center - steer::Vec2{x, y}) - g.obstacles[i].radius;
+          if (gap <= 6.0f) {
+            EXPECT_NE(std::find(seen.begin(), seen.end(), i), seen.end()) << cell << " " << x << "," << y;
+          }
+        }
+        // The fence along x = 100 is seen from within reach of it.
+        const bool nearFence = std::abs(x - 100) <= 6.0f && y >= 14 && y <= 86;
+        bool listed = false;
+        for (const auto& w : near.walls) listed = listed || w.from.x == 100.0f;
+        if (nearFence) {
+          EXPECT_TRUE(listed) << cell << " " << x << "," << y;
+        }
+      }
+    }
+  }
+}
+
+// A world of 100 km square does not get 625 million buckets of 4 m: the bucket grows.
+TEST(StaticGeometry, AHugeWorldGetsLargerBuckets) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 100000, 100000};
+  g.obstacles = {{{50000, 50000}, 3}};
+  g.index(4.0f, 6.0f);
+  EXPECT_EQ(g.obstaclesNear(50005, 50000).size(), 1u);
+  EXPECT_TRUE(g.obstaclesNear(10, 10).empty());
 }
 
 }  // namespace
