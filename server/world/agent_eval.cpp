@@ -72,14 +72,11 @@ SteeringOutput AgentEval::herd(Vec2 stray, Vec2 home, float standOff) {
 // corridor comes back from the planner, head straight for the goal.
 SteeringOutput AgentEval::navigate(const BehaviourSpec&) {
   if (ctx.nav == nullptr) return {};
-  const NavAgent& a = ctx.nav[ctx.in.id[slot]];
-  if (!a.hasGoal) return {};
-  goal = a.goal;
-  steer::ArriveParams arriveParams;
-  if (a.arrived || a.corners.empty()) return steer::arrive(body, a.goal, arriveParams);
-  const std::size_t i = std::min<std::size_t>(a.corner, a.corners.size() - 1);
-  const bool last = i + 1 == a.corners.size() && a.complete;
-  return last ? steer::arrive(body, a.corners[i], arriveParams) : steer::seek(body, a.corners[i]);
+  const NavSteer& t = ctx.nav[slot];
+  if (t.mode == NavSteer::kNone) return {};
+  goal = t.goal;
+  return t.mode == NavSteer::kArrive ? steer::arrive(body, t.point, steer::ArriveParams{})
+                                     : steer::seek(body, t.point);
 }
 
 // Millington's closest-time-of-approach test against the agents within spec.range (the first 16

@@ -18,7 +18,7 @@
 namespace steerd {
 
 struct Groups;
-struct NavAgent;
+struct NavSteer;
 
 // What the per-agent path needs from an archetype, derived once at load so that path does no
 // trig (cosines of the field of view and the turn limit) and builds no parameter structs.
@@ -52,8 +52,8 @@ struct StepContext {
   const std::uint32_t* archetypePopulation = nullptr;
   // Centroids and strays of this tick (null when no behaviour or brain asks for them).
   const Groups* groups = nullptr;
-  // Navigation state by agent id (null when the world has no navmesh).
-  const NavAgent* nav = nullptr;
+  // What NAVIGATE steers to, by slot of `in` (null when the world has no navmesh).
+  const NavSteer* nav = nullptr;
 };
 
 enum ContactFlag : std::uint8_t {

@@ -14,12 +14,13 @@ namespace {
 
 using steer::Vec2;
 
-constexpr float kProgressStep = 0.25f;   // m the distance to the corner must shrink to count as progress
-constexpr float kBlockedSeconds = 3.0f;  // without progress: replan
-constexpr std::uint8_t kMaxReplans = 3;  // then give up on the goal (random and path goals)
-constexpr float kOffCourse = 3.0f;       // m from the corridor's current leg: replan
-constexpr float kRetrySeconds = 1.0f;    // after a failed request
-constexpr float kSidestep = 2.0f;        // m aside when blocked
+constexpr float kProgressStep = 0.25f;     // m the distance to the corner must shrink to count as progress
+constexpr float kBlockedSeconds = 3.0f;    // without progress: replan
+constexpr std::uint8_t kMaxReplans = 3;    // then give up on the goal (random and path goals)
+constexpr float kOffCourse = 3.0f;         // m from the corridor's current leg: replan
+constexpr float kRetrySeconds = 1.0f;      // after a failed request
+constexpr float kSidestep = 2.0f;          // m aside when blocked
+constexpr std::size_t kPrefetchAhead = 4;  // agents
 
 float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
   const Vec2 ab = b - a;
@@ -165,17 +166,46 @@ bool Navigation::chooseGoal(const StepContext& ctx, std::uint32_t id, NavAgent& 
   return false;
 }
 
-void Navigation::update(const StepContext& ctx, std::size_t idCount, ThreadPool& pool,
+void Navigation::publish(std::uint32_t id, std::uint32_t slot) {
+  if (slot >= steer_.size()) return;  // not alive
+  const NavAgent& a = agents_[id];
+  NavSteer& out = steer_[slot];
+  if (specOfId_[id] == nullptr || !a.hasGoal) {
+    out = {};
+    return;
+  }
+  out.goal = a.goal;
+  if (a.arrived || a.corners.empty()) {
+    out.point = a.goal;
+    out.mode = NavSteer::kArrive;
+    return;
+  }
+  const std::size_t i = std::min<std::size_t>(a.corner, a.corners.size() - 1);
+  out.point = a.corners[i];
+  out.mode = i + 1 == a.corners.size() && a.complete ? NavSteer::kArrive : NavSteer::kSeek;
+}
+
+void Navigation::update(const StepContext& ctx, std::span<const std::uint32_t> slotOfId, ThreadPool& pool,
                         std::size_t chunkSize) {
+  const std::size_t idCount = slotOfId.size();
   if (agents_.size() < idCount) agents_.resize(idCount);
   specOfId_.assign(idCount, nullptr);
   assignedPathOfId_.resize(idCount);
+  steer_.resize(ctx.in.size());
   const std::uint32_t tick = static_cast<std::uint32_t>(ctx.tick);
 
-  // a. per agent, in parallel
-  pool.parallelFor(ctx.in.size(), chunkSize, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t s = begin; s < end; ++s) {
-      const AgentId id = ctx.in.id[s];
+  // a. per agent, in parallel. In id order: NavAgents are read in memory order, and the state
+  // columns (a few floats per agent, already in cache) by slot.
+  pool.parallelFor(idCount, chunkSize, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t id = begin; id < end; ++id) {
+      // The corridors are separate heap blocks: ask for a later agent's current corner now, so
+      // its cache miss overlaps this agent's work.
+      if (id + kPrefetchAhead < end) {
+        const NavAgent& later = agents_[id + kPrefetchAhead];
+        if (later.corner < later.corners.size()) __builtin_prefetch(&later.corners[later.corner]);
+      }
+      const std::uint32_t s = slotOfId[id];
+      if (s >= ctx.in.size()) continue;  // not alive
       const AgentMemory& m = ctx.in.memory[s];
       NavAgent& a = agents_[id];
       const Archetype& arch = ctx.archetypes[ctx.in.archetype[s]];
@@ -190,9 +220,11 @@ void Navigation::update(const StepContext& ctx, std::size_t idCount, ThreadPool&
           a.arrived = false;
         }
         a.need = NavAgent::kNothing;
+        steer_[s] = {};
         continue;
       }
-      advance(ctx, static_cast<std::uint32_t>(s), a, *spec);
+      advance(ctx, s, a, *spec);
+      publish(static_cast<std::uint32_t>(id), s);
     }
   });
 
@@ -217,6 +249,7 @@ void Navigation::update(const StepContext& ctx, std::size_t idCount, ThreadPool&
       a.hasGoal = chooseGoal(ctx, id, a, *spec, assignedPathOfId_[id]);
       if (!a.hasGoal) {
         a.retryTick = tick + static_cast<std::uint32_t>(kRetrySeconds / ctx.dt);
+        publish(id, slotOfId[id]);
         continue;
       }
     } else if (!a.corners.empty()) {
@@ -229,6 +262,7 @@ void Navigation::update(const StepContext& ctx, std::size_t idCount, ThreadPool&
     a.start = a.position;
     a.progressTick = tick;
     a.bestDistance = std::numeric_limits<float>::infinity();
+    publish(id, slotOfId[id]);
   }
 
   // c. the planner's budget
@@ -243,6 +277,7 @@ void Navigation::update(const StepContext& ctx, std::size_t idCount, ThreadPool&
       a.corners.clear();
       a.retryTick = tick + static_cast<std::uint32_t>(kRetrySeconds / ctx.dt);
       if (specOfId_[r.agent] && specOfId_[r.agent]->navGoal == NavGoal::kRandom) a.hasGoal = false;
+      publish(r.agent, slotOfId[r.agent]);
       continue;
     }
     if (r.partial) ++stats_.unreachable;
@@ -254,6 +289,7 @@ void Navigation::update(const StepContext& ctx, std::size_t idCount, ThreadPool&
     // A random goal that cannot be reached is swapped for another once the partial path ends.
     if (r.partial && specOfId_[r.agent] && specOfId_[r.agent]->navGoal == NavGoal::kRandom)
       a.goal = r.corners.back();
+    publish(r.agent, slotOfId[r.agent]);
   }
   stats_.goalsReached = reached;
   stats_.planner = planner_.stats();

@@ -216,8 +216,8 @@ void World::step() {
   if (anyBrain_) think(ctx);
   // Phase 1c: navigation (navigation.h), after thinking switched behaviour sets.
   if (navigation_ && anyNavigate_) {
-    navigation_->update(ctx, slotOfId_.size(), *pool_, config_.chunkSize);
-    ctx.nav = navigation_->agents();
+    navigation_->update(ctx, slotOfId_, *pool_, config_.chunkSize);
+    ctx.nav = navigation_->steering();
   }
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
@@ -319,7 +319,7 @@ StepContext World::lastStepContext() const {
                   .anyExternal = externalCount_ > 0,
                   .archetypePopulation = population_.data()};
   if (!strayPairs_.empty()) ctx.groups = &groups_;
-  if (navigation_ && anyNavigate_) ctx.nav = navigation_->agents();
+  if (navigation_ && anyNavigate_) ctx.nav = navigation_->steering();
   return ctx;
 }
 
