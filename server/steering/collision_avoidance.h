@@ -49,9 +49,15 @@ class CollisionThreat {
                 const CollisionAvoidanceParams& params) {
     const Vec2 relPos = otherPosition - body.position;
     const Vec2 relVel = otherVelocity - body.velocity;
+    offer(body, relPos, relVel, closestApproachTime(relPos, relVel), otherRadius, params);
+  }
+
+  // consider() for a caller that computed relPos, relVel and t = closestApproachTime(relPos,
+  // relVel) itself (several bodies at once, in SIMD lanes).
+  void offer(const Body& body, Vec2 relPos, Vec2 relVel, float t, float otherRadius,
+             const CollisionAvoidanceParams& params) {
     // The cheap rejections first (a crowd offers many bodies that are not closing, or not soon),
     // the square root only for the few that pass.
-    const float t = closestApproachTime(relPos, relVel);
     if (!(t > 0.0f) || t > params.timeHorizon || t >= soonest_) return;
     const ClosestApproach ca{t, length(relPos + relVel * t)};
     const float radii = body.limits.radius + otherRadius;

@@ -2,6 +2,7 @@
 
 #include "world/brain_think.h"
 #include "world/navigation.h"
+#include "world/simd.h"
 
 namespace steerd::agent_internal {
 
@@ -80,21 +81,49 @@ SteeringOutput AgentEval::navigate(const BehaviourSpec&) {
 }
 
 // Millington's closest-time-of-approach test against the agents within spec.range (the first 16
-// in slot order), each offered to the threat as the grid walk meets it: no list, no allocation.
+// in slot order), offered to the threat in slot order: no list, no allocation. The grid's rows are
+// contiguous slot ranges, so four neighbours at a time get their distance, relative velocity and
+// time of closest approach in SIMD lanes (the same expressions as steer::CollisionThreat::consider,
+// so the same bits); only the few in range go on, one at a time, to the threat.
 SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
-  constexpr std::size_t kMaxOthers = 16;
-  std::size_t n = 0;
-  const float range2 = spec.range * spec.range;
+  using namespace simd;
+  constexpr int kMaxOthers = 16;
+  int n = 0;
   const steer::CollisionAvoidanceParams params;
   steer::CollisionThreat threat;
   const AgentColumns& in = ctx.in;
-  ctx.grid.forEachNearWhile(body.position.x, body.position.y, spec.range, [&](std::uint32_t j) {
-    if (j == slot) return true;
-    const Vec2 q{in.px[j], in.py[j]};
-    if (steer::distanceSq(q, body.position) > range2) return true;
-    threat.consider(body, q, {in.vx[j], in.vy[j]}, in.radius[j], params);
-    return ++n < kMaxOthers;
-  });
+  const F4 px = splat(body.position.x), py = splat(body.position.y);
+  const F4 bvx = splat(body.velocity.x), bvy = splat(body.velocity.y);
+  const F4 range2 = splat(spec.range * spec.range);
+  const F4 still2 = splat(steer::kEpsilon * steer::kEpsilon);
+  const I4 lane{0, 1, 2, 3};
+  const float r = spec.range;
+  const int x0 = ctx.grid.cellX(body.position.x - r), x1 = ctx.grid.cellX(body.position.x + r);
+  const int y0 = ctx.grid.cellY(body.position.y - r), y1 = ctx.grid.cellY(body.position.y + r);
+  for (int row = y0; row <= y1; ++row) {
+    const SlotRange range = ctx.grid.rowRange(row, x0, x1);
+    // Lanes past the range's end read the grid's padding (SpatialGrid::kScanPadding) and are
+    // masked, as is the agent itself.
+    for (std::uint32_t j = range.begin; j < range.end; j += kLanes) {
+      const I4 slots = splat32(static_cast<std::int32_t>(j)) + lane;
+      const I4 valid = (slots < splat32(static_cast<std::int32_t>(range.end))) &
+                       (slots != splat32(static_cast<std::int32_t>(slot)));
+      const F4 dx = load(&in.px[j]) - px, dy = load(&in.py[j]) - py;
+      // !(d2 > range2), as the scalar test: a NaN distance is not rejected here (nor used: its t
+      // is NaN, which the threat rejects).
+      const I4 near = valid & ~(dx * dx + dy * dy > range2);
+      if (!any(near)) continue;
+      const F4 dvx = load(&in.vx[j]) - bvx, dvy = load(&in.vy[j]) - bvy;
+      const F4 speedSq = dvx * dvx + dvy * dvy;
+      // steer::closestApproachTime
+      const F4 t = select(~(speedSq <= still2), -(dx * dvx + dy * dvy) / speedSq);
+      for (int k = 0; k < kLanes; ++k) {
+        if (!near[k]) continue;
+        threat.offer(body, {dx[k], dy[k]}, {dvx[k], dvy[k]}, t[k], in.radius[j + k], params);
+        if (++n >= kMaxOthers) return threat.force(body);
+      }
+    }
+  }
   return threat.force(body);
 }
 

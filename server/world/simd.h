@@ -19,6 +19,7 @@ inline F4 load(const float* p) {
 }
 inline void store(float* p, F4 v) { __builtin_memcpy(p, &v, sizeof v); }
 inline F4 splat(float x) { return F4{x, x, x, x}; }
+inline I4 splat32(std::int32_t x) { return I4{x, x, x, x}; }
 inline I4 splatMask(bool b) { return b ? I4{-1, -1, -1, -1} : I4{0, 0, 0, 0}; }
 // mask ? v : 0
 inline F4 select(I4 mask, F4 v) { return reinterpret_cast<F4>(mask & reinterpret_cast<I4>(v)); }

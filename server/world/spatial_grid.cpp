@@ -52,7 +52,8 @@ void SpatialGrid::rebuild(AgentColumns& from, AgentColumns& to, std::vector<std:
   } else {
     scatter(0, n);
   }
-  for (auto* column : {&to.px, &to.py, &to.hx, &to.hy, &to.radius}) column->resize(n + kScanPadding, 0.0f);
+  for (auto* column : {&to.px, &to.py, &to.vx, &to.vy, &to.hx, &to.hy, &to.radius})
+    column->resize(n + kScanPadding, 0.0f);
 }
 
 }  // namespace steerd

@@ -58,8 +58,8 @@ struct NeighbourBlock {
 class SpatialGrid {
  public:
   // rebuild() leaves this many extra entries after the last agent in the columns the neighbour
-  // scan reads (px, py, hx, hy, radius), so the scan can read whole SIMD blocks past a range's end and
-  // mask the extra lanes instead of branching on a tail.
+  // scan and collision avoidance read (px, py, vx, vy, hx, hy, radius), so they can read whole
+  // SIMD blocks past a range's end and mask the extra lanes instead of branching on a tail.
   static constexpr std::size_t kScanPadding = 8;
 
   // cellSize > 0; the grid covers `bounds` (positions outside are clamped into edge cells).
