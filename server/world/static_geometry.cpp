@@ -55,9 +55,13 @@ void StaticGeometry::index(float cellSize, float reach) {
   };
   for (std::uint32_t i = 0; i < obstacles.size(); ++i) {
     const auto& o = obstacles[i];
-    const float r = o.radius + reach;
+    // An obstacle's own radius pads its reach once more: Buckland's detection box tests the
+    // centre (up to L + R ahead and R + r aside), so the body can see an obstacle's edge from
+    // farther than `reach` (about L + r + R). Without it, small buckets hid big obstacles.
+    const float pad = reach + std::max(o.radius, 0.0f);
+    const float r = o.radius + pad;
     forCells(o.center.x - r, o.center.y - r, o.center.x + r, o.center.y + r, [&](std::size_t c, Rect cell) {
-      if (circleTouches(o, {cell.x0 - reach, cell.y0 - reach, cell.x1 + reach, cell.y1 + reach})) {
+      if (circleTouches(o, {cell.x0 - pad, cell.y0 - pad, cell.x1 + pad, cell.y1 + pad})) {
         nearObstacles[c].push_back(i);
       }
       if (circleTouches(o, cell)) own[c].push_back(i);

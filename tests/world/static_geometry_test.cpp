@@ -65,10 +65,13 @@ TEST(StaticGeometry, EmptyGeometryAnswersEmpty) {
 
 // Whatever the bucket size, an agent's lists hold every shape within reach of it, in index order:
 // the world's results do not depend on the bucket size (it only changes how many far shapes an
-// agent loops over).
+// agent loops over). An obstacle is within reach while its centre is within reach + 2 radii (the
+// detection box tests centres, obstacle_avoidance.h): wildlife's 10 m rock changed the world when
+// 4 m buckets only held obstacles whose edge was within reach.
 TEST(StaticGeometry, EveryBucketSizeListsTheShapesWithinReachInOrder) {
   for (const float cell : {2.0f, 4.0f, 16.0f, 64.0f}) {
     StaticGeometry g = field();
+    g.obstacles.push_back({{150, 60}, 10});
     g.walls.push_back(steer::makeWall({100, 20}, {100, 80}));
     g.index(cell, 6.0f);
     for (float x = 1; x < 200; x += 7.3f) {
@@ -82,7 +85,8 @@ TEST(StaticGeometry, EveryBucketSizeListsTheShapesWithinReachInOrder) {
         }
         EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end())) << cell;
         for (std::size_t i = 0; i < g.obstacles.size(); ++i) {
-          const float gap = steer::length(g.obstacles[i].center - steer::Vec2{x, y}) - g.obstacles[i].radius;
+          const float gap =
+              steer::length(g.obstacles[i].center - steer::Vec2{x, y}) - 2.0f * g.obstacles[i].radius;
           if (gap <= 6.0f) {
             EXPECT_NE(std::find(seen.begin(), seen.end(), i), seen.end()) << cell << " " << x << "," << y;
           }
