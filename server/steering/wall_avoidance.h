@@ -69,22 +69,32 @@ inline SteeringOutput wallAvoidance(const Body& body, std::span<const Wall> wall
                                     const WallAvoidanceParams& params = {}) {
   if (!(params.feelerLength > 0.0f)) return {};
   const std::array<Vec2, 3> feelers = wallFeelers(body, params);
-  Vec2 force;
-  for (const Vec2 tip : feelers) {
-    const Vec2 dir = tip - body.position;
-    const Wall* closest = nullptr;
-    float closestT = 0.0f;
-    Vec2 closestPoint;
-    for (const Wall& wall : walls) {
-      if (dot(dir, wall.normal) >= 0.0f) continue;
-      const std::optional<SegmentHit> hit = segmentIntersection(body.position, tip, wall.from, wall.to);
-      if (hit && (closest == nullptr || hit->t < closestT)) {
-        closest = &wall;
-        closestT = hit->t;
-        closestPoint = hit->point;
-      }
+  struct Closest {
+    const Wall* wall = nullptr;
+    float t = 0.0f;
+    Vec2 point;
+  };
+  std::array<Closest, 3> closest;
+  const Vec2 p = body.position;
+  // A feeler can only cross a wall from the front if the body is in front of the wall's line and
+  // the tip behind it. Both are tested on signed distances (scaled by |normal|) before the
+  // intersection test, with a slack far above float rounding, so they only skip walls that
+  // cannot be crossed: most walls in a bucket are behind the body or out of the feelers' reach.
+  const float slack = 1e-3f + 1e-4f * (std::abs(p.x) + std::abs(p.y));
+  for (const Wall& wall : walls) {
+    const float ahead = dot(p - wall.from, wall.normal);
+    if (ahead < -slack) continue;
+    for (std::size_t k = 0; k < feelers.size(); ++k) {
+      const float along = dot(feelers[k] - p, wall.normal);
+      if (along >= 0.0f || ahead + along > slack) continue;
+      const std::optional<SegmentHit> hit = segmentIntersection(p, feelers[k], wall.from, wall.to);
+      if (hit && (closest[k].wall == nullptr || hit->t < closest[k].t))
+        closest[k] = {&wall, hit->t, hit->point};
     }
-    if (closest != nullptr) force += closest->normal * length(tip - closestPoint);
+  }
+  Vec2 force;
+  for (std::size_t k = 0; k < feelers.size(); ++k) {
+    if (closest[k].wall != nullptr) force += closest[k].wall->normal * length(feelers[k] - closest[k].point);
   }
   return {force, 0.0f};
 }

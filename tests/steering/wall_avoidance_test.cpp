@@ -4,6 +4,10 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
+#include <span>
+
+#include "steering/random.h"
 
 namespace steer {
 namespace {
@@ -134,6 +138,53 @@ TEST(WallAvoidance, ZeroMaxSpeedAndZeroVelocityUseTheSameFeelers) {
   const SteeringOutput touching = wallAvoidance(b, walls, {3.0f, 0.5f, kPi / 4.0f});
   expectFinite(touching);
   EXPECT_NEAR(length(touching.linear), 0.0f, 1e-6f);
+}
+
+// The feelers' closest crossings found the plain way: every feeler against every wall.
+// wallAvoidance skips walls behind the body or out of reach first; it must give the same bits.
+SteeringOutput everyFeelerAgainstEveryWall(const Body& body, std::span<const Wall> walls,
+                                           const WallAvoidanceParams& params) {
+  const std::array<Vec2, 3> feelers = wallFeelers(body, params);
+  Vec2 force;
+  for (const Vec2 tip : feelers) {
+    const Wall* closest = nullptr;
+    float closestT = 0.0f;
+    Vec2 closestPoint;
+    for (const Wall& wall : walls) {
+      if (dot(tip - body.position, wall.normal) >= 0.0f) continue;
+      const std::optional<SegmentHit> hit = segmentIntersection(body.position, tip, wall.from, wall.to);
+      if (hit && (closest == nullptr || hit->t < closestT)) {
+        closest = &wall, closestT = hit->t, closestPoint = hit->point;
+      }
+    }
+    if (closest != nullptr) force += closest->normal * length(tip - closestPoint);
+  }
+  return {force, 0.0f};
+}
+
+TEST(WallAvoidance, SkippingFarWallsGivesTheSameForceAsTestingThemAll) {
+  Rng rng(7);
+  int pushed = 0;
+  for (int round = 0; round < 2000; ++round) {
+    // A box near the body, far from the origin on some rounds (float rounding grows with it).
+    const Vec2 centre{rng.uniform() * 1000.0f, rng.uniform() * 1000.0f};
+    const Vec2 h{0.5f + rng.uniform() * 4.0f, 0.5f + rng.uniform() * 4.0f};
+    const Vec2 c[4] = {centre + Vec2{-h.x, -h.y}, centre + Vec2{h.x, -h.y}, centre + Vec2{h.x, h.y},
+                       centre + Vec2{-h.x, h.y}};
+    // Clockwise, so the normals face out; one fence segment through the box both ways.
+    const std::array<Wall, 6> walls{makeWall(c[1], c[0]), makeWall(c[2], c[1]), makeWall(c[3], c[2]),
+                                    makeWall(c[0], c[3]), makeWall(c[0], c[2]), makeWall(c[2], c[0])};
+    Body b;
+    b.position = centre + Vec2{rng.clamped(), rng.clamped()} * 8.0f;
+    b.heading = normalizedOr(Vec2{rng.clamped(), rng.clamped()}, Vec2{1.0f, 0.0f});
+    const WallAvoidanceParams params{0.5f + rng.uniform() * 4.0f, 0.5f, kPi / 4.0f};
+    const SteeringOutput fast = wallAvoidance(b, walls, params);
+    const SteeringOutput plain = everyFeelerAgainstEveryWall(b, walls, params);
+    ASSERT_EQ(fast.linear.x, plain.linear.x) << round;
+    ASSERT_EQ(fast.linear.y, plain.linear.y) << round;
+    pushed += length(plain.linear) > 0.0f ? 1 : 0;
+  }
+  EXPECT_GT(pushed, 200);  // the rounds do test crossings, not only misses
 }
 
 }  // namespace
