@@ -371,9 +371,10 @@ void NetEndpoint::sendSceneParts(Connection& c, const wire::SceneRequest& reques
       metrics_.drop(wire::DropReason::kRateLimited);
       return;
     }
-    sendRaw(c, scene_[part]);
+    // Counted before the send: a client (a test) that has the datagram sees it counted.
     metrics_.sceneParts.fetch_add(1, std::memory_order_relaxed);
     metrics_.sceneBytes.fetch_add(scene_[part].size(), std::memory_order_relaxed);
+    sendRaw(c, scene_[part]);
   }
 }
 
