@@ -1,8 +1,33 @@
 #include "world/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace steerd {
+
+namespace {
+
+constexpr std::chrono::microseconds kSpin{100};
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+template <class Busy>
+bool ThreadPool::spinWhile(Busy&& busy) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  while (busy()) {
+    for (int i = 0; i < 32; ++i) cpuRelax();
+    if (std::chrono::steady_clock::now() > until) return !busy();
+  }
+  return true;
+}
 
 ThreadPool::ThreadPool(unsigned threads) {
   const unsigned workers = threads > 1 ? threads - 1 : 0;
@@ -32,6 +57,7 @@ void ThreadPool::runChunks() {
 void ThreadPool::workerLoop() {
   std::size_t seen = 0;
   for (;;) {
+    spinWhile([&] { return generation_.load(std::memory_order_acquire) == seen && !stopping_.load(); });
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
@@ -67,6 +93,12 @@ void ThreadPool::parallelFor(std::size_t count, std::size_t chunkSize,
   }
   wake_.notify_all();
   runChunks();
+  if (spinWhile([&] { return pendingWorkers_.load(std::memory_order_acquire) != 0; })) {
+    // Every worker has checked in; taking the lock orders its last writes before ours.
+    std::lock_guard lock(mutex_);
+    body_ = nullptr;
+    return;
+  }
   // Every worker checks in once per generation, even one that wakes after all chunks are gone, so
   // none can still be reading body_ or the chunk counter when the next parallelFor resets them.
   std::unique_lock lock(mutex_);

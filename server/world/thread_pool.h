@@ -4,6 +4,11 @@
 // claim chunks from an atomic counter. Which thread runs which chunk varies run to run, so callers
 // must write only to per-index outputs: with the world's double buffer that makes the result
 // bit-identical for any number of threads. One atomic per chunk, none per agent.
+//
+// A tick runs several parallelFors a few hundred microseconds apart, and waking a sleeping thread
+// costs tens of microseconds (more in a VM). So a worker that finishes spins briefly for the next
+// one, and so does the caller waiting for the workers, before sleeping on the condition
+// variable: between ticks they sleep.
 #pragma once
 
 #include <atomic>
@@ -33,14 +38,18 @@ class ThreadPool {
  private:
   void workerLoop();
   void runChunks();
+  // Spins while `busy()` holds, for at most kSpin; true if it stopped holding.
+  template <class Busy>
+  static bool spinWhile(Busy&& busy);
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  bool stopping_ = false;
-  std::size_t generation_ = 0;   // bumped per parallelFor; workers wait for a new one
-  unsigned pendingWorkers_ = 0;  // workers that have not finished the current generation yet
+  // Written under mutex_ (so the condition variables' predicates hold), read without it to spin.
+  std::atomic<bool> stopping_{false};
+  std::atomic<std::size_t> generation_{0};   // bumped per parallelFor; workers wait for a new one
+  std::atomic<unsigned> pendingWorkers_{0};  // workers that have not finished the current generation
 
   // The job being run (valid while a parallelFor is in flight).
   const std::function<void(std::size_t, std::size_t)>* body_ = nullptr;
