@@ -52,8 +52,11 @@ inline std::array<Vec2, 3> wallFeelers(const Body& body, const WallAvoidancePara
   const Vec2 heading = normalizedOr(body.heading, Vec2{1.0f, 0.0f});
   const float side = params.feelerLength * params.sideFeelerFraction;
   const Vec2 p = body.position;
-  return {p + heading * params.feelerLength, p + rotate(fromAngle(params.sideAngle), heading) * side,
-          p + rotate(fromAngle(-params.sideAngle), heading) * side};
+  // One sine and cosine for both sides: cos(-a) = cos(a) and sin(-a) = -sin(a), exactly in IEEE.
+  const Vec2 left = fromAngle(params.sideAngle);
+  const Vec2 right{left.x, -left.y};
+  return {p + heading * params.feelerLength, p + rotate(left, heading) * side,
+          p + rotate(right, heading) * side};
 }
 
 // For each feeler, the closest wall it crosses pushes along that wall's normal by the penetration
@@ -67,7 +70,7 @@ inline std::array<Vec2, 3> wallFeelers(const Body& body, const WallAvoidancePara
 // into the fence.
 inline SteeringOutput wallAvoidance(const Body& body, std::span<const Wall> walls,
                                     const WallAvoidanceParams& params = {}) {
-  if (!(params.feelerLength > 0.0f)) return {};
+  if (walls.empty() || !(params.feelerLength > 0.0f)) return {};
   const std::array<Vec2, 3> feelers = wallFeelers(body, params);
   struct Closest {
     const Wall* wall = nullptr;
