@@ -19,6 +19,8 @@ constexpr int kMaxTreeDepth = 16;  // decisions from the root to a leaf
 
 struct BrainNames {
   std::map<std::string, int> states, senses, stats;
+  std::string archetype;
+  bool ordered = false;  // some state's fetch orders send this archetype (has_order can change)
 };
 
 BrainNames brainNamesOf(const pb::Brain& b) {
@@ -26,7 +28,20 @@ BrainNames brainNamesOf(const pb::Brain& b) {
   for (int i = 0; i < b.states_size(); ++i) n.states.emplace(b.states(i).name(), i);
   for (int i = 0; i < b.senses_size(); ++i) n.senses.emplace(b.senses(i).name(), i);
   for (int i = 0; i < b.stats_size(); ++i) n.stats.emplace(b.stats(i).name(), i);
+  n.archetype = b.archetype();
   return n;
+}
+
+// Whether any brain's state gives fetch orders to `archetype`.
+bool orderedBySomeBrain(const pb::Scenario& s, const std::string& archetype) {
+  for (const pb::Brain& b : s.brains()) {
+    for (const auto& st : b.states()) {
+      for (const auto& o : st.orders()) {
+        if (o.to() == archetype) return true;
+      }
+    }
+  }
+  return false;
 }
 
 void validateCondition(const pb::Condition& c, const std::string& f, const NameSets& names,
@@ -79,7 +94,13 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
       }
       return;
     case pb::Condition::kPathFinished:
+      return;
     case pb::Condition::kHasOrder:
+      // It could never change: a typo in an order's `to`, or in the brain's archetype.
+      if (!brain.ordered) {
+        check.error(f + ".has_order",
+                    "can never change: no brain state's orders send a " + quoted(brain.archetype));
+      }
       return;
     case pb::Condition::kAll:
     case pb::Condition::kAny: {
@@ -250,7 +271,8 @@ void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
     if (b.think_every_ticks() > 600) {
       c.error(f + ".think_every_ticks", "at most 600, not " + std::to_string(b.think_every_ticks()));
     }
-    const BrainNames bn = brainNamesOf(b);
+    BrainNames bn = brainNamesOf(b);
+    bn.ordered = orderedBySomeBrain(s, b.archetype());
     if (static_cast<int>(bn.states.size()) != b.states_size())
       c.error(f + ".states", "duplicate state names");
     if (static_cast<int>(bn.senses.size()) != b.senses_size())

@@ -183,5 +183,21 @@ TEST(FetchOrderFile, FetchOrderNeedsSomeoneToGiveTheOrder) {
   expectError(replaced(R"(to: "rider" at)", R"(to: "scout" at)"), R"(send a "rider" to fetch a "stray")");
 }
 
+// has_order on an archetype that no order sends could never change (a misspelt `to`, say): the
+// rider's transitions are refused, both ways, and so is a decision tree's test.
+TEST(FetchOrderFile, HasOrderNeedsSomeoneToGiveTheOrder) {
+  const std::string noOrders = replaced(R"(to: "rider" at)", R"(to: "scout" at)");
+  expectError(noOrders,
+              R"(brains[1] ("rider").states[0] ("ride").transitions[0].when.has_order: can never change: )"
+              R"(no brain state's orders send a "rider")");
+  expectError(noOrders, R"(brains[1] ("rider").states[1] ("fetch").transitions[0].when.has_order)");
+  const std::string tree = replacedIn(
+      replacedIn(noOrders, R"(states { name: "ride" transitions { to: "fetch" when { has_order: true } } })",
+                 R"(decide { when { not { has_order: true } } yes { state: "ride" } no { state: "fetch" } }
+  states { name: "ride" })"),
+      R"(transitions { to: "ride" when { has_order: false } })", "");
+  expectError(tree, R"(brains[1] ("rider").decide.when.not.has_order: can never change)");
+}
+
 }  // namespace
 }  // namespace steerd
