@@ -9,7 +9,8 @@
 //   goals reached per simulated second, stuck (goal > 10 m away, moved < 1 m in the last 5 s) at the
 //   end and at worst, overlap (pair depth as a fraction of the radius: worst, and the share of
 //   ticks with any pair deeper than 20 %), bodies inside obstacles.
-// scripts/bench.sh crowd runs it.
+// scripts/bench.sh crowd runs it; --list-stuck prints steerd's stuck agents at the end, one line each
+// (where, how far from the goal, the corridor, what is around them), for finding out why.
 //
 // --replan-storm (scripts/bench.sh paths): the planner's side. A fresh world where every agent
 // asks for a path on the same tick, served by the pooled planner's per-tick budget: ticks until
@@ -93,14 +94,16 @@ class Measures {
       if (samples_.size() == 6) {
         // Far from its goal at both ends of the window (one that reached a goal and turned back
         // for the next is not stuck), and moved under 1 m.
-        std::size_t stuck = 0;
+        stuckNow_.clear();
         for (std::size_t i = 0; i < n_; ++i) {
           if (goalDistances_.back()[i] > 10.0f && goalDistances_.front()[i] > 10.0f &&
               steer::distance(pos[i], samples_.front()[i]) < 1.0f)
-            ++stuck;
+            stuckNow_.push_back(static_cast<std::uint32_t>(i));
         }
-        stuckMax_ = std::max(stuckMax_, stuck);
-        stuckEnd_ = stuck;
+        stuckMax_ = std::max(stuckMax_, stuckNow_.size());
+        stuckSum_ += stuckNow_.size();
+        ++stuckSamples_;
+        stuckEnd_ = stuckNow_.size();
       }
     }
   }
@@ -108,7 +111,11 @@ class Measures {
   std::uint64_t ticks_ = 0, ticksOverTolerance_ = 0, overlapPairs_ = 0;
   double overlapSum_ = 0.0;
   float maxOverlap_ = 0.0f;
-  std::size_t stuckMax_ = 0, stuckEnd_ = 0;
+  std::size_t stuckMax_ = 0, stuckEnd_ = 0, stuckSum_ = 0, stuckSamples_ = 0;
+  double stuckMean() const {
+    return stuckSamples_ > 0 ? static_cast<double>(stuckSum_) / static_cast<double>(stuckSamples_) : 0.0;
+  }
+  std::vector<std::uint32_t> stuckNow_;  // at the last whole second
 
  private:
   std::size_t n_;
@@ -137,8 +144,8 @@ void print(const Row& r, std::size_t n, double seconds) {
                 : t[std::min(t.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(t.size())))];
   const double updates =
       sum > 0 ? static_cast<double>(n) * static_cast<double>(t.size()) / (sum / 1000.0) : 0;
-  std::printf("%-12s %9.2f %9.2f %13.0f %11.1f %7zu %7zu %9.3f %10.2f%% %10.4f\n", r.name.c_str(), mean, p99,
-              updates, r.goals / seconds, r.m.stuckEnd_, r.m.stuckMax_, r.m.maxOverlap_,
+  std::printf("%-12s %9.2f %9.2f %13.0f %11.1f %7zu %7.1f %7zu %9.3f %10.2f%% %10.4f\n", r.name.c_str(), mean,
+              p99, updates, r.goals / seconds, r.m.stuckEnd_, r.m.stuckMean(), r.m.stuckMax_, r.m.maxOverlap_,
               100.0 * static_cast<double>(r.m.ticksOverTolerance_) /
                   std::max<double>(1.0, static_cast<double>(r.m.ticks_)),
               r.m.overlapPairs_ ? r.m.overlapSum_ / static_cast<double>(r.m.overlapPairs_) : 0.0);
@@ -204,6 +211,35 @@ int replanStorm(World& world, double seconds) {
   return 0;
 }
 
+// --list-stuck: one line per agent stuck at the end, for finding out why (jams, corners, walls).
+void listStuckAgents(const World& world, const std::vector<std::uint32_t>& stuck) {
+  const AgentColumns& a = world.agents();
+  const Navigation& nav = *world.navigation();
+  std::printf(
+      "stuck at the end: id pos -> goal (m) speed | corner i/n (m away), replans | bodies within 1.5 m "
+      "(moving against it)\n");
+  for (const std::uint32_t id : stuck) {
+    const std::uint32_t s = world.slotOf(id);
+    const Vec2 p{a.px[s], a.py[s]}, v{a.vx[s], a.vy[s]};
+    const NavAgent& na = nav.agent(id);
+    const Vec2 corner = na.corner < na.corners.size() ? na.corners[na.corner] : na.goal;
+    const Vec2 want = steer::normalizedOr(corner - p, {});
+    int near = 0, against = 0;
+    for (std::uint32_t j = 0; j < a.size(); ++j) {
+      if (j == s || steer::distance(p, {a.px[j], a.py[j]}) > 1.5f) continue;
+      ++near;
+      if (steer::dot(Vec2{a.vx[j], a.vy[j]}, want) < -0.5f) ++against;
+    }
+    std::printf(
+        "  %5u (%6.1f,%6.1f) -> (%6.1f,%6.1f) %5.1f m  %4.2f m/s | corner %u/%zu (%4.1f m) replans %u%s%s | "
+        "%d (%d)\n",
+        id, p.x, p.y, na.goal.x, na.goal.y, steer::distance(p, na.goal), steer::length(v),
+        static_cast<unsigned>(na.corner), na.corners.size(), steer::distance(p, corner),
+        static_cast<unsigned>(na.replans), na.waiting ? " waiting" : "", na.arrived ? " arrived" : "", near,
+        against);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -211,7 +247,7 @@ int main(int argc, char** argv) {
   std::size_t agents = 4000;
   double seconds = 60, warmup = 10;
   unsigned threads = 1;
-  bool skipDetour = false, storm = false;
+  bool skipDetour = false, storm = false, listStuck = false;
   std::uint64_t seed = 1;
   CLI::App app{"crowd_crossing: steerd and DetourCrowd on the same crowd-crossing world"};
   app.add_option("--scenario", scenarioPath, "scenario file with a navmesh and one NAVIGATE archetype")
@@ -222,6 +258,8 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "steerd's simulation threads")->check(CLI::Range(1u, 256u));
   app.add_option("--seed", seed, "world seed");
   app.add_flag("--skip-detour", skipDetour, "steerd only");
+  app.add_flag("--list-stuck", listStuck,
+               "print steerd's stuck agents at the end: where, and what is around them");
   app.add_flag("--replan-storm", storm, "every agent asks for a path at once (default --agents 1000)");
   CLI11_PARSE(app, argc, argv);
   if (storm && app.count("--agents") == 0) agents = 1000;
@@ -280,6 +318,7 @@ int main(int argc, char** argv) {
     ours.m.observe(pos, goal, measuring);
   }
   ours.goals = static_cast<double>(world.navigation()->stats().goalsReached - goalsBefore);
+  if (listStuck) listStuckAgents(world, ours.m.stuckNow_);
   const auto& ns = world.navigation()->stats();
 
   // ---- DetourCrowd, same mesh, same starts
@@ -340,12 +379,14 @@ int main(int argc, char** argv) {
     dtFreeCrowd(crowd);
   }
 
-  std::printf("\n%-12s %9s %9s %13s %11s %7s %7s %9s %11s %10s\n", "crowd", "ms/tick", "p99", "agent-upd/s",
-              "goals/s", "stuck", "stuck^", "overlap^", "ticks>20%r", "mean ovl");
+  std::printf("\n%-12s %9s %9s %13s %11s %7s %7s %7s %9s %11s %10s\n", "crowd", "ms/tick", "p99",
+              "agent-upd/s", "goals/s", "stuck", "stuck~", "stuck^", "overlap^", "ticks>20%r", "mean ovl");
   print(ours, n, seconds);
   if (!skipDetour) print(theirs, n, seconds);
   std::printf(
-      "\nstuck: goal > 10 m now and 5 s ago, moved < 1 m in those 5 s (at the end; stuck^ the worst second). "
+      "\nstuck: goal > 10 m now and 5 s ago, moved < 1 m in those 5 s (at the end; stuck~ the mean of the "
+      "measured "
+      "seconds, stuck^ the worst). "
       "overlap^: deepest "
       "pair, "
       "fraction of the radius; ticks>20%%r: share of ticks with a pair deeper than 20 %%.\n");

@@ -48,20 +48,29 @@ inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float cosMax, float sinMax)
 // Guards: a body whose mass is not > 0 (or not finite) cannot be pushed: the force is ignored and it
 // coasts, rather than dividing by zero. A non-finite force or dt is treated as zero. A negative or NaN
 // maxTurnRate means "no turn limit"; 0 means the direction of travel never changes.
-// The turn limit applies only when the body was already moving (|v| > kEpsilon): from rest there is
-// no direction to turn from. It keeps the new speed and only clamps the direction, so a force
-// opposite to the velocity makes the body swing round in an arc (as a vehicle must) instead of
-// reversing on the spot. `rotation` is left as it was: the point mass has no angular state.
+// The turn limit applies only when the body was moving faster than its pivot speed (kPivotFraction
+// of maxSpeed): from rest there is no direction to turn from, and a body creeping slower than
+// that turns on the spot like one at rest. Without that, a body pressed against an obstacle with its
+// goal behind it was held for good: each step the limit bent its new velocity back to within the
+// turn of the old one, the contact took away the part into the obstacle, and what was left (a few
+// cm/s, along the old direction) was the next step's old direction (crowd-crossing's walkers stuck
+// beside cylinders). Above the pivot speed the limit keeps the new speed and only clamps the
+// direction, so a force opposite to the velocity makes the body swing round in an arc (as a vehicle
+// must) instead of reversing on the spot. `rotation` is left as it was: the point mass has no angular state.
 //
 // The per-step constants (dt and the turn limit's cosine and sine) can be made once per archetype
 // with DynamicStep::of and passed to integrateDynamicStep, which also leaves `orientation` alone:
 // that is the world's hot loop, where the heading vector is the state and trig per agent is the
 // largest cost after the neighbour scan.
+// Below this fraction of maxSpeed the turn limit does not apply (see integrateDynamicStep).
+inline constexpr float kPivotFraction = 0.05f;
+
 struct DynamicStep {
   float dt = 0.0f;
   bool limitTurn = false;  // false: no turn limit (negative/NaN rate, or a limit of pi or more)
   float cosMaxTurn = -1.0f;
   float sinMaxTurn = 0.0f;
+  float pivotSpeed = kEpsilon;  // at or below this speed the body turns on the spot
 
   static DynamicStep of(const BodyLimits& limits, float dt) {
     DynamicStep s;
@@ -71,6 +80,8 @@ struct DynamicStep {
       s.limitTurn = true;
       s.cosMaxTurn = std::cos(maxAngle);
       s.sinMaxTurn = std::sin(maxAngle);
+      s.pivotSpeed =
+          std::max(kEpsilon, kPivotFraction * (isFinite(limits.maxSpeed) ? limits.maxSpeed : 0.0f));
     }
     return s;
   }
@@ -91,7 +102,7 @@ inline Body integrateDynamicStep(const Body& body, Vec2 force, const DynamicStep
 
   if (step.limitTurn) {
     const float speed = length(body.velocity);
-    if (speed > kEpsilon)
+    if (speed > step.pivotSpeed)
       velocity = limitTurn(body.velocity / speed, velocity, step.cosMaxTurn, step.sinMaxTurn);
   }
   velocity = finiteOrZero(velocity);

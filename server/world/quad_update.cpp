@@ -69,7 +69,7 @@ void integrate(const steer::BodyLimits& lim, const steer::DynamicStep& step, V2 
   V2 velocity = truncate(finiteOrZero(velocity0 + accel * splat(step.dt)), lim.maxSpeed);
   if (step.limitTurn) {
     const F4 speed0 = length(velocity0);
-    const I4 moving = speed0 > splat(steer::kEpsilon);
+    const I4 moving = speed0 > splat(step.pivotSpeed);
     const V2 prev = velocity0 / speed0;
     // locomotion_detail::limitTurn(prev, velocity, cos, sin)
     const F4 speed = length(velocity);

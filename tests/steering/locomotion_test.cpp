@@ -127,6 +127,21 @@ TEST(IntegrateDynamic, NoTurnLimitFromRest) {
   EXPECT_NEAR(n.velocity.y, -0.5f, 1e-6f);
 }
 
+TEST(IntegrateDynamic, BelowThePivotSpeedTheBodyTurnsOnTheSpot) {
+  // maxSpeed 10: pivot speed kPivotFraction * 10 = 0.5 m/s.
+  Body creeping = movingBody({0.4f, 0});
+  creeping.limits.maxTurnRate = kPi / 2;                       // 0.1 s -> at most pi/20 rad
+  const Body n = integrateDynamic(creeping, {-10, 10}, 0.1f);  // wanted (-0.6, 1)
+  EXPECT_NEAR(n.velocity.x, -0.6f, 1e-6f);
+  EXPECT_NEAR(n.velocity.y, 1.0f, 1e-6f);
+
+  Body walking = movingBody({0.6f, 0});  // just above it: the limit holds
+  walking.limits.maxTurnRate = kPi / 2;
+  const Body m = integrateDynamic(walking, {-10, 10}, 0.1f);
+  EXPECT_NEAR(toAngle(m.velocity), kPi / 20, 1e-5f);
+  EXPECT_NEAR(kPivotFraction * 10.0f, 0.5f, 1e-6f);
+}
+
 TEST(IntegrateDynamic, ZeroMassIsGuardedTheForceIsIgnored) {
   for (float mass : {0.0f, -1.0f, kNaN, kInf}) {
     Body b = movingBody({1, 0}, 10.0f, 10.0f, mass);

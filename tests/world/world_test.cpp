@@ -181,6 +181,25 @@ TEST(World, BodiesAreNeverLeftInsideObstacles) {
   EXPECT_GT(w.lastTickCounters().obstacleContacts + 1, 0u);
 }
 
+TEST(World, ABodyCreepingAlongAnObstacleTurnsBackToAGoalBehindIt) {
+  // crowd-crossing's trap: a walker pressed against a cylinder, drifting a few cm/s the wrong way,
+  // its goal behind it. With the turn limit applied at any speed, each step bent the new velocity
+  // back to within 18 degrees of the old one, the contact took away the part into the cylinder,
+  // and it crept on the wrong way for good. Below the pivot speed it turns on the spot.
+  StaticGeometry g;
+  g.bounds = {0, 0, 100, 100};
+  g.obstacles.push_back({{50, 52}, 2});
+  Archetype a = walker({arriveAt({40, 53})});
+  a.limits.maxSpeed = 3.5f;
+  a.limits.maxForce = 30.0f;
+  a.limits.maxTurnRate = 3.0f * steer::kPi;  // 540 degrees/s: 18 degrees a tick
+  World w(g, {a}, {});
+  const AgentId id = w.spawn(0, {50, 49.5f}, {0.05f, 0});  // touching, creeping east
+  for (int i = 0; i < 30 * 8; ++i) w.step();
+  const auto s = w.slotOf(id);
+  EXPECT_LT(std::hypot(w.agents().px[s] - 40, w.agents().py[s] - 53), 0.5f);
+}
+
 TEST(World, OverlapResolutionSeparatesAStackedPair) {
   StaticGeometry g;
   World w(g, {walker({})}, {});
