@@ -47,7 +47,7 @@ inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float cosMax, float sinMax)
 // STEERING.md marks): with either, speed grows without bound under a constant force.
 // Guards: a body whose mass is not > 0 (or not finite) cannot be pushed: the force is ignored and it
 // coasts, rather than dividing by zero. A non-finite force or dt is treated as zero. A negative or NaN
-// maxTurnRate means "no turn limit"; 0 means the direction of travel never changes.
+// maxTurnRate means "no turn limit"; 0 means a moving body's direction of travel never changes.
 // The turn limit applies only when the body was moving faster than its pivot speed (kPivotFraction
 // of maxSpeed): from rest there is no direction to turn from, and a body creeping slower than
 // that turns on the spot like one at rest. Without that, a body pressed against an obstacle with its
