@@ -39,6 +39,9 @@ inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float cosMax, float sinMax)
 
 }  // namespace locomotion_detail
 
+// Below this fraction of maxSpeed the turn limit does not apply (see integrateDynamicStep).
+inline constexpr float kPivotFraction = 0.05f;
+
 // Dynamic point mass (Reynolds/Buckland), one step of `dt` seconds under steering force `force`:
 //   F = truncate(F, maxForce); a = F/m; v = truncate(v + a*dt, maxSpeed);
 //   direction of v turns at most maxTurnRate*dt; p += v*dt;
@@ -62,9 +65,6 @@ inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float cosMax, float sinMax)
 // with DynamicStep::of and passed to integrateDynamicStep, which also leaves `orientation` alone:
 // that is the world's hot loop, where the heading vector is the state and trig per agent is the
 // largest cost after the neighbour scan.
-// Below this fraction of maxSpeed the turn limit does not apply (see integrateDynamicStep).
-inline constexpr float kPivotFraction = 0.05f;
-
 struct DynamicStep {
   float dt = 0.0f;
   bool limitTurn = false;  // false: no turn limit (negative/NaN rate, or a limit of pi or more)
