@@ -67,6 +67,7 @@ struct FetchOrder {
   float metres = 0.0f;
   std::int32_t to = 0;
   std::uint32_t atOnce = 1;
+  float giveUpAfter = 0.0f;  // s; > 0: an order not done by then ends (brain_think.h); 0: never
 };
 
 struct State {

@@ -354,6 +354,7 @@ void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
           c.error(of + ".group", "no archetype named " + quoted(o.group()));
         if (!names.archetypes.count(o.to())) c.error(of + ".to", "no archetype named " + quoted(o.to()));
         c.positive(of + ".metres", o.metres());
+        c.nonNegative(of + ".give_up_after_s", o.give_up_after_s());
       }
       if (b.has_decide() && st.transitions_size() > 0) {
         c.error(sf + ".transitions", "a brain with `decide` chooses by its tree; transitions are not used");
@@ -401,7 +402,8 @@ void attachBrains(const pb::Scenario& s, const Names& names, std::vector<Archety
       for (const auto& o : st.orders()) {
         const std::int32_t stray = names.archetypes.at(o.stray());
         out.orders.push_back({stray, o.group().empty() ? stray : names.archetypes.at(o.group()), o.metres(),
-                              names.archetypes.at(o.to()), std::max<std::uint32_t>(o.at_once(), 1)});
+                              names.archetypes.at(o.to()), std::max<std::uint32_t>(o.at_once(), 1),
+                              o.give_up_after_s()});
       }
       b->states.push_back(std::move(out));
     }

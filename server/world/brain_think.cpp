@@ -217,7 +217,8 @@ bool fetched(const std::vector<HeldOrder>& held, AgentId id) {
 }  // namespace
 
 void endFetchOrders(const StepContext& ctx, const std::vector<std::uint32_t>& slotOfId,
-                    std::vector<HeldOrder>& held) {
+                    std::vector<HeldOrder>& held, std::vector<PassedOver>& passedOver) {
+  std::erase_if(passedOver, [&](const PassedOver& p) { return ctx.tick >= p.untilTick; });
   if (ctx.groups == nullptr) {
     held.clear();
     return;
@@ -227,12 +228,17 @@ void endFetchOrders(const StepContext& ctx, const std::vector<std::uint32_t>& sl
     const std::int32_t s = slotOf(ctx, slotOfId, h.stray);
     if (s < 0 || slotOf(ctx, slotOfId, h.holder) < 0 || g.count[h.group] == 0) return true;
     const Vec2 p{ctx.in.px[static_cast<std::size_t>(s)], ctx.in.py[static_cast<std::size_t>(s)]};
-    return steer::distance(p, g.centroid[h.group]) <= h.doneWithin;
+    if (steer::distance(p, g.centroid[h.group]) <= h.doneWithin) return true;
+    if (h.giveUpTicks > 0 && ctx.tick >= h.givenTick + h.giveUpTicks) {
+      passedOver.push_back({h.holder, h.stray, ctx.tick + h.giveUpTicks});
+      return true;
+    }
+    return false;
   });
 }
 
 void giveFetchOrders(const StepContext& ctx, const std::vector<std::vector<OrderRequest>>& requests,
-                     std::vector<HeldOrder>& held) {
+                     std::vector<HeldOrder>& held, const std::vector<PassedOver>& passedOver) {
   if (ctx.groups == nullptr) return;
   std::vector<OrderRequest> all;
   for (const auto& chunk : requests) all.insert(all.end(), chunk.begin(), chunk.end());
@@ -279,8 +285,14 @@ void giveFetchOrders(const StepContext& ctx, const std::vector<std::vector<Order
     const Vec2 at{in.px[k], in.py[k]};
     std::int32_t sent = -1;
     float nearest = std::numeric_limits<float>::infinity();
+    const auto passedOverFor = [&](AgentId holder) {
+      return std::any_of(passedOver.begin(), passedOver.end(),
+                         [&](const PassedOver& p) { return p.holder == holder && p.stray == in.id[k]; });
+    };
     for (const std::uint32_t s : members(o.to)) {
-      if (s == k || (in.memory[s].flags & kAgentExternal) || holdsOrder(held, in.id[s])) continue;
+      if (s == k || (in.memory[s].flags & kAgentExternal) || holdsOrder(held, in.id[s]) ||
+          passedOverFor(in.id[s]))
+        continue;
       const float d = steer::distance({in.px[s], in.py[s]}, at);
       if (d < nearest || (d == nearest && sent >= 0 && in.id[s] < in.id[static_cast<std::size_t>(sent)])) {
         nearest = d;
@@ -288,12 +300,20 @@ void giveFetchOrders(const StepContext& ctx, const std::vector<std::vector<Order
       }
     }
     if (sent < 0) continue;
+    // Whole ticks, at least one: a give-up time shorter than a tick still ends the order.
+    const std::uint32_t giveUpTicks =
+        o.giveUpAfter > 0.0f
+            ? std::max<std::uint32_t>(
+                  1, static_cast<std::uint32_t>(std::min(std::ceil(o.giveUpAfter / ctx.dt), 1e9f)))
+            : 0u;
     const HeldOrder h{in.id[static_cast<std::size_t>(sent)],
                       in.id[k],
                       static_cast<ArchetypeIndex>(o.group),
                       o.metres * 0.5f,
                       r.from,
-                      r.entry};
+                      r.entry,
+                      ctx.tick,
+                      giveUpTicks};
     held.insert(std::lower_bound(held.begin(), held.end(), h.holder,
                                  [](const HeldOrder& x, AgentId id) { return x.holder < id; }),
                 h);

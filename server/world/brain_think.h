@@ -36,8 +36,20 @@ struct HeldOrder {
   ArchetypeIndex group = 0;  // whose centroid is home
   float doneWithin = 0.0f;   // m: the order ends once the stray is this near home (metres / 2)
   AgentId giver = 0;
-  std::uint16_t entry = 0;  // which of the giver's orders: state * brain::kMaxOrders + index
+  std::uint16_t entry = 0;        // which of the giver's orders: state * brain::kMaxOrders + index
+  std::uint64_t givenTick = 0;    // the tick it was given
+  std::uint32_t giveUpTicks = 0;  // ticks after givenTick at which it ends undone; 0: never
   bool operator==(const HeldOrder&) const = default;
+};
+
+// A holder that gave up on a stray (its order timed out) is not sent after that stray again before
+// `untilTick`: the next order for it goes to another agent, so one that cannot reach it (walled
+// off, too slow) does not take the same order back at the next think.
+struct PassedOver {
+  AgentId holder = 0;
+  AgentId stray = 0;
+  std::uint64_t untilTick = 0;
+  bool operator==(const PassedOver&) const = default;
 };
 
 // An order a thinking agent gives (one of its state's, or its ancestors', brain::FetchOrder).
@@ -55,16 +67,18 @@ void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, 
 
 // Fetch orders, serial (`held`: ascending by holder; `slotOfId`: slots in ctx.in by id).
 // Ends the orders that are done: the stray is within doneWithin of its group's centroid, the stray
-// or the holder is gone, or nothing is measured (ctx.groups null).
+// or the holder is gone, or nothing is measured (ctx.groups null); and those whose giveUpTicks ran
+// out, each adding its holder and stray to `passedOver` for as long again (entries whose time is
+// up are dropped first).
 void endFetchOrders(const StepContext& ctx, const std::vector<std::uint32_t>& slotOfId,
-                    std::vector<HeldOrder>& held);
+                    std::vector<HeldOrder>& held, std::vector<PassedOver>& passedOver);
 // Applies the requests of one think (any number of chunks' lists), in the givers' id order: for
 // each whose giver has fewer than its atOnce orders from that entry in force, the member of
 // `stray` farthest beyond `metres` from the centroid of `group` that nobody fetches yet (ties: the
-// lower id) goes to the agent of `to` nearest to it that holds no order (not a connected player;
-// ties: the lower id). At most one new order per request.
+// lower id) goes to the agent of `to` nearest to it that holds no order (not a connected player,
+// not one passed over for that stray; ties: the lower id). At most one new order per request.
 void giveFetchOrders(const StepContext& ctx, const std::vector<std::vector<OrderRequest>>& requests,
-                     std::vector<HeldOrder>& held);
+                     std::vector<HeldOrder>& held, const std::vector<PassedOver>& passedOver);
 // Groups::fetches for the steering phase and has_order.
 void publishFetchOrders(const std::vector<HeldOrder>& held, const std::vector<std::uint32_t>& slotOfId,
                         Groups& groups);

@@ -77,7 +77,10 @@ void World::prepareArchetypes() {
                       a.limits.radius + a.limits.maxSpeed * config_.dt + 1.0f});
     runtime_.push_back(prepareArchetype(a, config_.dt));
   }
-  if (!anyOrders_) fetchOrders_.clear();  // nobody gives orders any more (live reload)
+  if (!anyOrders_) {  // nobody gives orders any more (live reload)
+    fetchOrders_.clear();
+    passedOver_.clear();
+  }
   population_.resize(archetypes_.size(), 0);
   grid_.configure(geometry_.bounds, cell);
   // Small buckets: an agent's avoidance and contacts loop over every shape in its bucket, so
@@ -240,7 +243,7 @@ void World::step() {
 // orders (brain_think.h) end and are given serially, around the parallel think.
 void World::think(const StepContext& ctx) {
   if (anyOrders_) {
-    endFetchOrders(ctx, slotOfId_, fetchOrders_);
+    endFetchOrders(ctx, slotOfId_, fetchOrders_, passedOver_);
     if (ctx.groups != nullptr) publishFetchOrders(fetchOrders_, slotOfId_, groups_);
   }
   const std::size_t chunk = std::max<std::size_t>(config_.chunkSize, 1);
@@ -252,7 +255,7 @@ void World::think(const StepContext& ctx) {
                orderRequests_[begin / chunk]);
   });
   if (anyOrders_ && ctx.groups != nullptr) {
-    giveFetchOrders(ctx, orderRequests_, fetchOrders_);
+    giveFetchOrders(ctx, orderRequests_, fetchOrders_, passedOver_);
     publishFetchOrders(fetchOrders_, slotOfId_, groups_);
   }
 }
@@ -271,9 +274,10 @@ std::uint64_t World::stateHash() const {
     while (order != fetchOrders_.end() && order->holder < id) ++order;
     if (order != fetchOrders_.end() && order->holder == id) {
       // The fetch order it holds (none: nothing hashed, as before orders existed).
-      const std::uint32_t o[4] = {order->stray, order->group, order->giver, order->entry};
+      const std::uint32_t o[5] = {order->stray, order->group, order->giver, order->entry, order->giveUpTicks};
       XXH3_64bits_update(state, o, sizeof o);
       XXH3_64bits_update(state, &order->doneWithin, sizeof order->doneWithin);
+      XXH3_64bits_update(state, &order->givenTick, sizeof order->givenTick);
     }
     const float f[8] = {
         a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory[s].wanderX, a.memory[s].wanderY};
@@ -299,6 +303,11 @@ std::uint64_t World::stateHash() const {
       XXH3_64bits_update(state, g, sizeof g);
       XXH3_64bits_update(state, k, sizeof k);
     }
+  }
+  for (const PassedOver& p : passedOver_) {  // who may not be sent after whom, until when
+    const std::uint32_t ids[2] = {p.holder, p.stray};
+    XXH3_64bits_update(state, ids, sizeof ids);
+    XXH3_64bits_update(state, &p.untilTick, sizeof p.untilTick);
   }
   const std::uint64_t h = XXH3_64bits_digest(state);
   XXH3_freeState(state);

@@ -124,6 +124,7 @@ class World {
   std::vector<std::uint32_t> population_;                 // live agents per archetype
   std::vector<BrainMemory> brainMemory_;                  // by agent id (agents of brain-driven archetypes)
   std::vector<HeldOrder> fetchOrders_;                    // fetch orders in force, ascending by holder id
+  std::vector<PassedOver> passedOver_;                    // holders that gave up, in the order they did
   std::vector<std::vector<OrderRequest>> orderRequests_;  // per think chunk, this tick's
   bool anyOrders_ = false;                                // some brain state gives fetch orders
   bool anyBrain_ = false;

@@ -49,7 +49,7 @@ brains {
   initial_state: "watch"
   states {
     name: "watch"
-    orders { stray: "stray" group: "cow" metres: 20 to: "rider" at_once: 2 }
+    orders { stray: "stray" group: "cow" metres: 20 to: "rider" at_once: 2 give_up_after_s: 45 }
   }
 }
 brains {
@@ -98,6 +98,7 @@ TEST(FetchOrderFile, TargetsOrdersAndHasOrderCompile) {
   EXPECT_EQ(o.metres, 20.0f);
   EXPECT_EQ(o.to, 2);
   EXPECT_EQ(o.atOnce, 2u);
+  EXPECT_EQ(o.giveUpAfter, 45.0f);
   const brain::Brain& riderBrain = *rider.brain;
   ASSERT_EQ(riderBrain.conditions.size(), 2u);
   EXPECT_EQ(riderBrain.conditions[0].test, brain::Test::kHasOrder);
@@ -133,7 +134,7 @@ TEST(FetchOrderFile, TheBossSendsTheRiders) {
   EXPECT_EQ(fetching, 1);
 }
 
-TEST(FetchOrderFile, OrdersNameArchetypesAndAPositiveDistance) {
+TEST(FetchOrderFile, OrdersNameArchetypesAPositiveDistanceAndAGiveUpTime) {
   expectError(replaced(R"(stray: "stray" group)", R"(stray: "strya" group)"),
               R"(brains[0] ("boss").states[0] ("watch").orders[0].stray: no archetype named "strya")");
   expectError(replaced(R"(group: "cow" metres)", R"(group: "cwo" metres)"),
@@ -144,7 +145,12 @@ TEST(FetchOrderFile, OrdersNameArchetypesAndAPositiveDistance) {
   expectError(replaced("metres: 20", "metres: -3"), "orders[0].metres: must be a finite number > 0, not -3");
   expectError(replaced("metres: 20", "metres: nan"),
               "orders[0].metres: must be a finite number > 0, not nan");
-  const std::string order = R"(orders { stray: "stray" group: "cow" metres: 20 to: "rider" at_once: 2 })";
+  expectError(replaced("give_up_after_s: 45", "give_up_after_s: -1"),
+              "orders[0].give_up_after_s: must be a finite number >= 0, not -1");
+  expectError(replaced("give_up_after_s: 45", "give_up_after_s: inf"),
+              "orders[0].give_up_after_s: must be a finite number >= 0, not inf");
+  const std::string order =
+      R"(orders { stray: "stray" group: "cow" metres: 20 to: "rider" at_once: 2 give_up_after_s: 45 })";
   expectError(replaced(order, order + order + order + order + order),
               R"(brains[0] ("boss").states[0] ("watch").orders: at most 4, not 5)");
 }

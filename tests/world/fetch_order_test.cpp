@@ -173,6 +173,51 @@ TEST(FetchOrders, AtOnceHoldsBackTheNextOrder) {
   EXPECT_EQ(w.sortedPrevious().id[static_cast<std::size_t>(f.straySlot)], east);
 }
 
+// give_up_after: a stray that cannot be brought home (it cannot move) keeps a rider for good with
+// no limit; with one, the order ends after that long, the rider is passed over for that stray, and
+// the next order for it goes to the other rider; once the pass-over has run out, back to the first.
+TEST(FetchOrders, AnOrderNotDoneInTimeGoesToAnotherRider) {
+  auto withGiveUp = [](float seconds) {
+    std::vector<Archetype> a = ranch(20.0f, false, 1);
+    a[kStray].limits.maxSpeed = 0.0f;  // it stays 50 m out whatever the rider does
+    auto b = std::make_shared<brain::Brain>(*a[kBoss].brain);
+    b->states[0].orders[0].giveUpAfter = seconds;
+    a[kBoss].brain = b;
+    return a;
+  };
+  auto start = [](World& w) {
+    spawnHerd(w, {150, 150});
+    w.spawn(kStray, {100, 150});
+  };
+  {
+    World w(open(), withGiveUp(0.0f), {});
+    start(w);
+    const AgentId near = w.spawn(kRider, {90, 100});
+    w.spawn(kRider, {200, 100});
+    w.spawn(kBoss, {150, 120});
+    for (int t = 0; t < 20 * 30; ++t) w.step();
+    EXPECT_GE(fetchedBy(w, near), 0) << "no limit: the order stands";
+  }
+  World w(open(), withGiveUp(2.0f), {});  // 60 ticks
+  start(w);
+  const AgentId stray = 12;
+  const AgentId near = w.spawn(kRider, {90, 100});
+  const AgentId far = w.spawn(kRider, {200, 100});
+  w.spawn(kBoss, {150, 120});
+  int t = 0;
+  for (; t < 30 && fetchedBy(w, near) < 0; ++t) w.step();
+  ASSERT_EQ(fetchedBy(w, near), static_cast<std::int64_t>(stray));
+  const int given = t;
+  for (; t < given + 200 && fetchedBy(w, near) >= 0; ++t) w.step();
+  EXPECT_EQ(t - given, 60) << "ends after 2 s";
+  for (int k = 0; k < 5; ++k) w.step();  // the boss's next think
+  EXPECT_EQ(fetchedBy(w, near), -1) << "passed over";
+  EXPECT_EQ(fetchedBy(w, far), static_cast<std::int64_t>(stray));
+  for (int k = 0; k < 60; ++k) w.step();  // the far rider gives up too; the pass-over is over
+  EXPECT_EQ(fetchedBy(w, far), -1);
+  EXPECT_EQ(fetchedBy(w, near), static_cast<std::int64_t>(stray));
+}
+
 // With no order, FETCH_STRAY with target FETCH_ORDER gives no force: the rider stands, even with
 // a stray 60 m out that FETCH_STRAY's farthest-stray target would go after.
 TEST(FetchOrders, NoOrderNoForce) {
