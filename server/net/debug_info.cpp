@@ -16,17 +16,34 @@ std::string archetypeName(const World& world, ArchetypeIndex a) {
   return unknown;
 }
 
-// What a behaviour is about, for a person telling two of the same kind apart.
+// Which agent of the target archetype a targeted behaviour aims at, when not the nearest.
+std::string targetKindSuffix(TargetKind target) {
+  switch (target) {
+    case TargetKind::kNearest:
+      return {};
+    case TargetKind::kGroupLeader:
+      return " (leader)";
+    case TargetKind::kGroupCentroid:
+      return " (centroid)";
+    case TargetKind::kFetchOrder:
+      return " (fetch order)";
+  }
+  return {};
+}
+
+// What a behaviour is about, for a person telling two of the same kind apart: "player",
+// "boid (leader)", "stray > cow (fetch order)", "path 2".
 std::string detailOf(const World& world, const BehaviourSpec& spec) {
   switch (spec.kind) {
     case BehaviourKind::kPursueNearest:
     case BehaviourKind::kEvadeNearest:
     case BehaviourKind::kHideFromNearest:
     case BehaviourKind::kOffsetPursuitNearest:
-      return archetypeName(world, spec.targetArchetype);
+      return archetypeName(world, spec.targetArchetype) + targetKindSuffix(spec.target);
     case BehaviourKind::kInterposeNearest:
     case BehaviourKind::kFetchStray:
-      return archetypeName(world, spec.targetArchetype) + " > " + archetypeName(world, spec.secondArchetype);
+      return archetypeName(world, spec.targetArchetype) + " > " + archetypeName(world, spec.secondArchetype) +
+             targetKindSuffix(spec.target);
     case BehaviourKind::kFollowPath:
     case BehaviourKind::kContextSeekWaypoints:
       return spec.pathIndex >= 0 ? "path " + std::to_string(spec.pathIndex) : std::string("own path");
