@@ -384,12 +384,9 @@ int main(int argc, char** argv) {
   print(ours, n, seconds);
   if (!skipDetour) print(theirs, n, seconds);
   std::printf(
-      "\nstuck: goal > 10 m now and 5 s ago, moved < 1 m in those 5 s (at the end; stuck~ the mean of the "
-      "measured "
-      "seconds, stuck^ the worst). "
-      "overlap^: deepest "
-      "pair, "
-      "fraction of the radius; ticks>20%%r: share of ticks with a pair deeper than 20 %%.\n");
+      "\nstuck: goal > 10 m now and 5 s ago, moved < 1 m in those 5 s (at the end; stuck~ the mean of the\n"
+      "measured seconds, stuck^ the worst). overlap^: deepest pair, fraction of the radius; ticks>20%%r:\n"
+      "share of ticks with a pair deeper than 20 %%.\n");
   std::printf(
       "steerd navigation: %llu path requests, %llu failed, %llu partial, %llu node expansions; replans: %llu "
       "blocked, %llu off course\n",
