@@ -59,6 +59,10 @@ std::string_view dropReasonName(DropReason r) {
       return "implausible_sequence";
     case DropReason::kDebugNotAllowed:
       return "debug_not_allowed";
+    case DropReason::kControlNotAllowed:
+      return "control_not_allowed";
+    case DropReason::kBadCommand:
+      return "bad_command";
     case DropReason::kCount:
       break;
   }

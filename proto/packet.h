@@ -25,11 +25,12 @@ namespace steerd::wire {
 
 inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
 // 2: heading turn rate, three-byte residuals; 3: static scene (SceneRequest, Scene), interest radius
-// in Accept, the debug stream (DebugSelect, DebugInfo).
-inline constexpr std::uint8_t kProtocolVersion = 3;
+// in Accept, the debug stream (DebugSelect, DebugInfo); 4: the control channel (Control,
+// ControlReply), ConnectResponse.no_body, Accept.control_allowed.
+inline constexpr std::uint8_t kProtocolVersion = 4;
 inline constexpr std::size_t kHeaderBytes = 14;
 // The highest packet type byte (Packet's last body field); 1..this are valid.
-inline constexpr int kLastPacketType = Packet::kDebugInfo;
+inline constexpr int kLastPacketType = Packet::kControlReply;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes;
 // Connect requests and responses are padded to at least this size (anti-amplification).
@@ -61,6 +62,8 @@ enum class DropReason : std::uint8_t {
   kRateLimited,
   kImplausibleSequence,  // a sequence number far ahead of any seen (corrupted or forged)
   kDebugNotAllowed,      // a DebugSelect to a server started without --allow-debug
+  kControlNotAllowed,    // a Control packet from a client without the control role
+  kBadCommand,           // a Control packet with too many commands, or a sequence far off
   kCount,
 };
 std::string_view dropReasonName(DropReason r);

@@ -4,6 +4,7 @@
 #include <bitset>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <span>
 #include <sstream>
@@ -233,6 +234,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       auto* r = p.mutable_connect_response();
       r->set_cookie(cookie);
       r->set_token(options.token);
+      r->set_no_body(options.noBody);
     }
     send(p, wire::kMinConnectDatagramBytes);
     ++handshakeSends;
@@ -259,6 +261,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         message = s.str();
       } else {
         const auto inputInterval = toDuration(Seconds(1.0 / options.inputRateHz));
+        if (info.controlAllowed) sendControl(now);
         if (now >= nextInputAt) {
           sendInput();
           nextInputAt += inputInterval;
@@ -322,6 +325,60 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     }
     in->set_ack_snapshot(newestComplete);
     send(p);
+  }
+
+  // Commands due (new, or unacknowledged for commandResendInterval) and the acknowledgement of the
+  // server's messages, in as many datagrams as they take (8 at most per update).
+  void sendControl(TimePoint now) {
+    const double t = Seconds(now.time_since_epoch()).count();
+    const bool ackDue =
+        controlAckDirty || (messagesIn.received() > 0 && now - lastControlSend >= kControlAckRepeat);
+    for (int d = 0; d < 8; ++d) {
+      wire::Packet p;
+      wire::Control* c = p.mutable_control();
+      c->set_messages_received(messagesIn.received());
+      if (messagesIn.anyPacket()) {
+        c->set_reply_ack(messagesIn.packetAck());
+        c->set_reply_ack_bits(messagesIn.packetAckBits());
+      }
+      const std::uint16_t number = commandsOut.beginPacket();
+      c->set_packet(number);
+      bool more = false;
+      commandsOut.due(t, options.commandResendInterval.count(), number, [&](const control::Command& cmd) {
+        *c->add_commands() = cmd;
+        if (p.ByteSizeLong() <= wire::kMaxBodyBytes) return true;
+        c->mutable_commands()->RemoveLast();
+        more = true;
+        return false;
+      });
+      if (c->commands_size() == 0 && !(d == 0 && ackDue)) return;
+      send(p);
+      controlAckDirty = false;
+      lastControlSend = now;
+      if (!more) return;
+    }
+  }
+
+  std::uint32_t sendCommand(control::Command command) {
+    if (state != ClientState::kConnected || !info.controlAllowed) return 0;
+    if (commandsOut.size() >= options.maxUnacknowledgedCommands) return 0;
+    const std::uint32_t seq = commandsOut.push(std::move(command));
+    if (seq != 0) ++counters.commandsSent;
+    return seq;
+  }
+
+  void onControlReply(const wire::ControlReply& r) {
+    counters.commandsAcknowledged += commandsOut.acknowledge(r.commands_received());
+    if (r.has_control_ack())
+      commandsOut.acknowledgePackets(static_cast<std::uint16_t>(r.control_ack()), r.control_ack_bits());
+    counters.controlDuplicates +=
+        messagesIn.receivePacket(static_cast<std::uint16_t>(r.packet()), r.messages()).duplicates;
+    if (r.messages_size() > 0) controlAckDirty = true;
+    wire::ControlMessage next;
+    while (messagesIn.next(next)) {
+      delivered.push_back(std::move(next));
+      ++counters.controlMessages;
+    }
   }
 
   bool sceneComplete() const { return sceneCount != 0 && counters.scenePartsReceived == sceneCount; }
@@ -473,6 +530,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
           onDebugInfo(p.debug_info());
         }
         return;
+      case wire::Packet::kControlReply:
+        if (state == ClientState::kConnected) {
+          heard(now);
+          onControlReply(p.control_reply());
+        }
+        return;
       case wire::Packet::kDisconnect:
         if (handshaking() || state == ClientState::kConnected) {
           state = ClientState::kDisconnected;
@@ -532,6 +595,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     info.archetypes.assign(a.archetypes().begin(), a.archetypes().end());
     info.interestRadius = std::isfinite(a.interest_radius()) ? std::max(a.interest_radius(), 0.0f) : 0.0f;
     info.debugAllowed = a.debug_allowed();
+    info.controlAllowed = a.control_allowed();
 
     clock.setTickRate(info.tickRate);
     clock.seed(info.serverTick, now, now - lastHandshakeSend);
@@ -770,6 +834,14 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   std::optional<wire::DebugHover> hoverInfo;
   std::uint32_t hoverTick = 0;  // of hoverInfo
 
+  // The control channel.
+  static constexpr std::chrono::milliseconds kControlAckRepeat{250};
+  wire::ReliableOutbox<control::Command> commandsOut{std::numeric_limits<std::size_t>::max()};
+  wire::ReliableInbox<wire::ControlMessage> messagesIn{8192};
+  std::vector<wire::ControlMessage> delivered;  // not yet taken
+  bool controlAckDirty = false;
+  TimePoint lastControlSend{};
+
   ClientStats counters;
   TimePoint windowStart{};
   std::uint64_t windowBytesIn = 0, windowBytesOut = 0, windowSnapshots = 0;
@@ -829,5 +901,12 @@ void Client::sample(TimePoint now, Sample& out) {
 }
 
 ClientStats Client::stats(TimePoint now) const { return impl_->stats(now); }
+
+std::uint32_t Client::sendCommand(control::Command command) { return impl_->sendCommand(std::move(command)); }
+std::size_t Client::commandsUnacknowledged() const { return impl_->commandsOut.size(); }
+void Client::takeControlMessages(std::vector<wire::ControlMessage>& out) {
+  for (auto& m : impl_->delivered) out.push_back(std::move(m));
+  impl_->delivered.clear();
+}
 
 }  // namespace steerd::client

@@ -32,7 +32,9 @@
 
 #include "client/clock_sync.h"
 #include "client/interpolation.h"
+#include "proto/control.pb.h"
 #include "proto/packet.h"
+#include "proto/reliable_channel.h"
 #include "proto/scene_codec.h"
 #include "proto/snapshot_codec.h"
 
@@ -79,6 +81,13 @@ struct ClientOptions {
   // Called on the client's strand each time a snapshot becomes whole (every part in), with its tick
   // and the arrival time of its last part: a load tester measures snapshot intervals with it.
   std::function<void(std::uint32_t tick, TimePoint arrival)> onSnapshot;
+  // No player body (ConnectResponse.no_body): a game-logic client or an observer. Inputs are not
+  // sent; snapshots still come.
+  bool noBody = false;
+  // Control channel (servers that grant this client the control role, docs/CONTROL.md): commands
+  // not acknowledged are sent again this often; at most this many wait (sendCommand refuses more).
+  std::chrono::duration<double> commandResendInterval{0.1};
+  std::size_t maxUnacknowledgedCommands = 16384;
 };
 
 // What the server said in its Accept.
@@ -93,6 +102,7 @@ struct ServerInfo {
   std::vector<std::string> archetypes;  // names, indexed by the snapshots' archetype numbers
   float interestRadius = 0.0f;          // m around the player that snapshots cover; 0: everything
   bool debugAllowed = false;            // the server answers watchAgent() (steerd --allow-debug)
+  bool controlAllowed = false;          // the server applies this client's commands (control role)
 };
 
 struct ClientStats {
@@ -132,6 +142,10 @@ struct ClientStats {
   std::uint32_t scenePartsReceived = 0;    // distinct parts held
   std::uint32_t scenePartCount = 0;        // parts the scene has (0: not known yet)
   std::uint64_t debugInfos = 0;            // DebugInfo received for the watched agent
+  std::uint64_t commandsSent = 0;          // commands queued by sendCommand
+  std::uint64_t commandsAcknowledged = 0;  // ... and acknowledged by the server
+  std::uint64_t controlMessages = 0;       // results and events delivered (each once, in order)
+  std::uint64_t controlDuplicates = 0;     // results and events received again (resends)
   std::array<std::uint64_t, 5> samples{};  // sample() results, by SampleKind
   std::uint64_t decodeFailures() const;    // drops, malformed or baseline-less parts, bad scene parts
 };
@@ -193,6 +207,14 @@ class Client {
   std::optional<std::uint32_t> hoveredAgent() const;
   // The newest DebugInfo.hover about the hovered agent (null until one came, and after a change).
   const wire::DebugHover* hoverInfo() const;
+
+  // The control channel (ServerInfo::controlAllowed): a command for the server, sent at the next
+  // update() and again until acknowledged; the server applies each once, in order. Returns its
+  // sequence (CommandResult.sequence), or 0 when not connected with the role or too many wait.
+  std::uint32_t sendCommand(control::Command command);
+  std::size_t commandsUnacknowledged() const;
+  // The results and events received since the last call, in the server's order, each once.
+  void takeControlMessages(std::vector<wire::ControlMessage>& out);
 
   // Clock and rendering.
   const ClockSync& clock() const;

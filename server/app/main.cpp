@@ -36,7 +36,9 @@ int main(int argc, char** argv) {
           static_cast<std::uint64_t>(now.count()) + static_cast<std::uint64_t>(options.tokenTtl);
       std::printf("%s\n",
                   steerd::net::toHex(
-                      steerd::net::issueToken(*key, static_cast<std::uint64_t>(options.issueToken), expires))
+                      steerd::net::issueToken(
+                          *key, static_cast<std::uint64_t>(options.issueToken), expires,
+                          options.role == "control" ? steerd::wire::ROLE_CONTROL : steerd::wire::ROLE_PLAYER))
                       .c_str());
       return 0;
     }

@@ -83,6 +83,16 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
   app.add_option("--token-ttl", out.tokenTtl, "Seconds a token from --issue-token stays valid")
       ->check(CLI::Range(1.0, 1e9));
+  app.add_option("--role", out.role,
+                 "Role of the token --issue-token prints: player, or control (a game-logic client whose "
+                 "commands drive the NPCs: docs/CONTROL.md)")
+      ->check(CLI::IsMember({"player", "control"}));
+  app.add_flag("--allow-control", out.allowControl,
+               "Give every client the control role (spawn, despawn and command NPCs; local development "
+               "only: in production give control tokens with --issue-token ID --role control)")
+      ->envname("STEERD_ALLOW_CONTROL");
+  app.add_option("--max-agents", out.maxAgents, "Live agents past which control API spawns are refused")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   app.add_flag("--allow-debug", out.allowDebug,
                "Send the debug stream of one agent (brain state, transitions, behaviour forces; about 5 a "
                "second, outside the snapshot budget) to clients that ask; off: their requests are dropped")

@@ -236,6 +236,7 @@ int runRealtime(const Options& options) {
   netConfig.maxClients = options.maxClients;
   netConfig.clientTimeoutSeconds = options.clientTimeout;
   netConfig.allowDebug = options.allowDebug;
+  netConfig.allowControl = options.allowControl;
   if (!options.tokenKeyFile.empty()) {
     std::string error;
     netConfig.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
@@ -261,6 +262,7 @@ int runRealtime(const Options& options) {
   sessionConfig.sendRate = options.sendRate;
   sessionConfig.clientKbps = options.clientKbps;
   sessionConfig.interestRadius = options.interestRadius;
+  sessionConfig.controller.maxAgents = options.maxAgents;
   net::GameSession session(*world, *endpoint, metrics, sessionConfig);
   endpoint->start();
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
@@ -269,6 +271,8 @@ int runRealtime(const Options& options) {
                options.bind, endpoint->port(), options.sendRate, options.maxClients,
                netConfig.tokenKey ? ", connect token required" : "", options.bind, http->port());
   if (options.allowDebug) spdlog::info("--allow-debug: clients may ask for one agent's debug stream");
+  if (options.allowControl)
+    spdlog::warn("--allow-control: every client may spawn, despawn and command NPCs (development only)");
   std::unique_ptr<AgonesSdk> agones;
   if (options.agones) {
     AgonesConfig agonesConfig;

@@ -112,6 +112,24 @@ struct Brain {
   }
 };
 
+// A state's name with its ancestors', outermost first ("combat/flee/cower"); "#N" for no such state.
+inline std::string statePath(const Brain& brain, std::uint8_t state) {
+  if (state >= brain.states.size()) {
+    std::string unknown = "#";  // appended, not "#" + ...: GCC 12 warns falsely on that (-Wrestrict)
+    unknown += std::to_string(state);
+    return unknown;
+  }
+  std::string name = brain.states[state].name;
+  std::int32_t parent = brain.states[state].parent;
+  for (std::size_t guard = 0;
+       parent >= 0 && static_cast<std::size_t>(parent) < brain.states.size() && guard < brain.states.size();
+       ++guard) {
+    name = brain.states[static_cast<std::size_t>(parent)].name + "/" + name;
+    parent = brain.states[static_cast<std::size_t>(parent)].parent;
+  }
+  return name;
+}
+
 // What a condition may ask about the agent and its surroundings. The world implements it.
 //   near(archetype, metres), sees(sense), secondsSinceSeen(sense) (infinity: never),
 //   secondsInState(), stat(index), roll() in [0, 1), thinkSeconds() (the interval the roll

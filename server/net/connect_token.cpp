@@ -32,11 +32,13 @@ std::optional<TokenKey> readTokenKeyFile(const std::string& path, std::string& e
   return key;
 }
 
-std::string issueToken(const TokenKey& key, std::uint64_t clientId, std::uint64_t expiresUnixSeconds) {
+std::string issueToken(const TokenKey& key, std::uint64_t clientId, std::uint64_t expiresUnixSeconds,
+                       wire::TokenRole role) {
   if (sodium_init() < 0) return {};
   wire::ConnectTokenBody body;
   body.set_client_id(clientId);
   body.set_expires_unix_s(expiresUnixSeconds);
+  body.set_role(role);
   std::string nonce(16, '\0');
   randombytes_buf(nonce.data(), nonce.size());
   body.set_nonce(nonce);
@@ -64,7 +66,7 @@ TokenCheck checkToken(const TokenKey& key, std::string_view bytes, std::uint64_t
   wire::ConnectTokenBody body;
   if (!body.ParseFromString(token.body())) return {TokenVerdict::kInvalid, 0};
   if (body.expires_unix_s() < nowUnixSeconds) return {TokenVerdict::kExpired, body.client_id()};
-  return {TokenVerdict::kValid, body.client_id()};
+  return {TokenVerdict::kValid, body.client_id(), body.role()};
 }
 
 }  // namespace steerd::net

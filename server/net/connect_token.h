@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "proto/hex.h"
+#include "proto/wire.pb.h"
 
 namespace steerd::net {
 
@@ -20,12 +21,15 @@ using TokenKey = std::array<unsigned char, 32>;
 std::optional<TokenKey> readTokenKeyFile(const std::string& path, std::string& error);
 
 // The token's bytes as they travel in ConnectRequest.token (a serialized wire::ConnectToken).
-std::string issueToken(const TokenKey& key, std::uint64_t clientId, std::uint64_t expiresUnixSeconds);
+// ROLE_CONTROL admits a game-logic client whose Control packets the server applies.
+std::string issueToken(const TokenKey& key, std::uint64_t clientId, std::uint64_t expiresUnixSeconds,
+                       wire::TokenRole role = wire::ROLE_PLAYER);
 
 enum class TokenVerdict { kValid, kMissing, kInvalid, kExpired };
 struct TokenCheck {
   TokenVerdict verdict = TokenVerdict::kInvalid;
   std::uint64_t clientId = 0;
+  wire::TokenRole role = wire::ROLE_PLAYER;  // valid tokens only
 };
 TokenCheck checkToken(const TokenKey& key, std::string_view token, std::uint64_t nowUnixSeconds);
 

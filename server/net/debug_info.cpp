@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "steering/obstacle_avoidance.h"
+#include "steering/wall_avoidance.h"
 #include "world/agent_inspect.h"
 
 namespace steerd::net {
@@ -27,6 +29,8 @@ std::string targetKindSuffix(TargetKind target) {
       return " (centroid)";
     case TargetKind::kFetchOrder:
       return " (fetch order)";
+    case TargetKind::kAgent:
+      return " (goal)";
   }
   return {};
 }
@@ -34,7 +38,11 @@ std::string targetKindSuffix(TargetKind target) {
 // What a behaviour is about, for a person telling two of the same kind apart: "player",
 // "boid (leader)", "stray > cow (fetch order)", "path 2".
 std::string detailOf(const World& world, const BehaviourSpec& spec) {
+  if (spec.target == TargetKind::kAgent)
+    return "agent " + std::to_string(spec.agent) + targetKindSuffix(spec.target);
   switch (spec.kind) {
+    case BehaviourKind::kDriveGroup:
+      return archetypeName(world, spec.targetArchetype);
     case BehaviourKind::kPursueNearest:
     case BehaviourKind::kEvadeNearest:
     case BehaviourKind::kHideFromNearest:
@@ -53,23 +61,6 @@ std::string detailOf(const World& world, const BehaviourSpec& spec) {
 }
 
 }  // namespace
-
-std::string brainStateName(const brain::Brain& brain, std::uint8_t state) {
-  if (state >= brain.states.size()) {
-    std::string unknown = "#";  // appended, not "#" + ...: GCC 12 warns falsely on that (-Wrestrict)
-    unknown += std::to_string(state);
-    return unknown;
-  }
-  std::string name = brain.states[state].name;
-  std::int32_t parent = brain.states[state].parent;
-  for (std::size_t guard = 0;
-       parent >= 0 && static_cast<std::size_t>(parent) < brain.states.size() && guard < brain.states.size();
-       ++guard) {
-    name = brain.states[static_cast<std::size_t>(parent)].name + "/" + name;
-    parent = brain.states[static_cast<std::size_t>(parent)].parent;
-  }
-  return name;
-}
 
 wire::DebugHover debugHoverOf(const World& world, AgentId id) {
   wire::DebugHover hover;
@@ -129,10 +120,19 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
   const AgentInspection r = inspectAgent(world, id);
   info.set_forces_known(r.found && !r.external);
   if (!r.found) return info;
-  info.set_detection_box_length(r.detectionBoxLength);
-  for (const steer::Vec2 tip : r.feelers) {
-    info.add_feeler_x(tip.x - r.position.x);
-    info.add_feeler_y(tip.y - r.position.y);
+  // The detection box and the feelers as the body stands now (the position and heading above,
+  // state[n+1]), not as the last tick began (state[n], which the forces are about): drawn on a
+  // body that turned sharply in that tick, the old ones pointed behind it.
+  const ArchetypeRuntime& rt = world.lastStepContext().runtime[a.archetype[slot]];
+  steer::Body body;
+  body.position = {a.px[slot], a.py[slot]};
+  body.velocity = {a.vx[slot], a.vy[slot]};
+  body.heading = {a.hx[slot], a.hy[slot]};
+  body.limits = arch.limits;
+  info.set_detection_box_length(steer::detectionBoxLength(body, rt.obstacles.minDetectionLength));
+  for (const steer::Vec2 tip : steer::wallFeelers(body, rt.walls)) {
+    info.add_feeler_x(tip.x - body.position.x);
+    info.add_feeler_y(tip.y - body.position.y);
   }
   for (const BehaviourInspection& b : r.behaviours) {
     auto* w = info.add_behaviours();

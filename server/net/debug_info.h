@@ -30,6 +30,8 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
 wire::DebugHover debugHoverOf(const World& world, AgentId id);
 
 // A brain state's name with its ancestors' ("combat/flee"), or "#N" for a state the brain lacks.
-std::string brainStateName(const brain::Brain& brain, std::uint8_t state);
+inline std::string brainStateName(const brain::Brain& brain, std::uint8_t state) {
+  return brain::statePath(brain, state);
+}
 
 }  // namespace steerd::net

@@ -12,7 +12,11 @@ namespace steerd::net {
 
 GameSession::GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& metrics,
                          const SessionConfig& config)
-    : world_(world), endpoint_(endpoint), metrics_(metrics), config_(config) {
+    : world_(world),
+      endpoint_(endpoint),
+      metrics_(metrics),
+      config_(config),
+      controller_(world, config.controller) {
   const std::int32_t p = world.archetypeIndex(kPlayerArchetypeName);
   playerArchetype_ = static_cast<ArchetypeIndex>(std::max(p, 0));
   limits_.bounds = world.geometry().bounds;
@@ -32,7 +36,7 @@ void GameSession::beforeTick() {
   for (NetEvent& e : events_) {
     switch (e.kind) {
       case NetEvent::Kind::kJoin:
-        join(e.clientId);
+        join(e);
         break;
       case NetEvent::Kind::kLeave:
         leave(e.clientId);
@@ -43,20 +47,66 @@ void GameSession::beforeTick() {
       case NetEvent::Kind::kDebugSelect:
         debugSelect(e.clientId, e.debug);
         break;
+      case NetEvent::Kind::kControl:
+        onControl(e.clientId, e.control);
+        break;
     }
   }
+  // Commands held back for want of room for their results go in now that acks made room, in join
+  // order; then every command taken this tick is applied, in the order taken.
+  for (const std::uint32_t id : order_) {
+    Player& p = clients_.at(id);
+    if (p.link) takeCommands(id, p);
+  }
+  controller_.applyPending();
 }
 
-void GameSession::join(std::uint32_t clientId) {
+void GameSession::onControl(std::uint32_t clientId, const wire::Control& packet) {
+  auto it = clients_.find(clientId);
+  if (it == clients_.end() || !it->second.link) return;  // left in the same batch
+  it->second.link->receive(packet, now());
+  takeCommands(clientId, it->second);
+}
+
+// In arrival order: each Control packet's commands are queued as it is handled.
+void GameSession::takeCommands(std::uint32_t, Player& p) {
+  control::Command c;
+  while (p.link->nextCommand(c)) controller_.submit(p.subscriber, std::move(c));
+}
+
+void GameSession::flushControl() {
+  const double t = now();
+  for (const std::uint32_t id : order_) {
+    Player& p = clients_.at(id);
+    if (p.link) p.link->flush(t, out_, metrics_);
+  }
+  if (!out_.empty()) endpoint_.send(out_);
+}
+
+void GameSession::join(const NetEvent& e) {
+  const std::uint32_t clientId = e.clientId;
   // A new player appears at the free spot nearest the middle of the world (not in a rock or a
-  // building) until its first input says where it is.
+  // building) until its first input says where it is. A client without a body (a game's logic,
+  // an observer) gets none.
   const Bounds& b = limits_.bounds;
   const steer::Vec2 centre{(b.minX + b.maxX) * 0.5f, (b.minY + b.maxY) * 0.5f};
   const float radius = world_.archetypes()[playerArchetype_].limits.radius;
-  const AgentId body =
-      world_.spawnExternal(playerArchetype_, freeSpotNear(world_.geometry(), centre, radius + 0.5f));
-  clients_.emplace(clientId, Player{ClientView(clientId, body), DebugWatch(config_.tickRate)});
+  AgentId body = kNoBody;
+  if (!e.noBody) {
+    body = world_.spawnExternal(playerArchetype_, freeSpotNear(world_.geometry(), centre, radius + 0.5f));
+    controller_.noteSpawned(body);
+  }
+  Player& player =
+      clients_.emplace(clientId, Player{ClientView(clientId, body), DebugWatch(config_.tickRate)})
+          .first->second;
   order_.push_back(clientId);
+  if (e.controlRole) {
+    player.link = std::make_unique<ControlLink>(clientId, config_.controlLimits);
+    ControlLink* link = player.link.get();
+    player.subscriber = controller_.addSubscriber(
+        {.onEvent = [this, link](const control::Event& ev) { link->event(ev, metrics_); },
+         .onResult = [this, link](const control::CommandResult& r) { link->result(r, metrics_); }});
+  }
 
   wire::Packet p;
   auto* a = p.mutable_accept();
@@ -72,6 +122,7 @@ void GameSession::join(std::uint32_t clientId) {
   a->set_player_max_speed(limits_.maxSpeed);
   a->set_interest_radius(config_.interestRadius);
   a->set_debug_allowed(endpoint_.debugAllowed());
+  a->set_control_allowed(e.controlRole);
   for (const auto& arch : world_.archetypes()) a->add_archetypes(arch.name);
   OutDatagram d{clientId, {}};
   if (wire::encodeDatagram({wire::Packet::kAccept, 0, 0, 0}, p, d.bytes)) {
@@ -86,7 +137,13 @@ void GameSession::join(std::uint32_t clientId) {
 void GameSession::leave(std::uint32_t clientId) {
   auto it = clients_.find(clientId);
   if (it == clients_.end()) return;
-  if (world_.isAlive(it->second.view.player())) world_.despawn(it->second.view.player());
+  const AgentId body = it->second.view.player();
+  if (body != kNoBody && world_.isAlive(body)) {
+    world_.despawn(body);
+    controller_.noteDespawned(body, kPlayerArchetypeName);
+  }
+  // Commands it sent that were taken are still applied this tick; their results go nowhere.
+  if (it->second.subscriber != 0) controller_.removeSubscriber(it->second.subscriber);
   clients_.erase(it);
   order_.erase(std::remove(order_.begin(), order_.end(), clientId), order_.end());
 }
@@ -98,6 +155,10 @@ void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
   if (in.ack_snapshot() != 0) p.view.acknowledge(in.ack_snapshot());
   // Inputs arrive newest first, with a few earlier ones repeated: apply the newest unseen one.
   if (in.inputs_size() == 0) return;
+  if (p.view.player() == kNoBody) {
+    metrics_.drop(wire::DropReason::kBadInput);  // no body to move
+    return;
+  }
   const wire::PlayerInput& newest = in.inputs(0);
   for (const auto& i : in.inputs()) {
     if (i.sequence() > newest.sequence()) {
@@ -172,6 +233,8 @@ void GameSession::sendDebugInfo() {
 }
 
 void GameSession::afterTick() {
+  controller_.afterTick();
+  flushControl();
   sendDebugInfo();
   sendCredit_ += config_.sendRate / config_.tickRate;
   if (sendCredit_ < 1.0) return;

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "control/control.h"
 #include "net/client_view.h"
+#include "net/control_link.h"
 #include "net/debug_watch.h"
 #include "net/input_validation.h"
 #include "net/net_endpoint.h"
@@ -18,10 +21,12 @@
 namespace steerd::net {
 
 struct SessionConfig {
-  double tickRate = 30.0;       // Hz
-  double sendRate = 20.0;       // snapshots per second
-  double clientKbps = 256.0;    // snapshot byte budget per client
-  float interestRadius = 0.0f;  // m; 0: whole world
+  double tickRate = 30.0;                // Hz
+  double sendRate = 20.0;                // snapshots per second
+  double clientKbps = 256.0;             // snapshot byte budget per client
+  float interestRadius = 0.0f;           // m; 0: whole world
+  control::ControllerConfig controller;  // the control API's limits (agent cap)
+  ControlLimits controlLimits;           // each control client's channel
 };
 
 class GameSession {
@@ -34,6 +39,11 @@ class GameSession {
   void afterTick();
 
   std::size_t clientCount() const { return clients_.size(); }
+  // The control API the session's control clients drive; an embedding process may use it too.
+  control::Controller& controller() { return controller_; }
+
+  // Accept.player_entity of a client without a body (ConnectResponse.no_body).
+  static constexpr std::uint32_t kNoBody = 0xffffffffu;
 
  private:
   struct Player {
@@ -42,8 +52,14 @@ class GameSession {
     std::uint32_t lastSequence = 0;
     bool anyInput = false;
     std::uint64_t lastInputTick = 0;
+    std::unique_ptr<ControlLink> link = nullptr;  // clients with the control role
+    control::SubscriberId subscriber = 0;
   };
-  void join(std::uint32_t clientId);
+  void join(const NetEvent& e);
+  void onControl(std::uint32_t clientId, const wire::Control& packet);
+  void takeCommands(std::uint32_t clientId, Player& p);
+  void flushControl();
+  double now() const { return static_cast<double>(world_.tick()) / config_.tickRate; }
   void leave(std::uint32_t clientId);
   void input(std::uint32_t clientId, const wire::Input& input);
   void debugSelect(std::uint32_t clientId, const wire::DebugSelect& select);
@@ -62,6 +78,7 @@ class GameSession {
   double sendCredit_ = 1.0;
   std::vector<wire::EntityState> wireStates_;        // this tick's, in id order
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
+  control::Controller controller_;
 };
 
 }  // namespace steerd::net

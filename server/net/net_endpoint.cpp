@@ -47,6 +47,7 @@ struct NetEndpoint::Connection {
   std::uint64_t sent = 0, ackedCount = 0, lost = 0;
   double rttMs = 0;
   TokenBucket sceneBudget{kSceneBurstParts, kScenePartsPerSecond};
+  bool control = false;  // the control role: its Control packets go to the simulation
 };
 
 NetEndpoint::NetEndpoint(const NetConfig& config, ServerMetrics& metrics)
@@ -203,6 +204,7 @@ void NetEndpoint::onDatagram(std::size_t size) {
         return;
       }
       [[fallthrough]];
+    case wire::Packet::kControl:
     case wire::Packet::kInput:
     case wire::Packet::kPing:
     case wire::Packet::kSceneRequest:
@@ -253,10 +255,12 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
     return;
   }
   if (stopped_) return refuse(wire::REFUSE_SHUTTING_DOWN, "server is shutting down");
+  bool control = config_.allowControl;
   if (config_.tokenKey) {
     const TokenCheck t = checkToken(*config_.tokenKey, r.token(), unixSeconds());
     switch (t.verdict) {
       case TokenVerdict::kValid:
+        control = control || t.role == wire::ROLE_CONTROL;
         break;
       case TokenVerdict::kMissing:
         return refuse(wire::REFUSE_TOKEN_MISSING, "this server needs a connect token (--token)");
@@ -275,15 +279,19 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
   c.endpoint = from_;
   c.lastReceived = Clock::now();
   c.acks.received(d.header.sequence);
+  c.control = control;
   endpointOf_[c.clientId] = from_;
   const std::uint32_t id = c.clientId;
   connections_.emplace(from_, std::move(c));
   metrics_.connects.fetch_add(1, std::memory_order_relaxed);
   metrics_.clients.store(connections_.size(), std::memory_order_relaxed);
-  log_.info("client {} connected from {}:{}", id, from_.address().to_string(), from_.port());
+  log_.info("client {} connected from {}:{}{}", id, from_.address().to_string(), from_.port(),
+            control ? " (control)" : "");
   NetEvent e;
   e.kind = NetEvent::Kind::kJoin;
   e.clientId = id;
+  e.controlRole = control;
+  e.noBody = r.no_body();
   events_.push(std::move(e));
 }
 
@@ -345,6 +353,22 @@ void NetEndpoint::onConnected(Connection& c, const wire::Decoded& d) {
       e.kind = NetEvent::Kind::kDebugSelect;
       e.clientId = c.clientId;
       e.debug = d.packet.debug_select();
+      events_.push(std::move(e));
+      return;
+    }
+    case wire::Packet::kControl: {
+      if (!c.control) {
+        metrics_.drop(wire::DropReason::kControlNotAllowed);
+        return;
+      }
+      if (d.packet.control().commands_size() > kMaxCommandsPerPacket) {
+        metrics_.drop(wire::DropReason::kBadCommand);
+        return;
+      }
+      NetEvent e;
+      e.kind = NetEvent::Kind::kControl;
+      e.clientId = c.clientId;
+      e.control = d.packet.control();
       events_.push(std::move(e));
       return;
     }

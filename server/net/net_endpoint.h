@@ -34,16 +34,20 @@ struct NetConfig {
   double clientTimeoutSeconds = 5.0;
   std::optional<TokenKey> tokenKey;  // set: clients need a connect token signed with it
   bool allowDebug = false;           // answer DebugSelect (the debug stream); off: dropped, counted
+  bool allowControl = false;         // every client has the control role (else: a control token's)
 };
 
 // Network thread -> simulation thread.
 struct NetEvent {
-  enum class Kind : std::uint8_t { kJoin, kLeave, kInput, kDebugSelect };
+  enum class Kind : std::uint8_t { kJoin, kLeave, kInput, kDebugSelect, kControl };
   Kind kind = Kind::kInput;
   std::uint32_t clientId = 0;
   wire::Input input;                                             // kInput
   wire::DebugSelect debug;                                       // kDebugSelect
+  wire::Control control;                                         // kControl
   wire::DisconnectReason reason = wire::DISCONNECT_UNSPECIFIED;  // kLeave
+  bool controlRole = false;                                      // kJoin: may send Control
+  bool noBody = false;                                           // kJoin: no player body
 };
 
 // Simulation thread -> network thread: a whole datagram (encodeDatagram) for one client; the
@@ -81,6 +85,8 @@ class NetEndpoint {
   static constexpr double kSceneBurstParts = 32.0;
   static constexpr double kScenePartsPerSecond = 32.0;
   static constexpr int kMaxScenePartsPerRequest = 16;
+  // A Control packet with more commands than this is malformed (a datagram holds fewer real ones).
+  static constexpr int kMaxCommandsPerPacket = 256;
 
  private:
   struct Connection;

@@ -102,6 +102,19 @@ std::string ServerMetrics::render() const {
   counter(out, "steerd_debug_infos_total", "DebugInfo datagrams sent (--allow-debug).",
           debugInfos.load(kRelaxed));
   counter(out, "steerd_debug_bytes_total", "DebugInfo datagram bytes sent.", debugBytes.load(kRelaxed));
+  counter(out, "steerd_commands_applied_total", "Control commands applied (result ok).",
+          commandsApplied.load(kRelaxed));
+  counter(out, "steerd_commands_rejected_total", "Control commands refused with an error result.",
+          commandsRejected.load(kRelaxed));
+  counter(out, "steerd_control_events_total", "Events queued for control clients.",
+          controlEvents.load(kRelaxed));
+  counter(out, "steerd_control_events_dropped_total",
+          "Events a control client missed (its rate limit or queue was full).",
+          controlEventsDropped.load(kRelaxed));
+  counter(out, "steerd_control_bytes_total", "ControlReply datagram bytes sent.",
+          controlBytes.load(kRelaxed));
+  counter(out, "steerd_control_resends_total", "Results and events sent again, not acknowledged in time.",
+          controlResends.load(kRelaxed));
   const double entities = static_cast<double>(snapshotEntities.load(kRelaxed));
   gauge(out, "steerd_snapshot_bytes_per_entity", "Snapshot bytes sent per entity update, since start.",
         entities > 0 ? static_cast<double>(snapshotBytes.load(kRelaxed)) / entities : 0.0);

@@ -43,6 +43,12 @@ struct ServerMetrics {
   Counter snapshotsSent{0}, snapshotParts{0}, snapshotBytes{0}, snapshotEntities{0};
   Counter sceneParts{0}, sceneBytes{0};  // static scene parts sent on request
   Counter debugInfos{0}, debugBytes{0};  // DebugInfo datagrams (--allow-debug)
+  // The control channel (docs/CONTROL.md).
+  Counter commandsApplied{0}, commandsRejected{0};  // results ok / error
+  Counter controlEvents{0};                         // events queued for control clients
+  Counter controlEventsDropped{0};                  // over a client's rate or queue (EVENT_OVERFLOW)
+  Counter controlBytes{0};                          // ControlReply datagram bytes sent
+  Counter controlResends{0};                        // results and events sent again (not acknowledged)
   Counter lateTicks{0}, ticks{0};
   std::atomic<std::uint64_t> agents{0}, clients{0};
   std::atomic<std::int64_t> lastTickSteadyNs{0};  // steady_clock time of the last completed tick

@@ -54,7 +54,8 @@ std::string archetypeField(int i, const pb::Archetype& a) {
 
 bool needsTarget(pb::BehaviourKind k) {
   return k == pb::PURSUE_NEAREST || k == pb::EVADE_NEAREST || k == pb::HIDE_FROM_NEAREST ||
-         k == pb::INTERPOSE_NEAREST || k == pb::OFFSET_PURSUIT_NEAREST || k == pb::FETCH_STRAY;
+         k == pb::INTERPOSE_NEAREST || k == pb::OFFSET_PURSUIT_NEAREST || k == pb::FETCH_STRAY ||
+         k == pb::DRIVE_GROUP;
 }
 bool followsPath(pb::BehaviourKind k) { return k == pb::FOLLOW_PATH || k == pb::CONTEXT_SEEK_WAYPOINTS; }
 
@@ -87,6 +88,9 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
       c.error(bf + ".target", target + " on " + pb::BehaviourKind_Name(beh.kind()) +
                                   ", which has no target (PURSUE_NEAREST, EVADE_NEAREST, HIDE_FROM_NEAREST, "
                                   "INTERPOSE_NEAREST, OFFSET_PURSUIT_NEAREST or FETCH_STRAY)");
+    } else if (beh.kind() == pb::DRIVE_GROUP) {
+      c.error(bf + ".target",
+              "DRIVE_GROUP drives the whole group of target_archetype (leave target out), not " + target);
     } else if (beh.kind() == pb::FETCH_STRAY && beh.target() != pb::FETCH_ORDER) {
       c.error(
           bf + ".target",
@@ -112,7 +116,7 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
     c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
   }
   c.nonNegative(bf + ".stand_off", beh.stand_off());
-  if (beh.kind() == pb::FETCH_STRAY && !beh.second_archetype().empty() &&
+  if ((beh.kind() == pb::FETCH_STRAY || beh.kind() == pb::DRIVE_GROUP) && !beh.second_archetype().empty() &&
       !archetypes.count(beh.second_archetype())) {
     c.error(bf + ".second_archetype", "no archetype named " + quoted(beh.second_archetype()));
   }
@@ -131,7 +135,7 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
       }
     }
   }
-  if (beh.kind() == pb::ARRIVE_AT && !waypoints.count(beh.waypoint())) {
+  if ((beh.kind() == pb::ARRIVE_AT || beh.kind() == pb::DRIVE_GROUP) && !waypoints.count(beh.waypoint())) {
     c.error(bf + ".waypoint", "no waypoint named " + quoted(beh.waypoint()));
   }
   if (beh.kind() == pb::NAVIGATE) {
@@ -226,7 +230,8 @@ void validate(const pb::Scenario& s, Checker& c) {
                                   {".wall_feeler_length", a.wall_feeler_length()},
                                   {".hide_distance_from_boundary", a.hide_distance_from_boundary()},
                                   {".path_seek_distance", a.path_seek_distance()},
-                                  {".contact_skin", a.contact_skin()}}) {
+                                  {".contact_skin", a.contact_skin()},
+                                  {".catch_distance", a.catch_distance()}}) {
       c.nonNegative(f + name, v);
     }
     if (a.context_slots() < 0 || a.context_slots() > 64) {
@@ -318,6 +323,8 @@ BehaviourKind kindOf(pb::BehaviourKind k) {
       return BehaviourKind::kFetchStray;
     case pb::NAVIGATE:
       return BehaviourKind::kNavigate;
+    case pb::DRIVE_GROUP:
+      return BehaviourKind::kDriveGroup;
     default:
       return BehaviourKind::kWander;  // unreachable: validated
   }
@@ -372,7 +379,8 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   }
   spec.range = beh.range() > 0.0f ? beh.range() : spec.range;
   spec.pathIndex = beh.path().empty() ? -1 : names.paths.at(beh.path());
-  if (beh.kind() == pb::ARRIVE_AT) spec.point = names.waypoints.at(beh.waypoint());
+  if (beh.kind() == pb::ARRIVE_AT || beh.kind() == pb::DRIVE_GROUP)
+    spec.point = names.waypoints.at(beh.waypoint());
   if (beh.kind() == pb::OFFSET_PURSUIT_NEAREST) spec.point = vec(beh.offset());
   if (beh.kind() == pb::INTERPOSE_NEAREST) {
     spec.secondArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.second_archetype()));
@@ -386,7 +394,7 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
       spec.navGoal = beh.path().empty() ? NavGoal::kRandom : NavGoal::kPath;
     }
   }
-  if (beh.kind() == pb::FETCH_STRAY) {
+  if (beh.kind() == pb::FETCH_STRAY || beh.kind() == pb::DRIVE_GROUP) {
     if (beh.stand_off() > 0.0f) spec.standOff = beh.stand_off();
     spec.secondArchetype = beh.second_archetype().empty()
                                ? spec.targetArchetype
@@ -421,6 +429,7 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     arch.contextSlots = a.context_slots() > 0 ? a.context_slots() : arch.contextSlots;
     arch.headingBlend = orDefault(a.heading_blend(), arch.headingBlend);
     arch.contactSkin = a.contact_skin();
+    arch.catchDistance = a.catch_distance();
     for (const auto& beh : a.behaviours()) arch.behaviours.push_back(specOf(beh, names));
     archetypes.push_back(std::move(arch));
   }
@@ -467,8 +476,10 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
     Path path;
     for (const auto& name : p.waypoints()) path.points.push_back(names.waypoints.at(name));
     path.looped = p.looped();
+    path.name = p.name();
     g.paths.push_back(std::move(path));
   }
+  for (const auto& w : s.waypoints()) g.waypoints.push_back({w.name(), vec(w.position())});
   addBlockingWalls(s, g);
   if (navMesh) g.navPolygons = navMesh->polygons();
   g.navMesh = navMesh;

@@ -48,6 +48,8 @@ void checkNamesNoRoute(const pb::Behaviour& b, const std::string& field, scenari
             "--agents tiles the scenario, but " + pb::TargetKind_Name(b.target()) + shared);
   if (b.kind() == pb::FETCH_STRAY)
     c.error(field + ".kind", "--agents tiles the scenario, but FETCH_STRAY's stray" + shared);
+  if (b.kind() == pb::DRIVE_GROUP)
+    c.error(field + ".kind", "--agents tiles the scenario, but DRIVE_GROUP's group" + shared);
 }
 
 }  // namespace

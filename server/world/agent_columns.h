@@ -29,6 +29,9 @@ enum AgentFlag : std::uint8_t {
   // Moved from outside the simulation (a connected player): the tick copies its state instead of
   // steering it, and the network sets its position and velocity between ticks.
   kAgentExternal = 1,
+  // Has a goal from the control API (world/directive.h): its steering is the goal's behaviour and
+  // its set's avoidance, not the set itself.
+  kAgentDirected = 2,
 };
 
 struct AgentColumns {

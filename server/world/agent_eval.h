@@ -84,6 +84,7 @@ struct AgentEval {
   bool contextDecide(const BehaviourSpec& spec, steer::ContextMap& map, steer::ContextChoice& choice);
   SteeringOutput collisionAvoidance(const BehaviourSpec& spec);
   SteeringOutput fetchStray(const BehaviourSpec& spec);
+  SteeringOutput driveGroup(const BehaviourSpec& spec);
   SteeringOutput navigate(const BehaviourSpec& spec);
   // The path a behaviour follows: its own, or (path -1) the one this agent was given.
   const Path* pathFor(const BehaviourSpec& spec) const {
@@ -110,6 +111,11 @@ struct AgentEval {
         return true;
       case TargetKind::kFetchOrder:
         t = orderedSlot(spec);
+        break;
+      case TargetKind::kAgent:
+        if (spec.agent < ctx.idCount && ctx.slotOfId[spec.agent] < ctx.in.size() &&
+            ctx.slotOfId[spec.agent] != slot)
+          t = static_cast<std::int32_t>(ctx.slotOfId[spec.agent]);
         break;
     }
     if (t < 0) return false;
@@ -247,6 +253,8 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       return fetchStray(spec);
     case BehaviourKind::kNavigate:
       return navigate(spec);
+    case BehaviourKind::kDriveGroup:
+      return driveGroup(spec);
   }
   return {};
 }

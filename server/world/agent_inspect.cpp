@@ -6,6 +6,7 @@
 #include "steering/obstacle_avoidance.h"
 #include "steering/wall_avoidance.h"
 #include "world/agent_eval.h"
+#include "world/directive.h"
 #include "world/navigation.h"
 
 namespace steerd {
@@ -78,7 +79,8 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
   // As updateAgentScalar (agent_update.cpp) does it; the quad path gives the same bits.
   const NeighbourSums sums = scanNeighbours(in, ctx.grid, slot, rt.neighbours);
   AgentEval eval(ctx, slot, arch, rt, body, sums);
-  const std::vector<BehaviourSpec>& behaviours = arch.behavioursIn(in.memory[slot].brainState);
+  BehaviourScratch scratch;
+  const std::span<const BehaviourSpec> behaviours = activeBehaviours(ctx, slot, scratch);
   const std::size_t count = std::min(behaviours.size(), kMaxBehaviours);
   r.behaviours.resize(count);
   RecordingRef refs[kMaxBehaviours];
@@ -157,6 +159,8 @@ const char* behaviourKindName(BehaviourKind kind) {
       return "fetch_stray";
     case BehaviourKind::kNavigate:
       return "navigate";
+    case BehaviourKind::kDriveGroup:
+      return "drive_group";
   }
   return "unknown";
 }

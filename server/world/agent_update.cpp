@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "world/agent_eval.h"
+#include "world/directive.h"
 #include "world/quad_update.h"
 
 namespace steerd {
@@ -76,7 +77,8 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   AgentEval eval(ctx, slot, arch, rt, body, sums);
 
   SpecRef refs[kMaxBehaviours];
-  const std::vector<BehaviourSpec>& behaviours = arch.behavioursIn(ctx.in.memory[slot].brainState);
+  BehaviourScratch scratch;
+  const std::span<const BehaviourSpec> behaviours = activeBehaviours(ctx, slot, scratch);
   const std::size_t count = std::min(behaviours.size(), kMaxBehaviours);
   for (std::size_t b = 0; b < count; ++b) {
     const BehaviourSpec& s = behaviours[b];
@@ -111,10 +113,12 @@ bool isExternal(const StepContext& ctx, std::uint32_t slot) {
   return ctx.anyExternal && (ctx.in.memory[slot].flags & kAgentExternal) != 0;
 }
 
-bool quadHasExternal(const StepContext& ctx, std::uint32_t slot) {
-  if (!ctx.anyExternal) return false;
+// A quad of one archetype runs one behaviour set: not for players (copied) nor agents with a goal
+// (their own set, activeBehaviours), which take the scalar path.
+bool quadHasSpecial(const StepContext& ctx, std::uint32_t slot) {
+  if (!ctx.anyExternal && !ctx.anyDirected) return false;
   for (std::uint32_t k = 0; k < kQuad; ++k) {
-    if (isExternal(ctx, slot + k)) return true;
+    if ((ctx.in.memory[slot + k].flags & (kAgentExternal | kAgentDirected)) != 0) return true;
   }
   return false;
 }
@@ -141,7 +145,7 @@ void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end,
     std::uint32_t slot = b;
     if (ctx.quads) {
       for (; slot + kQuad <= e; slot += kQuad) {
-        if (quadApplies(ctx, slot) && !quadHasExternal(ctx, slot)) {
+        if (quadApplies(ctx, slot) && !quadHasSpecial(ctx, slot)) {
           updateQuad(ctx, slot, sums, slot - b, out, contactFlags);
         } else {
           for (std::uint32_t k = 0; k < kQuad; ++k) {

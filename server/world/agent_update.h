@@ -17,6 +17,7 @@
 
 namespace steerd {
 
+struct Directive;
 struct Groups;
 struct NavSteer;
 
@@ -54,6 +55,12 @@ struct StepContext {
   const Groups* groups = nullptr;
   // What NAVIGATE steers to, by slot of `in` (null when the world has no navmesh).
   const NavSteer* nav = nullptr;
+  // Slots of `in` by id (idCount of them; kNoSlot past the living): targets named by id.
+  const std::uint32_t* slotOfId = nullptr;
+  std::size_t idCount = 0;
+  // Control API goals by id (directive.h); read for the agents flagged kAgentDirected.
+  const Directive* directives = nullptr;
+  bool anyDirected = false;  // some agent has kAgentDirected (no per-slot test when none has)
 };
 
 enum ContactFlag : std::uint8_t {

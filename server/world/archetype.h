@@ -39,6 +39,10 @@ enum class BehaviourKind : std::uint8_t {
   kFetchStray,            // herd back the member of `targetArchetype` farthest from the centroid of
                           // `secondArchetype`, once it is farther than `range`
   kNavigate,              // walk a navmesh corridor to `navGoal`; `range` is how near counts as there
+  kDriveGroup,            // drive the group of `targetArchetype` to `point` (a pen): fetch a member
+                          // farther than `range` from the centroid of `secondArchetype` back to it,
+                          // else push the centroid from its far side from `point`; hold near `point`
+                          // once the group is there (AgentEval::driveGroup)
 };
 
 // Where a NAVIGATE behaviour goes.
@@ -57,6 +61,7 @@ enum class TargetKind : std::uint8_t {
   kGroupCentroid,  // the centroid of `targetArchetype`, moving at its mean velocity, at any range
   kFetchOrder,     // the agent of `targetArchetype` this one was ordered to fetch (a brain state's
                    // orders, brain_think.h); none: the behaviour gives no force
+  kAgent,          // the agent `agent`, at any range (the control API's Follow and Guard goals)
 };
 
 enum class CombinerKind : std::uint8_t {
@@ -77,9 +82,10 @@ struct BehaviourSpec {
   float range = 30.0f;         // m: how far a target may be
   std::int32_t pathIndex = 0;  // -1: the path each agent was given at spawn
   steer::Vec2 point;
-  float standOff = 20.0f;  // m: fetch stray rides round this far out
+  float standOff = 20.0f;  // m: fetch stray and drive group ride round this far out
   NavGoal navGoal = NavGoal::kRandom;
   TargetKind target = TargetKind::kNearest;
+  AgentId agent = 0;  // target kAgent
 };
 
 struct FlockParams {
@@ -111,6 +117,9 @@ struct Archetype {
   // m: neighbours are pushed apart this far before they touch (neighbour_scan.h); crowds that
   // walk through each other need about one tick's approach (2 x max speed x dt).
   float contactSkin = 0.0f;
+  // m: a pursuer within this of its target counts as having caught it (the control API's caught
+  // event); 0: never
+  float catchDistance = 0.0f;
   // Action selection: null for an archetype whose behaviour set never changes. With a brain,
   // stateBehaviours[s] is the set that runs in state s (resolved from the state, its ancestors,
   // or `behaviours`), each kept sorted by priority.

@@ -5,6 +5,7 @@
 
 #include "steering/random.h"
 #include "world/agent_update.h"
+#include "world/directive.h"
 #include "world/static_geometry.h"
 #include "world/thread_pool.h"
 
@@ -44,7 +45,7 @@ bool atEndOfOpenPath(const StepContext& ctx, std::uint32_t slot, const NavAgent&
 Navigation::Navigation(std::shared_ptr<const nav::NavMesh> mesh, nav::PlannerSettings settings)
     : mesh_(std::move(mesh)), planner_(*mesh_, settings) {}
 
-const BehaviourSpec* Navigation::navigateSpec(const std::vector<BehaviourSpec>& set) {
+const BehaviourSpec* Navigation::navigateSpec(std::span<const BehaviourSpec> set) {
   for (const BehaviourSpec& b : set) {
     if (b.kind == BehaviourKind::kNavigate) return &b;
   }
@@ -208,9 +209,7 @@ void Navigation::update(const StepContext& ctx, std::span<const std::uint32_t> s
       if (s >= ctx.in.size()) continue;  // not alive
       const AgentMemory& m = ctx.in.memory[s];
       NavAgent& a = agents_[id];
-      const Archetype& arch = ctx.archetypes[ctx.in.archetype[s]];
-      const BehaviourSpec* spec =
-          (m.flags & kAgentExternal) ? nullptr : navigateSpec(arch.behavioursIn(m.brainState));
+      const BehaviourSpec* spec = (m.flags & kAgentExternal) ? nullptr : activeNavigateSpec(ctx, s);
       specOfId_[id] = spec;
       assignedPathOfId_[id] = m.assignedPath;
       if (spec == nullptr) {

@@ -86,7 +86,7 @@ class Navigation {
   void forget(std::uint32_t id);
 
   // The first NAVIGATE behaviour of a set, or null.
-  static const BehaviourSpec* navigateSpec(const std::vector<BehaviourSpec>& set);
+  static const BehaviourSpec* navigateSpec(std::span<const BehaviourSpec> set);
 
  private:
   void advance(const StepContext& ctx, std::uint32_t slot, NavAgent& a, const BehaviourSpec& spec) const;

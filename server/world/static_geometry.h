@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "nav/navmesh.h"
@@ -20,6 +21,13 @@ namespace steerd {
 struct Path {
   std::vector<steer::Vec2> points;
   bool looped = true;
+  std::string name = {};  // the scenario file's (empty for generated worlds)
+};
+
+// A scenario file's named point (the control API's MoveToWaypoint).
+struct NamedPoint {
+  std::string name;
+  steer::Vec2 position;
 };
 
 class StaticGeometry {
@@ -28,6 +36,7 @@ class StaticGeometry {
   std::vector<steer::CircleObstacle> obstacles;
   std::vector<steer::Wall> walls;
   std::vector<Path> paths;
+  std::vector<NamedPoint> waypoints;
   // The navmesh's polygons (world x, y, counter-clockwise), filled when the scenario builds one;
   // for drawing and debugging only (navigation queries go through server/nav).
   std::vector<std::vector<steer::Vec2>> navPolygons;

@@ -49,14 +49,15 @@ void World::prepareArchetypes() {
     anyBrain_ = anyBrain_ || a.brain != nullptr;
     anyOrders_ = anyOrders_ || (a.brain && a.brain->givesOrders());
     if (a.brain) strayPairsOf(*a.brain, strayPairs_);
-    // What behaviours ask of groups: FETCH_STRAY's (member, home) pair; a group leader or centroid
-    // target's archetype (any pair keeps the groups measured every tick).
+    // What behaviours ask of groups: FETCH_STRAY's and DRIVE_GROUP's (member, home) pair; a group
+    // leader or centroid target's archetype (any pair keeps the groups measured every tick).
     auto fetches = [&](const std::vector<BehaviourSpec>& set) {
       for (const BehaviourSpec& b : set) {
         StrayPair p{b.targetArchetype, b.secondArchetype};
         if (b.target == TargetKind::kGroupLeader || b.target == TargetKind::kGroupCentroid) {
           p = {b.targetArchetype, b.targetArchetype};
-        } else if (b.kind != BehaviourKind::kFetchStray || b.target != TargetKind::kNearest) {
+        } else if ((b.kind != BehaviourKind::kFetchStray && b.kind != BehaviourKind::kDriveGroup) ||
+                   b.target != TargetKind::kNearest) {
           continue;
         }
         if (std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end())
@@ -146,6 +147,8 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   slotOfId_.push_back(static_cast<std::uint32_t>(s));
   ++population_[archetype];
   brainMemory_.resize(slotOfId_.size());
+  if (!directives_.empty()) directives_.resize(slotOfId_.size());
+  if (!marks_.empty()) marks_.resize(slotOfId_.size());
   if (archetypes_[archetype].brain)
     startBrain(*archetypes_[archetype].brain, tick_, current_.memory[s], brainMemory_[id]);
   return id;
@@ -183,6 +186,94 @@ void World::despawn(AgentId id) {
   current_.resize(last);
   slotOfId_[id] = kNoSlot;
   if (navigation_) navigation_->forget(id);
+  if (id < directives_.size() && directives_[id].kind != DirectiveKind::kNone) {
+    directives_[id] = Directive{};
+    --directedCount_;
+  }
+  if (id < marks_.size()) marks_[id] = Marks{};
+}
+
+void World::setDirective(AgentId id, Directive d) {
+  if (!isAlive(id)) throw std::out_of_range("unknown agent id");
+  if (directives_.size() <= id) directives_.resize(slotOfId_.size());
+  Directive& slot = directives_[id];
+  AgentMemory& m = current_.memory[slotOfId_[id]];
+  if (slot.kind != DirectiveKind::kNone) --directedCount_;
+  // A goal on the navmesh walks it like the archetype's own NAVIGATE (its arrival range and all).
+  const Archetype& a = archetypes_[current_.archetype[slotOfId_[id]]];
+  const BehaviourSpec* navigates = Navigation::navigateSpec(a.behaviours);
+  for (std::size_t s = 0; navigates == nullptr && s < a.stateBehaviours.size(); ++s)
+    navigates = Navigation::navigateSpec(a.stateBehaviours[s]);
+  d.goal = directiveGoalSpec(d, navigation_ ? navigates : nullptr);
+  d.arrived = false;
+  slot = d;
+  if (d.kind != DirectiveKind::kNone) {
+    ++directedCount_;
+    m.flags |= kAgentDirected;
+  } else {
+    m.flags &= static_cast<std::uint8_t>(~kAgentDirected);
+  }
+  m.pathIndex = -1;  // a path (the goal's, or its own again) starts at its nearest waypoint
+  if (navigation_) navigation_->forget(id);
+}
+
+void World::noteArrived(AgentId id) {
+  if (id < directives_.size()) directives_[id].arrived = true;
+}
+
+const Directive& World::directiveOf(AgentId id) const {
+  static const Directive kNone{};
+  return id < directives_.size() ? directives_[id] : kNone;
+}
+
+void World::setHeading(AgentId id, steer::Vec2 heading) {
+  if (!isAlive(id)) throw std::out_of_range("unknown agent id");
+  const steer::Vec2 h =
+      steer::normalizedOr(heading, {current_.hx[slotOfId_[id]], current_.hy[slotOfId_[id]]});
+  current_.hx[slotOfId_[id]] = h.x;
+  current_.hy[slotOfId_[id]] = h.y;
+}
+
+void World::setBrainState(AgentId id, std::int32_t state) {
+  if (!isAlive(id)) throw std::out_of_range("unknown agent id");
+  const std::uint32_t s = slotOfId_[id];
+  const Archetype& a = archetypes_[current_.archetype[s]];
+  if (!a.brain || state < 0 || static_cast<std::size_t>(state) >= a.brain->states.size())
+    throw std::out_of_range("no such brain state");
+  current_.memory[s].brainState = static_cast<std::uint8_t>(a.brain->enterLeaf(state));
+  current_.memory[s].pathIndex = -1;
+  brainMemory_[id].enteredTick = tick_;
+}
+
+void World::setStat(AgentId id, std::size_t stat, float value) {
+  if (!isAlive(id)) throw std::out_of_range("unknown agent id");
+  const Archetype& a = archetypes_[current_.archetype[slotOfId_[id]]];
+  if (!a.brain || stat >= a.brain->stats.size()) throw std::out_of_range("no such stat");
+  const brain::Stat& st = a.brain->stats[stat];
+  brainMemory_[id].stats[stat] = std::clamp(value, st.min, st.max);
+}
+
+std::int32_t World::markIndex(MarkKind kind, const std::string& name, bool add) {
+  std::vector<std::string>& names = kind == MarkKind::kTag ? tagNames_ : signalNames_;
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it != names.end()) return static_cast<std::int32_t>(it - names.begin());
+  if (!add || names.size() >= kMaxMarkNames) return -1;
+  names.push_back(name);
+  return static_cast<std::int32_t>(names.size() - 1);
+}
+
+std::uint32_t World::marksOf(MarkKind kind, AgentId id) const {
+  if (id >= marks_.size()) return 0;
+  return kind == MarkKind::kTag ? marks_[id].tags : marks_[id].signals;
+}
+
+void World::setMark(MarkKind kind, AgentId id, std::int32_t index, bool on) {
+  if (!isAlive(id)) throw std::out_of_range("unknown agent id");
+  if (index < 0 || static_cast<std::size_t>(index) >= kMaxMarkNames) throw std::out_of_range("mark index");
+  if (marks_.size() <= id) marks_.resize(slotOfId_.size());
+  std::uint32_t& bits = kind == MarkKind::kTag ? marks_[id].tags : marks_[id].signals;
+  const std::uint32_t bit = 1u << index;
+  bits = on ? (bits | bit) : (bits & ~bit);
 }
 
 std::int32_t World::archetypeIndex(const std::string& name) const {
@@ -200,18 +291,7 @@ void World::step() {
   // Phase 2: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
   const std::size_t n = sorted_.size();
   contactFlags_.resize(n);
-  StepContext ctx{sorted_,
-                  grid_,
-                  geometry_,
-                  archetypes_,
-                  runtime_,
-                  config_.seed,
-                  tick_,
-                  config_.dt,
-                  config_.boundsMargin,
-                  config_.quads,
-                  externalCount_ > 0,
-                  population_.data()};
+  StepContext ctx = contextOf(sorted_, tick_);
   if (!strayPairs_.empty()) {
     groups_ = measureGroups(sorted_, archetypes_.size(), strayPairs_);
     ctx.groups = &groups_;
@@ -293,6 +373,18 @@ std::uint64_t World::stateHash() const {
       XXH3_64bits_update(state, m.stats.data(), sizeof m.stats);
       XXH3_64bits_update(state, m.lastSeen.data(), sizeof m.lastSeen);
     }
+    if (id < directives_.size() && directives_[id].kind != DirectiveKind::kNone) {
+      // A control API goal (none: nothing hashed, as before goals existed).
+      const Directive& d = directives_[id];
+      const float g[5] = {d.point.x, d.point.y, d.offset.x, d.offset.y, d.radius};
+      const std::uint32_t k[4] = {
+          static_cast<std::uint32_t>(d.kind), d.target, static_cast<std::uint32_t>(d.path),
+          static_cast<std::uint32_t>(d.releaseOnArrival) | static_cast<std::uint32_t>(d.arrived) << 1};
+      XXH3_64bits_update(state, g, sizeof g);
+      XXH3_64bits_update(state, k, sizeof k);
+    }
+    if (id < marks_.size() && (marks_[id].tags | marks_[id].signals) != 0)
+      XXH3_64bits_update(state, &marks_[id], sizeof marks_[id]);
     if (navigation_ && id < navigation_->agentCount()) {
       // Where it is going and how far along its corridor.
       const NavAgent& n = navigation_->agent(id);
@@ -314,19 +406,27 @@ std::uint64_t World::stateHash() const {
   return h;
 }
 
+StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {
+  return StepContext{.in = in,
+                     .grid = grid_,
+                     .geometry = geometry_,
+                     .archetypes = archetypes_,
+                     .runtime = runtime_,
+                     .seed = config_.seed,
+                     .tick = tick,
+                     .dt = config_.dt,
+                     .boundsMargin = config_.boundsMargin,
+                     .quads = config_.quads,
+                     .anyExternal = externalCount_ > 0,
+                     .archetypePopulation = population_.data(),
+                     .slotOfId = slotOfId_.data(),
+                     .idCount = slotOfId_.size(),
+                     .directives = directives_.empty() ? nullptr : directives_.data(),
+                     .anyDirected = directedCount_ > 0};
+}
+
 StepContext World::lastStepContext() const {
-  StepContext ctx{.in = sorted_,
-                  .grid = grid_,
-                  .geometry = geometry_,
-                  .archetypes = archetypes_,
-                  .runtime = runtime_,
-                  .seed = config_.seed,
-                  .tick = tick_ > 0 ? tick_ - 1 : 0,
-                  .dt = config_.dt,
-                  .boundsMargin = config_.boundsMargin,
-                  .quads = config_.quads,
-                  .anyExternal = externalCount_ > 0,
-                  .archetypePopulation = population_.data()};
+  StepContext ctx = contextOf(sorted_, tick_ > 0 ? tick_ - 1 : 0);
   if (!strayPairs_.empty()) ctx.groups = &groups_;
   if (navigation_ && anyNavigate_) ctx.nav = navigation_->steering();
   return ctx;

@@ -17,6 +17,7 @@
 #include "world/agent_update.h"
 #include "world/archetype.h"
 #include "world/brain_think.h"
+#include "world/directive.h"
 #include "world/groups.h"
 #include "world/navigation.h"
 #include "world/spatial_grid.h"
@@ -65,6 +66,28 @@ class World {
   bool isAlive(AgentId id) const { return id < slotOfId_.size() && slotOfId_[id] != kNoSlot; }
   // Archetype index by name, or -1.
   std::int32_t archetypeIndex(const std::string& name) const;
+
+  // The control API's writes (control/control.h validates first), between ticks.
+  // A goal for an agent (directive.h); kNone ends it. Its navigation starts afresh either way.
+  void setDirective(AgentId id, Directive directive);
+  // The goal in force (kind kNone: none).
+  const Directive& directiveOf(AgentId id) const;
+  void noteArrived(AgentId id);                      // its arrival was reported (Directive::arrived)
+  void setHeading(AgentId id, steer::Vec2 heading);  // non-zero
+  // Enters `state` of its brain (a parent: its initial leaf) now; in_state_for counts from here.
+  void setBrainState(AgentId id, std::int32_t state);
+  // Sets stat `stat` of its brain, clamped to the stat's range.
+  void setStat(AgentId id, std::size_t stat, float value);
+  // Named marks on agents: tags (given at spawn) and signals (raised and lowered at run time),
+  // one bit each of 32 per world. The index of a name, added when `add` (-1: unknown, or full).
+  enum class MarkKind : std::uint8_t { kTag, kSignal };
+  std::int32_t markIndex(MarkKind kind, const std::string& name, bool add);
+  const std::vector<std::string>& markNames(MarkKind kind) const {
+    return kind == MarkKind::kTag ? tagNames_ : signalNames_;
+  }
+  std::uint32_t marksOf(MarkKind kind, AgentId id) const;
+  void setMark(MarkKind kind, AgentId id, std::int32_t index, bool on);
+  static constexpr std::size_t kMaxMarkNames = 32;
 
   void step();
 
@@ -132,7 +155,15 @@ class World {
   Groups groups_;
   void think(const StepContext& ctx);
   std::unique_ptr<Navigation> navigation_;
-  bool anyNavigate_ = false;  // some behaviour set has NAVIGATE
+  bool anyNavigate_ = false;           // some behaviour set has NAVIGATE
+  std::vector<Directive> directives_;  // by id (control API goals)
+  std::size_t directedCount_ = 0;      // agents with kAgentDirected
+  struct Marks {
+    std::uint32_t tags = 0, signals = 0;
+  };
+  std::vector<Marks> marks_;  // by id
+  std::vector<std::string> tagNames_, signalNames_;
+  StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;
   TickCounters counters_;
 };
 

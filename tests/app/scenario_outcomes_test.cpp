@@ -385,6 +385,168 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
   EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
 }
 
+// Sheepdog: a dog drives 40 sheep 90 m across a field into a pen (DRIVE_GROUP) while a wolf hunts
+// them. Judged as the issue puts it, on seeds 1-3: at least 90 % of the sheep (36 of the 40
+// spawned) inside the pen's walls 120 s after the start. A sheep the wolf catches (within its
+// catch_distance) stays in the world, so it counts as penned only if it is inside at 120 s.
+// Measured: 90 % in by 62 s and all 40 at 120 s on each seed, the dog holding at the gate; the
+// wolf, which keeps 30 m from the dog, came no closer than 13 m to a sheep. Nobody goes through a
+// wall.
+TEST(ScenarioOutcome, SheepdogPensTheFlockWhileTheWolfHunts) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    ScenarioLoad load =
+        loadScenarioFile(std::string(STEERD_SCENARIOS_DIR) + "/sheepdog.txtpb", {seed, 2, 0}, true);
+    ASSERT_TRUE(load.errors.empty()) << load.errors[0];
+    World& w = *load.world;
+    const int sheep = archetypeNamed(w, "sheep"), dog = archetypeNamed(w, "dog"),
+              wolf = archetypeNamed(w, "wolf");
+    ASSERT_GE(sheep, 0);
+    ASSERT_GE(dog, 0);
+    ASSERT_GE(wolf, 0);
+    EXPECT_EQ(w.archetypes()[static_cast<std::size_t>(wolf)].catchDistance, 1.5f);
+    auto inPen = [](float x, float y) { return x > 85.0f && x < 115.0f && y > 150.0f && y < 180.0f; };
+    MotionQualityMonitor monitor(w.config().dt);
+    constexpr int kSpawned = 40;  // the bar is against the sheep spawned, caught ones included
+    int alive = 0, penned = 0, nineTenthsAt = -1;
+    float wolfClosest = std::numeric_limits<float>::max();
+    for (int t = 0; t < 120 * 30; ++t) {
+      w.step();
+      monitor.observe(w);
+      const auto& a = w.agents();
+      alive = penned = 0;
+      for (std::size_t s = 0; s < a.size(); ++s) {
+        if (a.archetype[s] == wolf) {
+          for (std::size_t k = 0; k < a.size(); ++k) {
+            if (a.archetype[k] == sheep)
+              wolfClosest = std::min(wolfClosest, std::hypot(a.px[s] - a.px[k], a.py[s] - a.py[k]));
+          }
+        }
+        if (a.archetype[s] != sheep) continue;
+        ++alive;
+        penned += inPen(a.px[s], a.py[s]) ? 1 : 0;
+      }
+      if (nineTenthsAt < 0 && 10 * penned >= 9 * kSpawned) nineTenthsAt = t;
+    }
+    std::printf(
+        "seed %llu: %d of %d sheep in the pen at 120 s (90 %% first at %.1f s); wolf closest %.1f m\n",
+        static_cast<unsigned long long>(seed), penned, kSpawned, nineTenthsAt / 30.0, wolfClosest);
+    EXPECT_EQ(alive, kSpawned);  // nothing in the tick removes a caught sheep
+    EXPECT_GE(10 * penned, 9 * kSpawned) << "seed " << seed;
+    EXPECT_EQ(monitor.summary().insideObstacleMax, 0u) << "seed " << seed;
+  }
+}
+
+// Guards: with nobody about, each guard keeps to its rounds (in "patrol" on every tick of 40 s,
+// past at least one waypoint of its route, over 100 m walked). A player put 8 m in front of a
+// guard, in plain sight, is seen at the guard's next think (every 3 ticks) and chased: the guard is
+// in "chase" within half a second and reaches the player (bodies touching, 1.1 m centre to centre)
+// within 5 s. Once the player is out of sight (moved behind a house, 60 m off), the guard keeps on
+// for the 4 s the brain allows and is back in "patrol" by 5 s, on its route again.
+TEST(ScenarioOutcome, GuardsPatrolThenChaseASeenPlayerAndGiveUpWhenItIsGone) {
+  auto w = shipped("guards.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int guard = archetypeNamed(*w, "guard"), player = archetypeNamed(*w, "player");
+  ASSERT_GE(guard, 0);
+  ASSERT_GE(player, 0);  // the built-in one: the file defines none
+  const brain::Brain& brain = *w->archetypes()[static_cast<std::size_t>(guard)].brain;
+  std::uint8_t patrol = 0, chase = 0;
+  for (std::size_t i = 0; i < brain.states.size(); ++i) {
+    if (brain.states[i].name == "patrol") patrol = static_cast<std::uint8_t>(i);
+    if (brain.states[i].name == "chase") chase = static_cast<std::uint8_t>(i);
+  }
+  ASSERT_NE(patrol, chase);
+  std::vector<AgentId> guards;
+  for (std::size_t s = 0; s < w->agentCount(); ++s) {
+    if (w->agents().archetype[s] == guard) guards.push_back(w->agents().id[s]);
+  }
+  ASSERT_EQ(guards.size(), 4u);
+  auto positionOf = [&](AgentId id) {
+    const auto& a = w->agents();
+    return steer::Vec2{a.px[w->slotOf(id)], a.py[w->slotOf(id)]};
+  };
+
+  // Nobody about: rounds.
+  std::vector<steer::Vec2> last;
+  std::vector<double> walked(guards.size(), 0.0);
+  std::vector<int> waypointsPassed(guards.size(), 0), lastIndex(guards.size(), -1);
+  for (AgentId g : guards) last.push_back(positionOf(g));
+  MotionQualityMonitor monitor(w->config().dt);
+  for (int t = 0; t < 40 * 30; ++t) {
+    w->step();
+    monitor.observe(*w);
+    for (std::size_t k = 0; k < guards.size(); ++k) {
+      EXPECT_EQ(w->brainStateOf(guards[k]), patrol) << "guard " << guards[k] << " at tick " << t;
+      const steer::Vec2 p = positionOf(guards[k]);
+      walked[k] += steer::distance(p, last[k]);
+      last[k] = p;
+      const int index = w->agents().memory[w->slotOf(guards[k])].pathIndex;
+      if (lastIndex[k] >= 0 && index != lastIndex[k]) ++waypointsPassed[k];
+      lastIndex[k] = index;
+    }
+  }
+  for (std::size_t k = 0; k < guards.size(); ++k) {
+    std::printf("guard %u: %.0f m walked, %d waypoints passed in 40 s\n", static_cast<unsigned>(guards[k]),
+                walked[k], waypointsPassed[k]);
+    EXPECT_GT(walked[k], 100.0);
+    EXPECT_GE(waypointsPassed[k], 1);
+  }
+
+  // A player in plain sight 8 m ahead of the first guard that has one.
+  AgentId chaser = guards[0];
+  steer::Vec2 spot;
+  bool found = false;
+  for (std::size_t k = 0; k < guards.size() && !found; ++k) {
+    const auto& a = w->agents();
+    const std::uint32_t s = w->slotOf(guards[k]);
+    spot = positionOf(guards[k]) + steer::Vec2{a.hx[s], a.hy[s]} * 8.0f;
+    found = spot.x > 5.0f && spot.x < 155.0f && spot.y > 5.0f && spot.y < 115.0f &&
+            !sightBlocked(w->geometry(), positionOf(guards[k]), spot);
+    chaser = guards[k];
+  }
+  ASSERT_TRUE(found);
+  const AgentId body = w->spawnExternal(static_cast<ArchetypeIndex>(player), spot);
+  int chasingAt = -1, reachedAt = -1;
+  for (int t = 0; t < 10 * 30 && reachedAt < 0; ++t) {
+    w->step();
+    if (chasingAt < 0 && w->brainStateOf(chaser) == chase) chasingAt = t;
+    if (steer::distance(positionOf(chaser), spot) < 1.1f + 0.05f) reachedAt = t;
+  }
+  std::printf("guard %u chasing after %.2f s, at the player after %.1f s\n", static_cast<unsigned>(chaser),
+              chasingAt / 30.0, reachedAt / 30.0);
+  ASSERT_GE(chasingAt, 0);
+  EXPECT_LT(chasingAt, 15);
+  ASSERT_GE(reachedAt, 0);
+  EXPECT_LT(reachedAt, 5 * 30);
+
+  // Out of sight: 60 m off, behind the houses of the farthest block.
+  steer::Vec2 away = positionOf(chaser);
+  for (const steer::Vec2 corner :
+       {steer::Vec2{4, 4}, steer::Vec2{156, 4}, steer::Vec2{156, 116}, steer::Vec2{4, 116}}) {
+    if (steer::distance(corner, positionOf(chaser)) > steer::distance(away, positionOf(chaser)))
+      away = corner;
+  }
+  ASSERT_GT(steer::distance(away, positionOf(chaser)), 60.0f);
+  w->setExternalState(body, away, {});
+  int patrolAt = -1;
+  for (int t = 0; t < 10 * 30 && patrolAt < 0; ++t) {
+    w->step();
+    if (w->brainStateOf(chaser) == patrol) patrolAt = t;
+  }
+  std::printf("guard %u back on patrol %.2f s after losing sight\n", static_cast<unsigned>(chaser),
+              patrolAt / 30.0);
+  ASSERT_GE(patrolAt, 0);
+  EXPECT_GE(patrolAt, 4 * 30 - 15);
+  EXPECT_LT(patrolAt, 5 * 30);
+  const int indexBack = w->agents().memory[w->slotOf(chaser)].pathIndex;
+  bool onRoute = false;
+  for (int t = 0; t < 40 * 30 && !onRoute; ++t) {
+    w->step();
+    onRoute = w->agents().memory[w->slotOf(chaser)].pathIndex != indexBack;
+  }
+  EXPECT_TRUE(onRoute) << "the guard did not pass a waypoint of its route within 40 s of giving up";
+  EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
+}
+
 // The standard crowd test at a fifth of its size (800 walkers in the same 200 m field, 40 s):
 // walkers reach their random goals, nobody walks into a box or a cylinder, few jam, and bodies
 // hardly overlap. (The full 4,000 runs in scripts/bench.sh crowd, against DetourCrowd.)

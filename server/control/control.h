@@ -1,0 +1,134 @@
+// The control API: how a game's own logic drives steerd's NPCs at run time. One header, for a C++
+// game server that embeds steerd (it owns a World and calls step()) and for steerd's network
+// layer (control clients' Command packets end up here). docs/CONTROL.md is the guide.
+//
+// The vocabulary is proto/control.proto: Command (spawn, despawn, goals, brain writes, signals,
+// queries, subscriptions), CommandResult and Event. The same messages travel over UDP, so an
+// embedded game and a remote one mean exactly the same thing.
+//
+// Order and determinism: commands are queued (submit) and applied at the next tick boundary
+// (applyPending, before World::step) in submission order; the world's tick reads nothing else from
+// the API. The same commands at the same ticks give the same state hash for any thread count.
+// Events are gathered after the tick (afterTick) in a fixed order (by kind, then agent id).
+//
+// Bad input never half-applies: every field is checked first, and an error result names the field
+// ("move_to.position: inside an obstacle").
+//
+// Not thread-safe: call it from the thread that steps the world, between ticks.
+//
+//   steerd::control::Controller ctl(world);
+//   auto me = ctl.addSubscriber({.onEvent = print, .onResult = print});
+//   ctl.subscribe(me, {});                                  // every event kind
+//   ctl.submit(me, steerd::control::spawnAt("guard", 10, 20));
+//   for (;;) { ctl.applyPending(); world.step(); ctl.afterTick(); }
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "proto/control.pb.h"
+#include "world/world.h"
+
+namespace steerd::control {
+
+struct ControllerConfig {
+  std::size_t maxAgents = 200000;  // spawns past this many live agents are refused
+};
+
+// Who submitted a command and hears events: an in-process caller or one control client.
+using SubscriberId = std::uint32_t;
+
+struct Subscriber {
+  std::function<void(const Event&)> onEvent;           // the events its subscription matches
+  std::function<void(const CommandResult&)> onResult;  // one per command it submitted
+};
+
+class Controller {
+ public:
+  explicit Controller(World& world, ControllerConfig config = {});
+
+  SubscriberId addSubscriber(Subscriber subscriber);
+  // Its pending commands are still applied (their results go nowhere); no more events.
+  void removeSubscriber(SubscriberId id);
+  // Which events it hears (kinds and archetypes; empty lists: all). A new subscriber hears none.
+  // Unknown archetype names are an error (nothing changes).
+  [[nodiscard]] std::string subscribe(SubscriberId id, const Subscribe& filter);
+
+  // Queues a command for the next tick boundary.
+  void submit(SubscriberId from, Command command);
+  std::size_t pending() const { return queue_.size(); }
+  // At a tick boundary, before World::step(): applies every queued command in submission order;
+  // each result goes to its subscriber's onResult.
+  void applyPending();
+  // Applies one command now (between ticks), outside the queue: tools and tests.
+  CommandResult apply(SubscriberId from, const Command& command);
+
+  // After World::step(): what the tick did (state changes, arrivals, sightings, catches, lost
+  // targets), to every subscriber whose filter matches.
+  void afterTick();
+
+  // Agents that appear or go outside the API (scenario spawns at load are not reported; players
+  // joining and leaving are, by the network layer): spawned and despawned events.
+  void noteSpawned(AgentId id);
+  void noteDespawned(AgentId id, const std::string& archetype);
+
+  // One agent now (nullopt: no such live agent).
+  std::optional<AgentInfo> query(AgentId id) const;
+
+  // Counters since construction.
+  std::uint64_t applied() const { return applied_; }
+  std::uint64_t rejected() const { return rejected_; }
+  std::uint64_t eventsEmitted() const { return eventsEmitted_; }
+
+ private:
+  struct Queued {
+    SubscriberId from;
+    Command command;
+  };
+  struct Sub {
+    Subscriber callbacks;
+    bool active = false;                    // subscribed (Subscribe seen)
+    std::uint32_t kinds = 0;                // bit per EventKind; 0: all
+    std::vector<std::uint16_t> archetypes;  // empty: all
+  };
+  // Per agent, by id: what the last tick showed, to tell what changed.
+  struct Seen {
+    std::uint8_t state = 0xff;  // brain state (0xff: not known yet)
+    std::uint8_t sensing = 0;   // bit per sense
+    std::int32_t caught = -1;   // target last reported caught (-1: none)
+  };
+
+  void emit(const Event& e);
+  bool anyWants(EventKind kind) const;
+  Event eventAbout(EventKind kind, AgentId id) const;
+  void track(AgentId id);
+  void watchGoals();
+  void watchBrains();
+  void watchCatches();
+
+  World& world_;
+  ControllerConfig config_;
+  std::vector<Sub> subs_;  // by SubscriberId - 1
+  std::vector<Queued> queue_;
+  std::vector<Seen> seen_;         // by id
+  std::vector<AgentId> directed_;  // agents given a goal (pruned when it ends), ascending
+  std::uint64_t applied_ = 0, rejected_ = 0, eventsEmitted_ = 0;
+};
+
+// Commands in one line each, for C++ callers (the protobuf setters work too).
+Command spawnAt(const std::string& archetype, float x, float y);
+Command despawnAgent(AgentId agent);
+Command moveTo(AgentId agent, float x, float y, float radius = 0.0f, bool releaseOnArrival = false);
+Command followAgent(AgentId agent, AgentId target);
+Command guardAgent(AgentId agent, AgentId target, float radius = 0.0f);
+Command stopAgent(AgentId agent);
+Command releaseAgent(AgentId agent);
+Command setBrainState(AgentId agent, const std::string& state);
+Command setStat(AgentId agent, const std::string& stat, float value);
+Command raiseSignal(AgentId agent, const std::string& name, bool raised = true);
+Command queryAgent(AgentId agent);
+
+}  // namespace steerd::control
