@@ -20,8 +20,8 @@ inline constexpr std::size_t kMaxStates = 64;
 inline constexpr std::size_t kMaxOrders = 4;  // fetch orders per state
 
 enum class Test : std::uint8_t {
-  kNear,            // index: archetype, value: metres
-  kFar,             // index: archetype, value: metres
+  kNear,            // index: archetype, value: metres; index2: its brain's state (-1: any), signal
+  kFar,             // index: archetype, value: metres; as kNear
   kSees,            // index: sense
   kSeenWithin,      // index: sense, value: seconds
   kInStateFor,      // value: seconds
@@ -32,6 +32,7 @@ enum class Test : std::uint8_t {
   kClosestToStray,  // as kGroupStrays, and no agent of my archetype is nearer to the stray
   kPathFinished,
   kHasOrder,  // value: 1 (holds a fetch order) or 0 (holds none)
+  kSignal,    // index: signal (into Brain::signals)
   kAll,
   kAny,
   kNot,
@@ -43,6 +44,7 @@ struct ConditionNode {
   float value = 0.0f;
   std::vector<std::int32_t> children;  // into Brain::conditions (all/any/not)
   std::int32_t index2 = -1;
+  std::int32_t signal = -1;  // kNear, kFar: the other agent has this signal (Brain::signals) raised; -1: any
 };
 
 struct Transition {
@@ -97,6 +99,9 @@ struct Brain {
   std::vector<Sense> senses;
   std::vector<Stat> stats;
   std::vector<DecisionNode> tree;  // root first; empty: the states' transitions choose
+  // Names of the signals its conditions read (kSignal's index, ConditionNode::signal): the world
+  // maps them to its own signal numbers (ArchetypeRuntime::signalBit).
+  std::vector<std::string> signals;
   std::int32_t initial = 0;
   std::uint32_t thinkEvery = 6;  // ticks
 
@@ -111,6 +116,16 @@ struct Brain {
     return std::any_of(states.begin(), states.end(), [](const State& s) { return !s.orders.empty(); });
   }
 };
+
+// Whether `current` is `state` or a state inside it (a descendant).
+inline bool withinState(const Brain& brain, std::int32_t current, std::int32_t state) {
+  for (std::size_t guard = 0; current >= 0 && guard <= brain.states.size(); ++guard) {
+    if (current == state) return true;
+    if (static_cast<std::size_t>(current) >= brain.states.size()) return false;
+    current = brain.states[static_cast<std::size_t>(current)].parent;
+  }
+  return false;
+}
 
 // A state's name with its ancestors', outermost first ("combat/flee/cower"); "#N" for no such state.
 inline std::string statePath(const Brain& brain, std::uint8_t state) {
@@ -131,7 +146,9 @@ inline std::string statePath(const Brain& brain, std::uint8_t state) {
 }
 
 // What a condition may ask about the agent and its surroundings. The world implements it.
-//   near(archetype, metres), sees(sense), secondsSinceSeen(sense) (infinity: never),
+//   near(archetype, metres), nearMarked(archetype, metres, state, signal) (only agents in that
+//   state of their brain or a state inside it, and with that signal raised; -1: either test off),
+//   signal(index) (the agent's own), sees(sense), secondsSinceSeen(sense) (infinity: never),
 //   secondsInState(), stat(index), roll() in [0, 1), thinkSeconds() (the interval the roll
 //   covers), groupStrays(member, group, metres), closestToStray(member, group, metres), pathFinished(),
 //   hasOrder() (the agent holds a fetch order)
@@ -140,9 +157,13 @@ bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
   const ConditionNode& c = brain.conditions[static_cast<std::size_t>(node)];
   switch (c.test) {
     case Test::kNear:
-      return q.near(c.index, c.value);
-    case Test::kFar:
-      return !q.near(c.index, c.value);
+    case Test::kFar: {
+      const bool near = c.index2 < 0 && c.signal < 0 ? q.near(c.index, c.value)
+                                                     : q.nearMarked(c.index, c.value, c.index2, c.signal);
+      return c.test == Test::kNear ? near : !near;
+    }
+    case Test::kSignal:
+      return q.signal(c.index);
     case Test::kSees:
       return q.sees(c.index);
     case Test::kSeenWithin:

@@ -21,7 +21,41 @@ struct BrainNames {
   std::map<std::string, int> states, senses, stats;
   std::string archetype;
   bool ordered = false;  // some state's fetch orders send this archetype (has_order can change)
+  const pb::Scenario* scenario = nullptr;  // the whole file: other archetypes' brains
 };
+
+// The brain the file gives `archetype`, or null.
+const pb::Brain* brainOf(const pb::Scenario& s, const std::string& archetype) {
+  for (const pb::Brain& b : s.brains()) {
+    if (b.archetype() == archetype) return &b;
+  }
+  return nullptr;
+}
+
+std::int32_t stateIndexIn(const pb::Brain& b, const std::string& name) {
+  for (int i = 0; i < b.states_size(); ++i) {
+    if (b.states(i).name() == name) return i;
+  }
+  return -1;
+}
+
+void collectSignals(const pb::Condition& c, std::set<std::string>& out, int depth) {
+  if (depth > kMaxConditionDepth) return;
+  if (c.has_signal()) out.insert(c.signal());
+  if (c.has_near() && !c.near().signal().empty()) out.insert(c.near().signal());
+  if (c.has_far() && !c.far().signal().empty()) out.insert(c.far().signal());
+  if (c.has_all() || c.has_any()) {
+    for (const auto& child : (c.has_all() ? c.all() : c.any()).of()) collectSignals(child, out, depth + 1);
+  }
+  if (c.has_not_()) collectSignals(c.not_(), out, depth + 1);
+}
+
+void collectSignals(const pb::DecisionNode& n, std::set<std::string>& out, int depth) {
+  if (depth > kMaxTreeDepth) return;
+  if (n.has_when()) collectSignals(n.when(), out, 0);
+  if (n.has_yes()) collectSignals(n.yes(), out, depth + 1);
+  if (n.has_no()) collectSignals(n.no(), out, depth + 1);
+}
 
 BrainNames brainNamesOf(const pb::Brain& b) {
   BrainNames n;
@@ -54,6 +88,20 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
     if (!names.archetypes.count(p.archetype())) {
       check.error(field + ".archetype", "no archetype named " + quoted(p.archetype()));
     }
+    const bool marked = c.has_near() || c.has_far();  // state and signal filter near and far only
+    if (!p.state().empty()) {
+      const pb::Brain* other = brain.scenario ? brainOf(*brain.scenario, p.archetype()) : nullptr;
+      if (!marked) {
+        check.error(field + ".state", "only near and far read another agent's state");
+      } else if (other == nullptr) {
+        check.error(field + ".state", quoted(p.archetype()) + " has no brain, so no states");
+      } else if (stateIndexIn(*other, p.state()) < 0) {
+        check.error(field + ".state",
+                    "no state named " + quoted(p.state()) + " in " + quoted(p.archetype()) + "'s brain");
+      }
+    }
+    if (!p.signal().empty() && !marked)
+      check.error(field + ".signal", "only near and far read another agent's signals");
     if (!p.group().empty() && !names.archetypes.count(p.group())) {
       check.error(field + ".group", "no archetype named " + quoted(p.group()));
     }
@@ -95,6 +143,9 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
       return;
     case pb::Condition::kPathFinished:
       return;
+    case pb::Condition::kSignal:
+      if (c.signal().empty()) check.error(f + ".signal", "is empty");
+      return;
     case pb::Condition::kHasOrder:
       // It could never change: a typo in an order's `to`, or in the brain's archetype.
       if (!brain.ordered) {
@@ -119,8 +170,8 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
     case pb::Condition::TEST_NOT_SET:
       check.error(f,
                   "empty condition (near, far, sees, seen_within, in_state_for, stat_over, stat_under, "
-                  "chance_per_second, group_strays, closest_to_stray, path_finished, has_order, all, any or "
-                  "not)");
+                  "chance_per_second, group_strays, closest_to_stray, path_finished, has_order, signal, all, "
+                  "any or not)");
       return;
   }
 }
@@ -128,10 +179,19 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
 std::int32_t compileCondition(const pb::Condition& c, const Names& names, const BrainNames& bn,
                               brain::Brain& b) {
   brain::ConditionNode node;
+  // Into the brain's own list of signal names (the world maps them to its signals).
+  auto signalIndex = [&](const std::string& name) {
+    auto it = std::find(b.signals.begin(), b.signals.end(), name);
+    if (it == b.signals.end()) it = b.signals.insert(b.signals.end(), name);
+    return static_cast<std::int32_t>(it - b.signals.begin());
+  };
   auto proximity = [&](brain::Test t, const pb::Proximity& p) {
     node.test = t;
     node.index = names.archetypes.at(p.archetype());
     node.value = p.metres();
+    if (t != brain::Test::kNear && t != brain::Test::kFar) return;
+    if (!p.state().empty()) node.index2 = stateIndexIn(*brainOf(*bn.scenario, p.archetype()), p.state());
+    if (!p.signal().empty()) node.signal = signalIndex(p.signal());
   };
   switch (c.test_case()) {
     case pb::Condition::kNear:
@@ -180,6 +240,10 @@ std::int32_t compileCondition(const pb::Condition& c, const Names& names, const 
     case pb::Condition::kHasOrder:
       node.test = brain::Test::kHasOrder;
       node.value = c.has_order() ? 1.0f : 0.0f;
+      break;
+    case pb::Condition::kSignal:
+      node.test = brain::Test::kSignal;
+      node.index = signalIndex(c.signal());
       break;
     case pb::Condition::kAll:
     case pb::Condition::kAny:
@@ -246,7 +310,22 @@ std::int32_t compileTree(const pb::DecisionNode& n, const Names& names, const Br
 
 }  // namespace
 
+std::vector<std::string> signalNamesOf(const pb::Scenario& s) {
+  std::set<std::string> names;
+  for (const pb::Brain& b : s.brains()) {
+    for (const auto& st : b.states()) {
+      for (const auto& t : st.transitions()) collectSignals(t.when(), names, 0);
+    }
+    if (b.has_decide()) collectSignals(b.decide(), names, 0);
+  }
+  return {names.begin(), names.end()};
+}
+
 void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
+  if (const auto signals = signalNamesOf(s); signals.size() > kMaxSignalNames) {
+    c.error("brains", "conditions name " + std::to_string(signals.size()) +
+                          " signals; a world holds at most " + std::to_string(kMaxSignalNames));
+  }
   std::set<std::string> driven;
   for (int i = 0; i < s.brains_size(); ++i) {
     const pb::Brain& b = s.brains(i);
@@ -273,6 +352,7 @@ void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
     }
     BrainNames bn = brainNamesOf(b);
     bn.ordered = orderedBySomeBrain(s, b.archetype());
+    bn.scenario = &s;
     if (static_cast<int>(bn.states.size()) != b.states_size())
       c.error(f + ".states", "duplicate state names");
     if (static_cast<int>(bn.senses.size()) != b.senses_size())
@@ -376,7 +456,8 @@ void validateBrains(const pb::Scenario& s, const NameSets& names, Checker& c) {
 void attachBrains(const pb::Scenario& s, const Names& names, std::vector<Archetype>& archetypes) {
   for (const pb::Brain& pbBrain : s.brains()) {
     Archetype& arch = archetypes[static_cast<std::size_t>(names.archetypes.at(pbBrain.archetype()))];
-    const BrainNames bn = brainNamesOf(pbBrain);
+    BrainNames bn = brainNamesOf(pbBrain);
+    bn.scenario = &s;
     auto b = std::make_shared<brain::Brain>();
     b->thinkEvery = pbBrain.think_every_ticks() > 0 ? pbBrain.think_every_ticks() : 6;
     b->initial = bn.states.at(pbBrain.initial_state());

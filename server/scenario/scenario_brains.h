@@ -26,6 +26,11 @@ BehaviourSpec specOf(const scenario::Behaviour& beh, const Names& names);
 
 void validateBrains(const scenario::Scenario& s, const scenario_check::NameSets& names,
                     scenario_check::Checker& c);
+// The signal names the brains' conditions read, sorted (at most kMaxSignalNames in a file, the
+// signal names a world holds).
+std::vector<std::string> signalNamesOf(const scenario::Scenario& s);
+inline constexpr std::size_t kMaxSignalNames = 32;
+
 // Gives each archetype named by a (valid) brain its compiled brain and per-state behaviour sets.
 void attachBrains(const scenario::Scenario& s, const Names& names, std::vector<Archetype>& archetypes);
 

@@ -1,6 +1,7 @@
 // Phase 2 of the tick for one agent: read state[n], write its state[n+1].
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct Directive;
 struct Groups;
 struct NavSteer;
 
+// Named marks on an agent (the control API's tags and signals), one bit per name of the world's.
+struct AgentMarks {
+  std::uint32_t tags = 0, signals = 0;
+};
+
 // What the per-agent path needs from an archetype, derived once at load so that path does no
 // trig (cosines of the field of view and the turn limit) and builds no parameter structs.
 struct ArchetypeRuntime {
@@ -30,6 +36,9 @@ struct ArchetypeRuntime {
   steer::ObstacleAvoidanceParams obstacles;
   steer::WallAvoidanceParams walls;
   steer::WanderParams wander;
+  // Its brain's signals (brain::Brain::signals) as the world's signal numbers; -1: none (the
+  // world's 32 names were taken), and a condition on it never holds.
+  std::array<std::int8_t, 32> signalBit{};
 };
 
 ArchetypeRuntime prepareArchetype(const Archetype& archetype, float dt);
@@ -61,6 +70,13 @@ struct StepContext {
   // Control API goals by id (directive.h); read for the agents flagged kAgentDirected.
   const Directive* directives = nullptr;
   bool anyDirected = false;  // some agent has kAgentDirected (no per-slot test when none has)
+  // Tags and signals by id (markCount of them; ids past it have none).
+  const AgentMarks* marks = nullptr;
+  std::size_t markCount = 0;
+  std::uint32_t signalsOf(AgentId id) const { return id < markCount ? marks[id].signals : 0; }
+  // Brain states of state[n] by slot of `in`, for the think (which rewrites in.memory's as it
+  // goes, in parallel): what one agent's conditions read of another's state. Null outside it.
+  const std::uint8_t* brainStates = nullptr;
 };
 
 enum ContactFlag : std::uint8_t {

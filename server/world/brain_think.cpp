@@ -32,6 +32,32 @@ struct Queries {
   bool near(std::int32_t archetype, float metres) {
     return nearestOfArchetype(ctx, slot, static_cast<ArchetypeIndex>(archetype), metres) >= 0;
   }
+  // An agent of `archetype` within `metres` in `state` of its brain (or inside it) and with
+  // `signal` raised (-1: either test off): "a guard that is chasing", "a dog that barked".
+  // This brain's signal `index` as the world's bit mask (0: not one of the world's).
+  std::uint32_t signalMask(std::int32_t index) const {
+    const std::int8_t bit = ctx.runtime[ctx.in.archetype[slot]].signalBit[static_cast<std::size_t>(index)];
+    return bit < 0 ? 0u : 1u << bit;
+  }
+  bool nearMarked(std::int32_t archetype, float metres, std::int32_t state, std::int32_t signal) const {
+    const AgentColumns& in = ctx.in;
+    const std::uint32_t mask = signal >= 0 ? signalMask(signal) : 0u;
+    if (signal >= 0 && mask == 0) return false;
+    const Archetype& other = ctx.archetypes[static_cast<std::size_t>(archetype)];
+    if (state >= 0 && !other.brain) return false;
+    const Vec2 p{in.px[slot], in.py[slot]};
+    bool found = false;
+    ctx.grid.forEachNear(p.x, p.y, metres, [&](std::uint32_t j) {
+      if (found || j == slot || in.archetype[j] != archetype) return;
+      if (steer::distanceSq({in.px[j], in.py[j]}, p) > metres * metres) return;
+      const std::uint8_t theirs = ctx.brainStates != nullptr ? ctx.brainStates[j] : in.memory[j].brainState;
+      if (state >= 0 && !brain::withinState(*other.brain, theirs, state)) return;
+      if (mask != 0 && (ctx.signalsOf(in.id[j]) & mask) == 0) return;
+      found = true;
+    });
+    return found;
+  }
+  bool signal(std::int32_t index) const { return (ctx.signalsOf(ctx.in.id[slot]) & signalMask(index)) != 0; }
   bool sees(std::int32_t sense) const { return seeing[static_cast<std::size_t>(sense)]; }
   float secondsSinceSeen(std::int32_t sense) const {
     const std::uint64_t seen = memory.lastSeen[static_cast<std::size_t>(sense)];

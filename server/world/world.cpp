@@ -77,6 +77,12 @@ void World::prepareArchetypes() {
     reach = std::max({reach, 2.0f * a.obstacleMinDetectionLength + a.limits.radius, a.wallFeelerLength,
                       a.limits.radius + a.limits.maxSpeed * config_.dt + 1.0f});
     runtime_.push_back(prepareArchetype(a, config_.dt));
+    runtime_.back().signalBit.fill(-1);
+    if (a.brain) {
+      for (std::size_t i = 0; i < a.brain->signals.size() && i < runtime_.back().signalBit.size(); ++i)
+        runtime_.back().signalBit[i] =
+            static_cast<std::int8_t>(markIndex(MarkKind::kSignal, a.brain->signals[i], true));
+    }
   }
   if (!anyOrders_) {  // nobody gives orders any more (live reload)
     fetchOrders_.clear();
@@ -190,7 +196,7 @@ void World::despawn(AgentId id) {
     directives_[id] = Directive{};
     --directedCount_;
   }
-  if (id < marks_.size()) marks_[id] = Marks{};
+  if (id < marks_.size()) marks_[id] = AgentMarks{};
 }
 
 void World::setDirective(AgentId id, Directive d) {
@@ -296,7 +302,13 @@ void World::step() {
     groups_ = measureGroups(sorted_, archetypes_.size(), strayPairs_);
     ctx.groups = &groups_;
   }
-  if (anyBrain_) think(ctx);
+  if (anyBrain_) {
+    brainStates_.resize(n);
+    for (std::size_t s = 0; s < n; ++s) brainStates_[s] = sorted_.memory[s].brainState;
+    ctx.brainStates = brainStates_.data();
+    think(ctx);
+    ctx.brainStates = nullptr;
+  }
   // Phase 1c: navigation (navigation.h), after thinking switched behaviour sets.
   if (navigation_ && anyNavigate_) {
     navigation_->update(ctx, slotOfId_, *pool_, config_.chunkSize);
@@ -422,7 +434,9 @@ StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {
                      .slotOfId = slotOfId_.data(),
                      .idCount = slotOfId_.size(),
                      .directives = directives_.empty() ? nullptr : directives_.data(),
-                     .anyDirected = directedCount_ > 0};
+                     .anyDirected = directedCount_ > 0,
+                     .marks = marks_.data(),
+                     .markCount = marks_.size()};
 }
 
 StepContext World::lastStepContext() const {

@@ -155,13 +155,11 @@ class World {
   Groups groups_;
   void think(const StepContext& ctx);
   std::unique_ptr<Navigation> navigation_;
-  bool anyNavigate_ = false;           // some behaviour set has NAVIGATE
-  std::vector<Directive> directives_;  // by id (control API goals)
-  std::size_t directedCount_ = 0;      // agents with kAgentDirected
-  struct Marks {
-    std::uint32_t tags = 0, signals = 0;
-  };
-  std::vector<Marks> marks_;  // by id
+  bool anyNavigate_ = false;               // some behaviour set has NAVIGATE
+  std::vector<Directive> directives_;      // by id (control API goals)
+  std::size_t directedCount_ = 0;          // agents with kAgentDirected
+  std::vector<AgentMarks> marks_;          // by id
+  std::vector<std::uint8_t> brainStates_;  // by slot, state[n]'s, while thinking (StepContext::brainStates)
   std::vector<std::string> tagNames_, signalNames_;
   StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;
   TickCounters counters_;

@@ -547,6 +547,108 @@ TEST(ScenarioOutcome, GuardsPatrolThenChaseASeenPlayerAndGiveUpWhenItIsGone) {
   EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
 }
 
+// Civilians and guards (near { state }): over 40 s with nobody about, guards on their rounds pass
+// within 12 m of civilians again and again and no civilian ever flees. Then a square guard is set
+// chasing a player put in front of it: civilians within 12 m of it flee within half a second of
+// its first chasing tick, each that flees had a chasing guard within 12 m when it did, and the
+// fleeing ones open the distance to it.
+TEST(ScenarioOutcome, CiviliansFleeChasingGuardsAndNotPatrollingOnes) {
+  auto w = shipped("guards.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int guard = archetypeNamed(*w, "guard"), civilian = archetypeNamed(*w, "civilian");
+  const int player = archetypeNamed(*w, "player");
+  ASSERT_GE(civilian, 0);
+  auto stateNamed = [&](int archetype, const std::string& name) {
+    const brain::Brain& b = *w->archetypes()[static_cast<std::size_t>(archetype)].brain;
+    for (std::size_t i = 0; i < b.states.size(); ++i) {
+      if (b.states[i].name == name) return static_cast<std::uint8_t>(i);
+    }
+    ADD_FAILURE() << "no state " << name;
+    return std::uint8_t{0};
+  };
+  const std::uint8_t chase = stateNamed(guard, "chase"), flee = stateNamed(civilian, "flee");
+  std::vector<AgentId> guards, civilians;
+  for (std::size_t s = 0; s < w->agentCount(); ++s) {
+    (w->agents().archetype[s] == guard ? guards : civilians).push_back(w->agents().id[s]);
+  }
+  auto positionOf = [&](AgentId id) {
+    const auto& a = w->agents();
+    return steer::Vec2{a.px[w->slotOf(id)], a.py[w->slotOf(id)]};
+  };
+  auto chasingGuardWithin = [&](AgentId c, float metres) {
+    for (AgentId g : guards) {
+      if (w->brainStateOf(g) == chase && steer::distance(positionOf(g), positionOf(c)) <= metres) return true;
+    }
+    return false;
+  };
+
+  int closePasses = 0, fled = 0;
+  for (int t = 0; t < 40 * 30; ++t) {
+    w->step();
+    for (AgentId c : civilians) {
+      fled += w->brainStateOf(c) == flee ? 1 : 0;
+      for (AgentId g : guards) closePasses += steer::distance(positionOf(g), positionOf(c)) < 12.0f ? 1 : 0;
+    }
+  }
+  std::printf("no player, 40 s: %d civilian-ticks within 12 m of a patrolling guard, %d fleeing\n",
+              closePasses, fled);
+  EXPECT_GT(closePasses, 1000) << "the test did not bring patrols near civilians";
+  EXPECT_EQ(fled, 0);
+
+  // The guard with the most civilians within 12 m, and a player in plain sight 8 m ahead of it.
+  AgentId chaser = guards[0];
+  steer::Vec2 spot;
+  int most = -1;
+  for (AgentId g : guards) {
+    const auto& a = w->agents();
+    const steer::Vec2 ahead = positionOf(g) + steer::Vec2{a.hx[w->slotOf(g)], a.hy[w->slotOf(g)]} * 8.0f;
+    if (ahead.x < 5 || ahead.x > 155 || ahead.y < 5 || ahead.y > 115 ||
+        sightBlocked(w->geometry(), positionOf(g), ahead))
+      continue;
+    int near = 0;
+    for (AgentId c : civilians) near += steer::distance(positionOf(g), positionOf(c)) < 12.0f ? 1 : 0;
+    if (near > most) most = near, chaser = g, spot = ahead;
+  }
+  ASSERT_GT(most, 0) << "no guard with civilians about and a clear view ahead";
+  w->spawnExternal(static_cast<ArchetypeIndex>(player), spot);
+  int chasingAt = -1;
+  std::vector<int> fledAt(civilians.size(), -1);
+  std::vector<float> distanceAtFlight(civilians.size(), 0.0f);
+  std::vector<bool> nearAtStart(civilians.size(), false);
+  for (int t = 0; t < 5 * 30; ++t) {
+    w->step();
+    if (chasingAt < 0 && w->brainStateOf(chaser) == chase) {
+      chasingAt = t;
+      for (std::size_t k = 0; k < civilians.size(); ++k)
+        nearAtStart[k] = steer::distance(positionOf(chaser), positionOf(civilians[k])) < 11.0f;
+    }
+    for (std::size_t k = 0; k < civilians.size(); ++k) {
+      if (fledAt[k] >= 0 || w->brainStateOf(civilians[k]) != flee) continue;
+      fledAt[k] = t;
+      EXPECT_TRUE(chasingGuardWithin(civilians[k], 12.5f))
+          << "civilian " << civilians[k] << " fled no chasing guard";
+      distanceAtFlight[k] = steer::distance(positionOf(chaser), positionOf(civilians[k]));
+    }
+  }
+  ASSERT_GE(chasingAt, 0);
+  int fleeing = 0, opened = 0;
+  for (std::size_t k = 0; k < civilians.size(); ++k) {
+    if (nearAtStart[k]) {
+      EXPECT_GE(fledAt[k], 0) << "civilian " << civilians[k] << " stayed by a chasing guard";
+      if (fledAt[k] >= 0) {
+        EXPECT_LE(fledAt[k] - chasingAt, 15) << "fled late";
+      }
+    }
+    if (fledAt[k] < 0) continue;
+    ++fleeing;
+    opened += steer::distance(positionOf(chaser), positionOf(civilians[k])) > distanceAtFlight[k] ? 1 : 0;
+  }
+  std::printf("guard %u chasing at %.2f s: %d civilians near it, %d fled, %d further from it 5 s on\n",
+              static_cast<unsigned>(chaser), chasingAt / 30.0, most, fleeing, opened);
+  EXPECT_GT(fleeing, 0);
+  EXPECT_GE(opened * 4, fleeing * 3) << "most fleeing civilians should be further from the guard";
+}
+
 // The standard crowd test at a fifth of its size (800 walkers in the same 200 m field, 40 s):
 // walkers reach their random goals, nobody walks into a box or a cylinder, few jam, and bodies
 // hardly overlap. (The full 4,000 runs in scripts/bench.sh crowd, against DetourCrowd.)

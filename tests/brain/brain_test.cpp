@@ -33,6 +33,15 @@ struct FakeQueries {
   bool pathFinished() const { return finished; }
   bool order = false;
   bool hasOrder() const { return order; }
+  // near/far with a state or signal: the nearest agent of archetype 0 is in `theirState` with
+  // the signals `theirSignals`; signal(): mine.
+  std::int32_t theirState = 0;
+  std::uint32_t theirSignals = 0, mySignals = 0;
+  bool nearMarked(std::int32_t, float metres, std::int32_t state, std::int32_t signal) const {
+    return nearestDistance <= metres && (state < 0 || state == theirState) &&
+           (signal < 0 || (theirSignals & (1u << signal)) != 0);
+  }
+  bool signal(std::int32_t i) const { return (mySignals & (1u << i)) != 0; }
 };
 
 std::int32_t add(Brain& b, ConditionNode n) {
@@ -172,6 +181,54 @@ TEST(BrainStateMachine, OuterTransitionsComeFirst) {
   q.seeing = false;
   q.inState = 5.0f;
   EXPECT_EQ(nextState(b, 2, q), 1);  // hide -> graze on the timer
+}
+
+TEST(BrainConditions, NearAndFarCanAskForAStateOrASignalAndSignalReadsMine) {
+  Brain b;
+  ConditionNode n;
+  n.test = brain::Test::kNear;
+  n.index = 0;
+  n.value = 10.0f;
+  n.index2 = 2;  // in state 2
+  const std::int32_t nearChasing = add(b, n);
+  n.test = brain::Test::kFar;
+  const std::int32_t farFromChasing = add(b, n);
+  n.test = brain::Test::kNear;
+  n.index2 = -1;
+  n.signal = 1;
+  const std::int32_t nearAlarmed = add(b, n);
+  ConditionNode mine;
+  mine.test = brain::Test::kSignal;
+  mine.index = 3;
+  const std::int32_t raised = add(b, mine);
+  FakeQueries q;
+  q.nearestDistance = 5.0f;
+  q.theirState = 1;
+  EXPECT_FALSE(evaluate(b, nearChasing, q)) << "near, but not chasing";
+  EXPECT_TRUE(evaluate(b, farFromChasing, q));
+  q.theirState = 2;
+  EXPECT_TRUE(evaluate(b, nearChasing, q));
+  EXPECT_FALSE(evaluate(b, farFromChasing, q));
+  q.nearestDistance = 50.0f;
+  EXPECT_FALSE(evaluate(b, nearChasing, q)) << "chasing, but far";
+  q.nearestDistance = 5.0f;
+  EXPECT_FALSE(evaluate(b, nearAlarmed, q));
+  q.theirSignals = 0b10;
+  EXPECT_TRUE(evaluate(b, nearAlarmed, q));
+  EXPECT_FALSE(evaluate(b, raised, q));
+  q.mySignals = 0b1000;
+  EXPECT_TRUE(evaluate(b, raised, q));
+}
+
+TEST(BrainConditions, WithinStateClimbsParents) {
+  Brain b;
+  b.states.resize(3);
+  b.states[1].parent = 0;
+  b.states[2].parent = 1;
+  EXPECT_TRUE(withinState(b, 2, 0));
+  EXPECT_TRUE(withinState(b, 2, 2));
+  EXPECT_FALSE(withinState(b, 0, 2));
+  EXPECT_FALSE(withinState(b, 9, 0)) << "no such state";
 }
 
 }  // namespace

@@ -30,6 +30,8 @@ struct FakeQueries {
   bool closestToStray(std::int32_t, std::int32_t, float) const { return false; }
   bool pathFinished() const { return false; }
   bool hasOrder() const { return false; }
+  bool nearMarked(std::int32_t a, float metres, std::int32_t, std::int32_t) { return near(a, metres); }
+  bool signal(std::int32_t) const { return false; }
 };
 
 std::int32_t condition(Brain& b, ConditionNode n) {

@@ -42,7 +42,7 @@ brains {
   think_every_ticks: 1
   senses { name: "eyes" archetype: "walker" range: 10 }
   stats { name: "alert" initial: 0 min: 0 max: 10 }
-  states { name: "patrol" transitions { to: "chase" when { sees: "eyes" } } }
+  states { name: "patrol" transitions { to: "chase" when { any { of { sees: "eyes" } of { signal: "alarm" } } } } }
   states {
     name: "chase"
     behaviours { kind: PURSUE_NEAREST target_archetype: "walker" range: 30 priority: 1 }
@@ -336,6 +336,16 @@ TEST(Controller, SetStateAndStatAndSignalsShowInQueriesAndEvents) {
   EXPECT_EQ(changes[0].from(), "patrol");  // the command's
   EXPECT_EQ(changes[0].to(), "chase");
   EXPECT_EQ(changes[1].to(), "patrol");  // the brain's
+}
+
+TEST(Controller, ASignalRaisedByTheGameIsWhatTheBrainReads) {
+  Rig rig;
+  const AgentId g = rig.spawn("guard", 80, 80);
+  rig.tick(10);
+  EXPECT_EQ(rig.ctl.query(g)->brain_state(), "patrol");
+  ASSERT_EQ(rig.run(raiseSignal(g, "alarm")).status(), STATUS_OK);
+  rig.tick();  // it thinks every tick (and, seeing nobody, goes back to patrol at the next)
+  EXPECT_EQ(rig.ctl.query(g)->brain_state(), "chase") << "signal: \"alarm\" holds";
 }
 
 TEST(Controller, SightingsAndCatchesAreEvents) {
