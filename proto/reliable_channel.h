@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -140,10 +139,11 @@ enum class ReliableArrival : std::uint8_t {
 };
 
 // The receiving half: in-order delivery, each message once, and the acknowledgements to send back.
+// Early messages wait in a ring of `window` slots (no allocation per message).
 template <class Message>
 class ReliableInbox {
  public:
-  explicit ReliableInbox(std::uint32_t window) : window_(window) {}
+  explicit ReliableInbox(std::uint32_t window) : window_(window), slots_(window), present_(window, false) {}
 
   struct PacketArrival {
     std::size_t duplicates = 0;    // messages it had already
@@ -168,21 +168,26 @@ class ReliableInbox {
   std::uint32_t packetAckBits() const { return packets_.ackBits(); }
   bool anyPacket() const { return packets_.any(); }
 
-  ReliableArrival receive(Message m) {
+  ReliableArrival receive(const Message& m) {
     const std::uint32_t s = m.sequence();
     if (s == 0) return ReliableArrival::kInvalid;
-    if (s < expected_ || held_.count(s) != 0) return ReliableArrival::kDuplicate;
+    if (s < expected_) return ReliableArrival::kDuplicate;
     if (s - expected_ >= window_) return ReliableArrival::kBeyondWindow;
-    held_.emplace(s, std::move(m));
+    const std::size_t at = s % window_;
+    if (present_[at]) return ReliableArrival::kDuplicate;
+    slots_[at] = m;
+    present_[at] = true;
+    ++held_;
     return ReliableArrival::kAccepted;
   }
 
   // The next message in order, if it has arrived: moved into `out`.
   bool next(Message& out) {
-    auto it = held_.find(expected_);
-    if (it == held_.end()) return false;
-    out = std::move(it->second);
-    held_.erase(it);
+    const std::size_t at = expected_ % window_;
+    if (!present_[at]) return false;
+    out = std::move(slots_[at]);
+    present_[at] = false;
+    --held_;
     ++expected_;
     return true;
   }
@@ -191,15 +196,17 @@ class ReliableInbox {
   // cumulative acknowledgement.
   std::uint32_t received() const {
     std::uint32_t r = expected_ - 1;
-    while (held_.count(r + 1) != 0) ++r;
+    while (r + 1 - expected_ < window_ && present_[(r + 1) % window_]) ++r;
     return r;
   }
-  std::size_t held() const { return held_.size(); }
+  std::size_t held() const { return held_; }
 
  private:
   std::uint32_t window_;
   std::uint32_t expected_ = 1;
-  std::map<std::uint32_t, Message> held_;
+  std::vector<Message> slots_;  // sequence s at s % window_, while present
+  std::vector<bool> present_;
+  std::size_t held_ = 0;
   AckTracker packets_;
 };
 

@@ -21,4 +21,10 @@ inline std::size_t zigzagBytes(std::int64_t v) {
   return varintBytes(static_cast<std::uint64_t>((v << 1) ^ (v >> 63)));
 }
 
+// Bytes a length-delimited field (an embedded message) of `bytes` takes: its tag (one byte for
+// field numbers up to 15, two up to 2047), its length and its body.
+inline std::size_t embeddedBytes(int fieldNumber, std::size_t bytes) {
+  return varintBytes(static_cast<std::uint64_t>(fieldNumber) << 3) + varintBytes(bytes) + bytes;
+}
+
 }  // namespace steerd::wire

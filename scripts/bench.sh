@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -15,6 +15,9 @@
 #          overlap (flags go to it: --agents N --seconds S --threads T)
 #   paths  bench/crowd_crossing --replan-storm: path requests per second through the pooled
 #          planner and tick time while 1,000 agents all replan at once
+#   control  bench/command_throughput: the tick with and without 10,000 commands a second from a
+#          game's logic over the control channel (flags go to it: --scenario --agents --rate
+#          --seconds --threads)
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -25,20 +28,20 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths) ;;
+  all | micro | tick | net | crowd | paths | control) ;;
   -h | --help)
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control] [flags...]" >&2
     exit 2
     ;;
 esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing -j"$(nproc)"
+cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
@@ -53,6 +56,10 @@ if [ "$mode" = net ]; then
   exit 0
 fi
 
+if [ "$mode" = control ]; then
+  build/release/bench/command_throughput "$@"
+  exit 0
+fi
 if [ "$mode" = crowd ]; then
   build/release/bench/crowd_crossing "$@"
   exit 0

@@ -9,6 +9,8 @@
 #include <span>
 #include <sstream>
 
+#include "proto/varint_size.h"
+
 namespace steerd::client {
 
 namespace {
@@ -344,12 +346,17 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       const std::uint16_t number = commandsOut.beginPacket();
       c->set_packet(number);
       bool more = false;
+      std::size_t controlBytes = c->ByteSizeLong();
       commandsOut.due(t, options.commandResendInterval.count(), number, [&](const control::Command& cmd) {
+        const std::size_t add = wire::embeddedBytes(wire::Control::kCommandsFieldNumber, cmd.ByteSizeLong());
+        if (wire::embeddedBytes(wire::Packet::kControlFieldNumber, controlBytes + add) >
+            wire::kMaxBodyBytes) {
+          more = true;
+          return false;
+        }
+        controlBytes += add;
         *c->add_commands() = cmd;
-        if (p.ByteSizeLong() <= wire::kMaxBodyBytes) return true;
-        c->mutable_commands()->RemoveLast();
-        more = true;
-        return false;
+        return true;
       });
       if (c->commands_size() == 0 && !(d == 0 && ackDue)) return;
       send(p);

@@ -60,10 +60,13 @@ Problem checkPlace(const World& world, const std::string& field, const Point& po
     return {field, cat("(", fmt(p.x), ", ", fmt(p.y), ") is outside the world bounds (", fmt(b.minX), ", ",
                        fmt(b.minY), ") - (", fmt(b.maxX), ", ", fmt(b.maxY), ")")};
   }
-  for (const auto& o : world.geometry().obstacles) {
+  // The point's bucket holds every obstacle and wall within an agent's reach of it (more than a
+  // body's radius), so it is enough to look there.
+  const StaticGeometry::Near near = world.geometry().near(p.x, p.y);
+  for (const auto& o : near.obstacles) {
     if (steer::distance(p, o.center) < o.radius + radius) return {field, "inside an obstacle"};
   }
-  for (const auto& w : world.geometry().walls) {
+  for (const auto& w : near.walls) {
     if (distanceToSegment(p, w) < radius) return {field, "inside a wall"};
   }
   if (const auto& mesh = world.geometry().navMesh; mesh && !mesh->nearest(p, radius + 0.5f)) {
