@@ -63,7 +63,7 @@ enum class DropReason : std::uint8_t {
   kImplausibleSequence,  // a sequence number far ahead of any seen (corrupted or forged)
   kDebugNotAllowed,      // a DebugSelect to a server started without --allow-debug
   kControlNotAllowed,    // a Control packet from a client without the control role
-  kBadCommand,           // a Control packet with too many commands, or a sequence far off
+  kBadCommand,           // a Control packet with more commands than a datagram could hold
   kCount,
 };
 std::string_view dropReasonName(DropReason r);

@@ -81,8 +81,8 @@ struct ClientOptions {
   // Called on the client's strand each time a snapshot becomes whole (every part in), with its tick
   // and the arrival time of its last part: a load tester measures snapshot intervals with it.
   std::function<void(std::uint32_t tick, TimePoint arrival)> onSnapshot;
-  // No player body (ConnectResponse.no_body): a game-logic client or an observer. Inputs are not
-  // sent; snapshots still come.
+  // No player body (ConnectResponse.no_body): a game-logic client or an observer. Inputs carry
+  // only the snapshot acknowledgement; snapshots still come.
   bool noBody = false;
   // Control channel (servers that grant this client the control role, docs/CONTROL.md): commands
   // not acknowledged are sent again this often; at most this many wait (sendCommand refuses more).

@@ -2,7 +2,7 @@
 // (a control token, or a server run with --allow-control), without a player body, runs the match
 // script (match.h), and prints every result and event as one JSON object per line on stdout.
 // Logs go to stderr. Exit 0 after --duration seconds or on Ctrl-C/SIGTERM; 1 when it cannot
-// connect or is not given the control role; 2 on bad flags.
+// connect, is not given the control role, or loses the server; 2 on bad flags (0 for --help).
 #include <CLI/CLI.hpp>
 #include <asio.hpp>
 
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : 2;
   }
   std::string host;
   std::uint16_t port = 0;
@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<director::Match> match;
   std::vector<wire::ControlMessage> messages;
   std::uint64_t lines = 0;
+  bool lost = false;  // the connection ended (refused, timed out, disconnected)
   c.connect();
   asio::steady_timer timer(io);
   std::function<void()> step = [&] {
@@ -108,6 +109,7 @@ int main(int argc, char** argv) {
         c.state() != client::ClientState::kAwaitingChallenge &&
         c.state() != client::ClientState::kAwaitingAccept) {
       std::fprintf(stderr, "steer-director: %s\n", c.stateMessage().c_str());
+      lost = true;
       io.stop();
       return;
     }
@@ -155,7 +157,7 @@ int main(int argc, char** argv) {
   };
   step();
   io.run();
-  const bool ok = match != nullptr;
+  const bool ok = match != nullptr && !lost;
   if (c.connected()) c.disconnect();
   std::fprintf(stderr, "steer-director: %llu line(s); %zu player(s) with waves, %llu command error(s)\n",
                static_cast<unsigned long long>(lines), match ? match->players() : 0,

@@ -13,6 +13,7 @@
 #include "proto/snapshot_codec.h"
 #include "viewer/connection_panel.h"
 #include "viewer/inspector.h"
+#include "viewer/operator_panel.h"
 #include "viewer/screenshot.h"
 #include "viewer/view_panel.h"
 
@@ -38,7 +39,11 @@ constexpr double kScreenshotGraceSeconds = 15.0;
 App::App(ViewerOptions options)
     : options_(std::move(options)),
       connection_(
-          ConnectionConfig{options_.host, options_.port, options_.token, options_.interpDelaySnapshots}) {
+          ConnectionConfig{options_.host, options_.port, options_.token, options_.interpDelaySnapshots}),
+      operator_([this](control::Command command) -> std::uint32_t {
+        client::Client* c = connection_.client();
+        return c != nullptr ? c->sendCommand(std::move(command)) : 0;
+      }) {
   overlaySettings_.velocity = options_.velocity;
   overlaySettings_.ghosts = options_.ghosts;
   overlaySettings_.ids = options_.ids;
@@ -97,6 +102,10 @@ int App::run() {
     }
     if (connection_.state() == LinkState::kConnected && connectedAttempt_ != connection_.attempts()) {
       onConnected();
+      if (exitCode_) {
+        connection_.stop();
+        return *exitCode_;
+      }
     }
     updateScene(frameStart, dt, imguiMouse, imguiKeyboard);
 
@@ -169,9 +178,53 @@ void App::onConnected() {
   scene_.selected = options_.select;
   std::fprintf(stderr,
                "steer-viewer: connected to %s: client %u, player entity %u, %.0f Hz ticks, %.0f snapshots/s, "
-               "world (%.0f, %.0f)-(%.0f, %.0f) m, %zu archetypes\n",
+               "world (%.0f, %.0f)-(%.0f, %.0f) m, %zu archetypes%s\n",
                connection_.target().c_str(), info.clientId, info.playerEntity, info.tickRate, info.sendRate,
-               info.minX, info.minY, info.maxX, info.maxY, info.archetypes.size());
+               info.minX, info.minY, info.maxX, info.maxY, info.archetypes.size(),
+               info.controlAllowed ? ", control granted (operator panel)" : "");
+  // The operator panel subscribes to its events, then (on the first connection only) the
+  // --operator-spawn commands go, in order, and --operator-send once they are answered.
+  operator_.connected(info.controlAllowed, info.archetypes);
+  if (!scripted_ && (!options_.operatorSpawns.empty() || options_.operatorSend)) {
+    scripted_ = true;
+    scriptedSend_ = options_.operatorSend;
+    if (!info.controlAllowed) {
+      std::fprintf(
+          stderr,
+          "steer-viewer: %s: %s does not grant this viewer control (run steerd with --allow-control, "
+          "or connect with a control token)\n",
+          options_.operatorSpawns.empty() ? "--operator-send" : "--operator-spawn",
+          connection_.target().c_str());
+      scriptedSend_.reset();
+      if (!options_.screenshot.empty()) exitCode_ = 1;
+      return;
+    }
+    if (!options_.operatorSpawns.empty())
+      operator_.selectArchetype(options_.operatorSpawns.front().archetype);
+    for (const OperatorSpawn& s : options_.operatorSpawns) operator_.spawn(s.archetype, {s.x, s.y});
+  }
+}
+
+void App::updateOperator() {
+  client::Client* c = connection_.client();
+  if (c == nullptr) return;
+  c->takeControlMessages(controlMessages_);
+  for (const wire::ControlMessage& m : controlMessages_) operator_.receive(m);
+  controlMessages_.clear();
+  // A new agent of ours becomes the selection (ready to be sent somewhere or despawned); one we
+  // despawned stops being it.
+  if (const auto spawned = operator_.takeSpawned()) scene_.selected = spawned;
+  for (const std::uint32_t gone : operator_.takeDespawned()) {
+    if (scene_.selected == gone) {
+      scene_.selected.reset();
+      if (follow_ == Follow::kSelection) follow_ = Follow::kNone;
+    }
+  }
+  // --operator-send: once the scripted spawns are answered, the selection goes there.
+  if (scriptedSend_ && operator_.pending() == 0) {
+    operator_.click(*scriptedSend_, scene_.selected, ClickMode::kMoveTo);
+    scriptedSend_.reset();
+  }
 }
 
 void App::updateScene(client::TimePoint now, double dt, bool imguiMouse, bool imguiKeyboard) {
@@ -209,6 +262,7 @@ void App::updateScene(client::TimePoint now, double dt, bool imguiMouse, bool im
       scene_.avatar = m;
     }
 
+    updateOperator();
     c->sample(now, scene_.sample);
     const double snapshotTicks = info.sendRate > 0 ? info.tickRate / info.sendRate : 1.0;
     motionEstimator_.estimate(c->interpolation(), scene_.sample, snapshotTicks, info.tickRate, scene_.motion);
@@ -299,7 +353,19 @@ void App::handleKey(int key, bool ctrl) {
     case SDLK_TAB:
       showPanels_ = !showPanels_;
       break;
+    case SDLK_DELETE:
+      // As the panel's Despawn button: an NPC, not a player's body.
+      if (operator_.enabled() && scene_.selected && *scene_.selected != scene_.playerEntity()) {
+        const auto i = scene_.find(*scene_.selected);
+        if (!i || !scene_.isPlayer(scene_.sample.entities[*i])) operator_.despawn(*scene_.selected);
+      }
+      break;
     case SDLK_ESCAPE:
+      // Out of the operator's spawn or send mode first; then the selection goes.
+      if (operator_.enabled() && operator_.mode() != ClickMode::kSelect) {
+        operator_.setMode(ClickMode::kSelect);
+        break;
+      }
       scene_.selected.reset();
       if (follow_ == Follow::kSelection) follow_ = Follow::kNone;
       break;
@@ -328,6 +394,8 @@ void App::handleEvent(const SDL_Event& event, bool imguiMouse, bool imguiKeyboar
       if (event.button.button == SDL_BUTTON_LEFT) {
         mouse_.pressedAt = at;
         mouse_.moved = false;
+        // In the operator panel's spawn and send modes a click is a command, not a selection.
+        if (operator_.click(camera_.screenToWorld(at), scene_.selected)) break;
         if (auto id = pickEntity(scene_, camera_, at, kPickRadiusPixels)) {
           scene_.selected = id;
         } else {
@@ -408,7 +476,15 @@ void App::drawPanels() {
       follow_ = follow_ == Follow::kSelection ? Follow::kNone : Follow::kSelection;
       if (follow_ == Follow::kSelection) autoFit_ = false;
     }
-    if (ia.deselect) handleKey(SDLK_ESCAPE, false);
+    if (ia.deselect) {
+      scene_.selected.reset();
+      if (follow_ == Follow::kSelection) follow_ = Follow::kNone;
+    }
+
+    drawOperatorPanel(operator_, scene_, h);
+    std::optional<Point> pointer;
+    if (mouse_.inside && !ImGui::GetIO().WantCaptureMouse && !mouse_.panning) pointer = mouse_.position;
+    drawOperatorHint(ImGui::GetForegroundDrawList(), operator_, scene_, pointer);
   }
   if (drawConnectionPanel(connection_, w, h)) retryRequested_ = true;
 }
@@ -418,9 +494,14 @@ std::optional<int> App::screenshotStep(double elapsed) {
   // trips) and, with a selection the server will describe, its debug stream has spoken.
   const bool debugAwaited = scene_.selected && scene_.server != nullptr && scene_.server->debugAllowed &&
                             (scene_.debug == nullptr || scene_.debug->agent_id() != *scene_.selected);
+  // With --operator-spawn or --operator-send: every scripted command's result is in, and the agent
+  // spawned (now the selection) is drawn.
+  const bool operatorAwaited =
+      (!options_.operatorSpawns.empty() || options_.operatorSend) &&
+      (operator_.pending() > 0 || scriptedSend_ || (scene_.selected && !scene_.find(*scene_.selected)));
   const bool ready = connection_.state() == LinkState::kConnected && scene_.connected() &&
                      !scene_.sample.entities.empty() && stats_.entityCount > 0 &&
-                     connection_.client()->sceneComplete() && !debugAwaited;
+                     connection_.client()->sceneComplete() && !debugAwaited && !operatorAwaited;
   if (elapsed >= options_.after && ready) {
     if (const std::string error = saveScreenshot(platform_.renderer(), options_.screenshot); !error.empty()) {
       std::fprintf(stderr, "steer-viewer: screenshot: %s\n", error.c_str());
@@ -436,6 +517,10 @@ std::optional<int> App::screenshotStep(double elapsed) {
       std::printf("inspected %u debug %s behaviours %d\n", *scene_.selected, d != nullptr ? "found" : "none",
                   d != nullptr ? d->behaviours_size() : 0);
     }
+    if (operator_.enabled()) {
+      std::printf("operator_lines %zu errors %zu\n", operator_.lines().size(), operator_.errors());
+      for (const OperatorLine& line : operator_.lines()) std::printf("operator %s\n", line.text.c_str());
+    }
     std::fflush(stdout);
     std::fprintf(
         stderr,
@@ -450,7 +535,8 @@ std::optional<int> App::screenshotStep(double elapsed) {
     std::fprintf(stderr, "steer-viewer: no %s from %s within %.0f s; no screenshot taken\n",
                  stats_.entityCount == 0 ? "snapshot"
                  : debugAwaited          ? "debug stream about the selection"
-                                         : "complete static scene",
+                 : operatorAwaited ? "result of the --operator- commands (or the new agent in a snapshot)"
+                                   : "complete static scene",
                  connection_.target().c_str(), options_.after + kScreenshotGraceSeconds);
     return 1;
   }

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "viewer/camera.h"
 #include "viewer/connection.h"
 #include "viewer/geometry_renderer.h"
 #include "viewer/hud.h"
+#include "viewer/operator_model.h"
 #include "viewer/options.h"
 #include "viewer/overlays.h"
 #include "viewer/platform.h"
@@ -43,6 +45,8 @@ class App {
   void retry(client::TimePoint now);
   void toggleFollow();
   void updateScene(client::TimePoint now, double dt, bool imguiMouse, bool imguiKeyboard);
+  // The control channel's results and events to the operator panel, and the selection it changed.
+  void updateOperator();
   void updateCamera();
   void drawPanels();
   // With --screenshot: saves the frame once due. Returns an exit code when the run should end.
@@ -62,6 +66,11 @@ class App {
   MotionEstimator motionEstimator_;
   Scene scene_;
   client::ClientStats stats_;
+  OperatorModel operator_;  // the operator panel (shown when the server grants control)
+  std::vector<wire::ControlMessage> controlMessages_;
+  std::optional<int> exitCode_;        // set when the run must end (--operator-spawn without control)
+  bool scripted_ = false;              // the --operator- commands were issued (first connection)
+  std::optional<Point> scriptedSend_;  // --operator-send, until the scripted spawns are answered
 
   Mouse mouse_;
   Follow follow_ = Follow::kNone;

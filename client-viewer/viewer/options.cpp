@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace steerd::viewer {
@@ -23,6 +24,47 @@ std::string parseTokenText(const std::string& text, std::string& bytes) {
   auto decoded = wire::fromHex(hex);
   if (!decoded) return "the token is not hex (as steerd --issue-token prints it)";
   bytes = std::move(*decoded);
+  return {};
+}
+
+namespace {
+
+// A whole, finite number, spaces allowed around it.
+bool parseFloat(std::string_view text, float& out) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  float v = 0.0f;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+bool parseWorldPoint(std::string_view text, Point& out) {
+  const auto comma = text.find(',');
+  Point p;
+  if (comma == std::string_view::npos || !parseFloat(text.substr(0, comma), p.x) ||
+      !parseFloat(text.substr(comma + 1), p.y)) {
+    return false;
+  }
+  out = p;
+  return true;
+}
+
+std::string parseOperatorSpawn(const std::string& text, OperatorSpawn& out) {
+  const auto at = text.rfind('@');
+  if (at == std::string::npos || at == 0) return "'" + text + "' is not ARCHETYPE@X,Y";
+  Point p;
+  if (!parseWorldPoint(std::string_view(text).substr(at + 1), p)) {
+    return "'" + text + "': X,Y must be two finite numbers (metres), e.g. boid@120,80";
+  }
+  out.archetype = text.substr(0, at);
+  out.x = p.x;
+  out.y = p.y;
   return {};
 }
 
@@ -59,6 +101,15 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
   auto* zoomOption =
       app.add_option("--zoom", zoom, "Pixels per metre from the start, instead of fitting the world")
           ->check(CLI::Range(0.01f, 400.0f));
+  std::vector<std::string> operatorSpawns;
+  app.add_option("--operator-spawn", operatorSpawns,
+                 "ARCHETYPE@X,Y: once connected with the control role (steerd --allow-control), the operator "
+                 "panel spawns one there (repeatable; for screenshots)");
+  std::string operatorSend;
+  auto* sendOption = app.add_option(
+      "--operator-send", operatorSend,
+      "X,Y: once the --operator-spawn results are in, the operator panel sends the selection (the last agent "
+      "spawned, or --select's) there");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -88,6 +139,25 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
       std::fprintf(stderr, "--token %s: %s\n", tokenFile.c_str(), error.c_str());
       return 2;
     }
+  }
+  for (const std::string& text : operatorSpawns) {
+    OperatorSpawn spawn;
+    if (const std::string error = parseOperatorSpawn(text, spawn); !error.empty()) {
+      std::fprintf(stderr, "--operator-spawn: %s\nRun with --help for more information.\n", error.c_str());
+      return 2;
+    }
+    out.operatorSpawns.push_back(std::move(spawn));
+  }
+  if (sendOption->count() > 0) {
+    Point to;
+    if (!parseWorldPoint(operatorSend, to)) {
+      std::fprintf(stderr,
+                   "--operator-send: '%s' is not X,Y (two finite numbers, metres)\nRun with --help for more "
+                   "information.\n",
+                   operatorSend.c_str());
+      return 2;
+    }
+    out.operatorSend = to;
   }
   if (!bot.empty()) out.bot = parseBotPattern(bot);
   if (selectOption->count() > 0) out.select = select;

@@ -3,12 +3,27 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "client/address.h"
 
 #include "viewer/bot.h"
+#include "viewer/geometry.h"
 
 namespace steerd::viewer {
+
+// --operator-spawn ARCHETYPE@X,Y: a spawn the operator panel sends once connected.
+struct OperatorSpawn {
+  std::string archetype;
+  float x = 0.0f, y = 0.0f;  // m, world coordinates
+};
+
+// "boid@120,80" (spaces allowed around the numbers). Returns an error message, or empty on
+// success with `out` set.
+std::string parseOperatorSpawn(const std::string& text, OperatorSpawn& out);
+// "120,80": a world point, two finite numbers. False (and `out` unchanged) otherwise.
+bool parseWorldPoint(std::string_view text, Point& out);
 
 struct ViewerOptions {
   std::string host;  // from --server HOST:PORT
@@ -26,6 +41,12 @@ struct ViewerOptions {
   std::optional<std::uint32_t> select;  // --select ID: the entity in the inspector from the start
   bool follow = false;                  // --follow: the camera follows the selection (or the player)
   std::optional<float> zoom;            // --zoom PX: pixels per metre instead of fitting the world
+  // --operator-spawn (repeatable): spawns the operator panel sends, in order, once connected with
+  // the control role; the last one that succeeds is selected. For screenshots of the panel.
+  std::vector<OperatorSpawn> operatorSpawns;
+  // --operator-send X,Y: once those spawns are answered, the selection (the last one spawned, or
+  // --select's) is sent there (MoveTo).
+  std::optional<Point> operatorSend;
 };
 
 // Parses argv. On --help or a bad flag prints to stdout/stderr and returns the exit code to use

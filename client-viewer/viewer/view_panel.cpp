@@ -106,6 +106,7 @@ ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry,
         "                target, sensors, corridor,\n"
         "                context maps\n"
         "Esc             clear the selection\n"
+        "Del             despawn it (operator panel)\n"
         "R               retry the connection\n"
         "Tab             hide the panels");
   }

@@ -116,7 +116,7 @@ void Controller::removeSubscriber(SubscriberId id) {
 }
 
 std::string Controller::subscribe(SubscriberId id, const Subscribe& filter) {
-  if (id == 0 || id > subs_.size()) return "no such subscriber";
+  if (id == 0 || id > subs_.size()) return "subscribe: no such subscriber";
   std::vector<std::uint16_t> archetypes;
   for (int i = 0; i < filter.archetypes_size(); ++i) {
     const std::int32_t a = world_.archetypeIndex(filter.archetypes(i));
@@ -193,7 +193,8 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
     return {};
   };
   auto setGoal = [&](AgentId id, Directive d) {
-    world_.setDirective(id, d);
+    world_.setDirective(id, d);  // its navigation starts afresh: no failures yet
+    if (id < seen_.size()) seen_[id].pathFailures = 0;
     if (d.kind != DirectiveKind::kNone && !std::binary_search(directed_.begin(), directed_.end(), id))
       directed_.insert(std::upper_bound(directed_.begin(), directed_.end(), id), id);
     r.set_agent(id);
@@ -556,7 +557,8 @@ void Controller::afterTick() {
 
 // Arrivals and lost targets of the goals given, in id order.
 void Controller::watchGoals() {
-  const bool report = anyWants(EVENT_ARRIVED) || anyWants(EVENT_TARGET_LOST);
+  const bool report = anyWants(EVENT_ARRIVED) || anyWants(EVENT_TARGET_LOST) || anyWants(EVENT_PATH_FAILED);
+  const Navigation* nav = world_.navigation();
   std::size_t kept = 0;
   for (const AgentId id : directed_) {
     const Directive& d = world_.directiveOf(id);
@@ -572,6 +574,18 @@ void Controller::watchGoals() {
       --kept;
       if (report) emit(e);
       continue;
+    }
+    if (d.kind == DirectiveKind::kMoveTo && nav != nullptr && id < nav->agentCount()) {
+      // The planner found no path to the goal, or only part of one (the mesh changed its mind
+      // since the command's check, or the goal is on an island the agent was pushed off).
+      if (seen_.size() <= id) seen_.resize(static_cast<std::size_t>(id) + 1);
+      const std::uint16_t failures = nav->agent(id).pathFailures;
+      if (failures > seen_[id].pathFailures && report) {
+        Event e = eventAbout(EVENT_PATH_FAILED, id);
+        setPoint(e.mutable_position(), d.point);
+        emit(e);
+      }
+      seen_[id].pathFailures = failures;
     }
     const bool end =
         d.kind == DirectiveKind::kMoveTo ||
@@ -631,19 +645,26 @@ void Controller::watchBrains() {
   }
 }
 
-// A pursuer within its archetype's catch distance of the agent it chased this tick, once per
-// target (again after the target changes).
+// A pursuer within its archetype's catch distance of the agent it chased this tick: once, until
+// it chases another or the same one gets more than twice that distance away.
 void Controller::watchCatches() {
   if (!anyWants(EVENT_CAUGHT)) return;
   const AgentColumns& a = world_.agents();
   std::vector<std::pair<AgentId, AgentId>> caught;
   for (std::size_t s = 0; s < a.size(); ++s) {
     const float reach = world_.archetypes()[a.archetype[s]].catchDistance;
+    if (reach <= 0.0f) continue;
+    const AgentId id = a.id[s];
     const std::int32_t t = a.memory[s].targetId;
-    if (reach <= 0.0f || t < 0 || !world_.isAlive(static_cast<AgentId>(t))) continue;
-    const std::uint32_t ts = world_.slotOf(static_cast<AgentId>(t));
-    if (steer::distance({a.px[s], a.py[s]}, {a.px[ts], a.py[ts]}) <= reach)
-      caught.push_back({a.id[s], static_cast<AgentId>(t)});
+    const bool alive = t >= 0 && world_.isAlive(static_cast<AgentId>(t));
+    const float d = alive ? steer::distance({a.px[s], a.py[s]}, {a.px[world_.slotOf(static_cast<AgentId>(t))],
+                                                                 a.py[world_.slotOf(static_cast<AgentId>(t))]})
+                          : 0.0f;
+    if (alive && d <= reach) {
+      caught.push_back({id, static_cast<AgentId>(t)});
+    } else if (id < seen_.size() && seen_[id].caught >= 0 && (seen_[id].caught != t || !alive || d > 2.0f * reach)) {
+      seen_[id].caught = -1;  // a new target, or it got away: the next catch is news again
+    }
   }
   std::sort(caught.begin(), caught.end());
   for (const auto& [id, target] : caught) {

@@ -9,7 +9,8 @@
 // Order and determinism: commands are queued (submit) and applied at the next tick boundary
 // (applyPending, before World::step) in submission order; the world's tick reads nothing else from
 // the API. The same commands at the same ticks give the same state hash for any thread count.
-// Events are gathered after the tick (afterTick) in a fixed order (by kind, then agent id).
+// Events are gathered after the tick (afterTick) in a fixed order: goals' arrivals, lost targets
+// and path failures by agent id, then brains' state changes and sightings by agent id, then catches.
 //
 // Bad input never half-applies: every field is checked first, and an error result names the field
 // ("move_to.position: inside an obstacle").
@@ -99,6 +100,7 @@ class Controller {
     std::uint8_t state = 0xff;  // brain state (0xff: not known yet)
     std::uint8_t sensing = 0;   // bit per sense
     std::int32_t caught = -1;   // target last reported caught (-1: none)
+    std::uint16_t pathFailures = 0;  // the navigation's count when last looked at
   };
 
   void emit(const Event& e);

@@ -57,9 +57,9 @@ void ControlLink::result(const control::CommandResult& r, ServerMetrics& metrics
     m.mutable_result()->set_status(control::STATUS_ERROR);
     m.mutable_result()->set_error("result too large for a datagram");
   }
-  outbox_.push(std::move(m));
-  (r.status() == control::STATUS_OK ? metrics.commandsApplied : metrics.commandsRejected)
+  (m.result().status() == control::STATUS_OK ? metrics.commandsApplied : metrics.commandsRejected)
       .fetch_add(1, std::memory_order_relaxed);
+  outbox_.push(std::move(m));
 }
 
 void ControlLink::event(const control::Event& e, ServerMetrics& metrics) {

@@ -271,6 +271,7 @@ void Navigation::update(const StepContext& ctx, std::span<const std::uint32_t> s
     NavAgent& a = agents_[r.agent];
     if (!a.waiting) continue;  // no longer navigating
     a.waiting = false;
+    if (!r.found || r.partial) ++a.pathFailures;
     if (!r.found) {
       ++stats_.failed;
       a.corners.clear();

@@ -42,6 +42,7 @@ struct NavAgent {
   std::int32_t waypoint = -1;  // path goals: the waypoint being walked to
   std::uint16_t corner = 0;    // index into corners of the one being steered to
   std::uint8_t replans = 0;    // since the last corner reached
+  std::uint16_t pathFailures = 0;  // requests that found no path, or only part of one (events)
   bool hasGoal = false;
   bool waiting = false;  // a path request is queued
   bool complete = true;  // the last corner is the goal (else the corridor was cut short)

@@ -111,6 +111,33 @@ TEST(ViewerOptions, CorridorAndContextOverlays) {
   EXPECT_FALSE(o.forces);
 }
 
+TEST(ViewerOptions, OperatorSpawnsInOrder) {
+  ViewerOptions o;
+  EXPECT_FALSE(
+      parse({"--server", "h:1", "--operator-spawn", "boid@120,80", "--operator-spawn", "hider@ -3.5, 1e2"}, o)
+          .has_value());
+  ASSERT_EQ(o.operatorSpawns.size(), 2u);
+  EXPECT_EQ(o.operatorSpawns[0].archetype, "boid");
+  EXPECT_FLOAT_EQ(o.operatorSpawns[0].x, 120.0f);
+  EXPECT_FLOAT_EQ(o.operatorSpawns[0].y, 80.0f);
+  EXPECT_EQ(o.operatorSpawns[1].archetype, "hider");
+  EXPECT_FLOAT_EQ(o.operatorSpawns[1].x, -3.5f);
+  EXPECT_FLOAT_EQ(o.operatorSpawns[1].y, 100.0f);
+  EXPECT_FALSE(o.operatorSend.has_value());
+  ViewerOptions sent;
+  EXPECT_FALSE(parse({"--server", "h:1", "--operator-send", "60,40.5"}, sent).has_value());
+  ASSERT_TRUE(sent.operatorSend.has_value());
+  EXPECT_FLOAT_EQ(sent.operatorSend->x, 60.0f);
+  EXPECT_FLOAT_EQ(sent.operatorSend->y, 40.5f);
+  OperatorSpawn s;
+  EXPECT_EQ(parseOperatorSpawn("a@b@1,2", s), "");  // the archetype is everything before the last '@'
+  EXPECT_EQ(s.archetype, "a@b");
+  for (const char* bad : {"boid", "@1,2", "boid@", "boid@1", "boid@1,", "boid@,2", "boid@1,2,3", "boid@x,2",
+                          "boid@nan,1", "boid@1,inf"}) {
+    EXPECT_NE(parseOperatorSpawn(bad, s), "") << bad;
+  }
+}
+
 TEST(ViewerOptions, BadFlagsExitNonZero) {
   const std::vector<std::vector<std::string>> bad = {
       {},                                            // --server is required
@@ -127,6 +154,8 @@ TEST(ViewerOptions, BadFlagsExitNonZero) {
       {"--server", "h:1", "--select", "-3"},
       {"--server", "h:1", "--zoom", "0"},
       {"--server", "h:1", "--zoom", "nan"},
+      {"--server", "h:1", "--operator-spawn", "boid@1"},
+      {"--server", "h:1", "--operator-send", "1;2"},
       {"--server", "h:1", "--frobnicate"},
   };
   for (const auto& args : bad) {
