@@ -29,7 +29,7 @@ using Clock = std::chrono::steady_clock;
 class RealtimeServer {
  public:
   RealtimeServer(const Options& options, World& world, net::GameSession& session, net::NetEndpoint& endpoint,
-                 net::ServerMetrics& metrics, AgonesSdk* agones)
+                 net::ServerMetrics& metrics, AgonesSdk* agones, std::string startOnly)
       : options_(options),
         agones_(agones),
         world_(world),
@@ -39,7 +39,8 @@ class RealtimeServer {
         timestep_(1.0 / options.tickRate, 5),
         timer_(io_),
         signals_(io_, SIGINT, SIGTERM),
-        reloadSignal_(io_, SIGHUP) {}
+        reloadSignal_(io_, SIGHUP),
+        startOnly_(std::move(startOnly)) {}
 
   void run() {
     signals_.async_wait([this](const std::error_code& ec, int signal) {
@@ -191,14 +192,26 @@ class RealtimeServer {
     for (const auto& e : load.errors) spdlog::error("{}", e);
     std::string problem =
         load.errors.empty() ? std::string{} : std::to_string(load.errors.size()) + " error(s)";
+    const std::size_t archetypesBefore = world_.archetypes().size();
     if (problem.empty()) problem = world_.replaceArchetypes(std::move(load.archetypes));
     if (!problem.empty()) {
       spdlog::error("reload ({}) of {} rejected: {}; the running version stays in force", why,
                     options_.scenario, problem);
       return;
     }
-    spdlog::info("reloaded {} ({}): archetype parameters and behaviours updated at tick {}, {} agents kept",
-                 options_.scenario, why, world_.tick(), world_.agentCount());
+    const std::size_t added = world_.archetypes().size() - archetypesBefore;
+    spdlog::info("reloaded {} ({}): archetype parameters and behaviours updated at tick {}, {} agents kept{}",
+                 options_.scenario, why, world_.tick(), world_.agentCount(),
+                 added > 0 ? fmt::format(", {} archetype(s) added (spawn them with the control API)", added)
+                           : std::string{});
+    if (load.startOnly != startOnly_) {
+      spdlog::warn(
+          "reload ({}): {} changed geometry, paths, spawn groups or the navmesh: those are read at start "
+          "only and the running world keeps its own (restart to use them; add agents at run time "
+          "with the control API's Spawn)",
+          why, options_.scenario);
+      startOnly_ = load.startOnly;  // said once per edit
+    }
   }
 
   const Options& options_;
@@ -216,6 +229,7 @@ class RealtimeServer {
   asio::steady_timer timer_;
   asio::signal_set signals_;
   asio::signal_set reloadSignal_;
+  std::string startOnly_;  // the file's start-only parts as loaded (ScenarioLoad::startOnly)
   std::filesystem::file_time_type watchedTime_;
   Clock::time_point last_, lastStatus_;
   TickStats stats_;
@@ -284,7 +298,7 @@ int runRealtime(const Options& options) {
     agones = std::make_unique<AgonesSdk>(agonesConfig);
     agones->ready();  // listening now: retried until the sidecar answers
   }
-  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get());
+  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get(), load.startOnly);
   server.run();
   endpoint->stop();
   http->stop();

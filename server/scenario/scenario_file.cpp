@@ -574,6 +574,13 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
     navMesh = std::move(nav.mesh);
   }
   const Names names = namesOf(scenario);
+  {
+    pb::Scenario rest = scenario;
+    rest.clear_archetypes();
+    rest.clear_brains();
+    rest.clear_name();
+    result.startOnly = rest.SerializeAsString();
+  }
   result.archetypes = archetypesOf(scenario, names);
   attachBrains(scenario, names, result.archetypes);
   if (buildWorld) result.world = build(scenario, names, result.archetypes, options, std::move(navMesh));

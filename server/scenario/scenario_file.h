@@ -19,6 +19,10 @@ struct ScenarioLoad {
   std::vector<std::string> errors;    // empty when the file is valid
   std::string summary;                // one line: name, archetypes, agents, obstacles, walls, paths
   std::vector<Archetype> archetypes;  // as the file defines them, when it is valid (for live reload)
+  // What a running world reads at start only (everything but archetypes and brains: geometry,
+  // paths, spawn groups, navmesh, contact passes), serialized: live reload compares it to say
+  // when an edit there will not take effect.
+  std::string startOnly;
 };
 
 // `build` false: validate only (steerd --check-scenario). "default" is the compiled-in file.

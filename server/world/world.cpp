@@ -98,19 +98,25 @@ void World::prepareArchetypes() {
 
 std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
   archetypes = withPlayerArchetype(std::move(archetypes));
-  if (archetypes.size() != archetypes_.size()) {
+  if (archetypes.size() < archetypes_.size()) {
     return "the new file has " + std::to_string(archetypes.size()) + " archetypes, the running world " +
-           std::to_string(archetypes_.size()) + " (adding or removing archetypes needs a restart)";
+           std::to_string(archetypes_.size()) + " (removing archetypes needs a restart)";
   }
-  for (std::size_t i = 0; i < archetypes.size(); ++i) {
+  // The running archetypes keep their numbers (agents, snapshots and clients use them): new ones
+  // may only come after all of them. A file without its own "player" has it appended last, so
+  // it must define one before its new archetypes.
+  for (std::size_t i = 0; i < archetypes_.size(); ++i) {
     if (archetypes[i].name != archetypes_[i].name) {
-      return "archetype " + std::to_string(i) + " is \"" + archetypes[i].name +
-             "\", the running world has \"" + archetypes_[i].name +
-             "\" (renaming or reordering archetypes needs a restart)";
+      std::string why = "archetype " + std::to_string(i) + " is \"" + archetypes[i].name +
+                        "\", the running world has \"" + archetypes_[i].name + "\" (";
+      why += archetypes.size() > archetypes_.size() && archetypes_[i].name == kPlayerArchetypeName
+                 ? "new archetypes go after the running ones: define \"player\" in the file before them"
+                 : "renaming or reordering archetypes needs a restart; new ones go at the end";
+      return why + ")";
     }
   }
   archetypes_ = std::move(archetypes);
-  prepareArchetypes();
+  prepareArchetypes();  // sizes population_ for any new archetypes (their count starts at 0)
   // A reloaded brain may have fewer states: agents in a state that no longer exists restart.
   for (std::size_t s = 0; s < current_.size(); ++s) {
     const Archetype& a = archetypes_[current_.archetype[s]];

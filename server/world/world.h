@@ -99,8 +99,9 @@ class World {
   }
 
   // Live tuning, between ticks: new parameters and behaviour sets for the same archetypes (same
-  // names, same order), keeping every agent and its memory. Returns an error (and changes
-  // nothing) when the archetypes differ otherwise.
+  // names, same order), and new archetypes after them (the control API can spawn those at once),
+  // keeping every agent and its memory. Returns an error (and changes nothing) when the running
+  // archetypes are not the new list's first ones.
   [[nodiscard]] std::string replaceArchetypes(std::vector<Archetype> archetypes);
 
   std::uint64_t tick() const { return tick_; }

@@ -36,6 +36,29 @@ sed -i 's/"patrol"/"guard"/' "$file"
 kill -HUP $pid
 wait_for "needs a restart" || exit 1
 alive
+
+# A spawn group changed: applied as far as it can be (archetypes), and said plainly that the rest
+# waits for a restart.
+cp "$source_file" "$file"
+sed -i 's/count: 120/count: 200/' "$file"
+kill -HUP $pid
+wait_for "read at start only" || exit 1
+grep -q "reloaded .*126 agents kept" "$log" || { echo "agents changed on a spawn edit"; cat "$log"; exit 1; }
+alive
+
+# A new archetype: the file has no "player" of its own, so the built-in one (appended last) would
+# change number: refused, saying how to add one.
+cp "$source_file" "$file"
+cat >>"$file" <<'TXT'
+archetypes {
+  name: "visitor"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 10 max_turn_rate_deg: 360 }
+  behaviours { kind: WANDER }
+}
+TXT
+kill -HUP $pid
+wait_for 'define \"player\" in the file before them' || exit 1
+alive
 kill -INT $pid
 wait $pid || { echo "exit $? after SIGINT"; cat "$log"; exit 1; }
 

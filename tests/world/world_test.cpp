@@ -243,8 +243,31 @@ TEST(World, ReplaceArchetypesRefusesOtherArchetypesAndKeepsTheOld) {
   Archetype renamed = walker({});
   renamed.name = "runner";
   EXPECT_NE(w.replaceArchetypes({renamed}).find("needs a restart"), std::string::npos);
-  EXPECT_NE(w.replaceArchetypes({walker({}), walker({})}).find("needs a restart"), std::string::npos);
+  // A second archetype would take the number of the appended player archetype: refused, saying how.
+  Archetype visitor = walker({});
+  visitor.name = "visitor";
+  EXPECT_NE(w.replaceArchetypes({walker({}), visitor}).find("define \"player\""), std::string::npos);
   EXPECT_EQ(w.archetypes()[0].name, "walker");
+  EXPECT_EQ(w.archetypes().size(), 2u);
+}
+
+TEST(World, ReplaceArchetypesAddsNewOnesAfterTheRunningOnes) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 100, 100};
+  World w(g, {walker({}), playerArchetype()}, {});
+  const AgentId a = w.spawn(0, {10, 10});
+  const AgentId p = w.spawnExternal(1, {50, 50});
+  Archetype visitor = walker({});
+  visitor.name = "visitor";
+  EXPECT_EQ(w.replaceArchetypes({walker({}), playerArchetype(), visitor}), "");
+  ASSERT_EQ(w.archetypes().size(), 3u);
+  EXPECT_EQ(w.archetypeIndex("visitor"), 2);
+  const AgentId v = w.spawn(2, {30, 30});
+  for (int i = 0; i < 10; ++i) w.step();
+  EXPECT_TRUE(w.isAlive(a) && w.isAlive(p) && w.isAlive(v));
+  EXPECT_EQ(w.agents().archetype[w.slotOf(p)], 1) << "running agents keep their archetype numbers";
+  EXPECT_NE(w.replaceArchetypes({walker({}), playerArchetype()}).find("removing archetypes"),
+            std::string::npos);
 }
 
 TEST(World, OffsetPursuitHoldsASlotBesideAStandingLeader) {
