@@ -1,4 +1,4 @@
-# steerd image: the server (and, once its target exists, the load tester steer-loadtest).
+# steerd image: the server, the load tester steer-loadtest and the game-logic client steer-director.
 #
 #   docker build -t steerd:local .
 #   docker run --rm -p 7777:7777/udp -p 9100:9100 steerd:local
@@ -28,7 +28,7 @@ COPY scripts scripts
 COPY deploy deploy
 # The viewer has no place in a headless server image: steerd and the load tester only.
 RUN --mount=type=cache,target=/root/.cache/ccache \
-    deploy/build-release.sh --targets "steerd steer-loadtest" /opt/steerd
+    deploy/build-release.sh --targets "steerd steer-loadtest steer-director" /opt/steerd
 
 # ---- runtime: Debian 12 slim, the shared libraries the binaries load, curl for the health check ----
 FROM debian:12-slim AS runtime

@@ -51,7 +51,7 @@ struct Run {
 
 // One run of `ticks` ticks; `rate` commands a second (0: none).
 Run runOnce(const std::string& scenario, std::size_t agents, unsigned threads, std::uint32_t ticks,
-            double rate, std::uint64_t seed) {
+            double rate, std::size_t pool, std::uint64_t seed) {
   ScenarioOptions o;
   o.seed = seed;
   o.threads = threads;
@@ -73,6 +73,8 @@ Run runOnce(const std::string& scenario, std::size_t agents, unsigned threads, s
   for (std::size_t s = 0; s < world->agentCount(); ++s) {
     if (world->agents().archetype[s] != player) npcs.push_back(world->agents().id[s]);
   }
+  std::sort(npcs.begin(), npcs.end());
+  if (pool > 0 && pool < npcs.size()) npcs.resize(pool);  // the NPCs the game's logic commands
   std::string spawnArchetype = world->archetypes()[world->agents().archetype[0]].name;
   const Bounds b = world->geometry().bounds;
   std::mt19937_64 rng(seed);
@@ -178,6 +180,7 @@ int main(int argc, char** argv) {
   unsigned threads = 1;
   double seconds = 30, rate = 10000;
   int repeats = 3;
+  std::size_t pool = 0;
   std::uint64_t seed = 1;
   CLI::App app{"command_throughput: the tick with and without a game's commands"};
   app.add_option("--scenario", scenario, "a built-in (default, crowd) or a file");
@@ -186,6 +189,7 @@ int main(int argc, char** argv) {
   app.add_option("--seconds", seconds, "simulated seconds per run")->check(CLI::Range(1.0, 3600.0));
   app.add_option("--rate", rate, "commands per second")->check(CLI::Range(1.0, 1e7));
   app.add_option("--repeats", repeats, "runs of each, alternating")->check(CLI::Range(1, 20));
+  app.add_option("--pool", pool, "commands name only the first N NPCs (0: any NPC)");
   app.add_option("--seed", seed, "world and command seed");
   CLI11_PARSE(app, argc, argv);
 
@@ -197,14 +201,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto ticks = static_cast<std::uint32_t>(seconds / world.world->config().dt);
-  std::printf("%s, %zu agents, %u thread(s), %u ticks a run, %d runs each, alternating\n", scenario.c_str(),
-              world.world->agentCount(), threads, ticks, repeats);
+  const std::string to = pool > 0 ? "the first " + std::to_string(pool) + " NPCs" : std::string("any NPC");
+  std::printf(
+      "%s, %zu agents, %u thread(s), %u ticks a run, %d runs each, alternating; %.0f commands/s to %s\n",
+      scenario.c_str(), world.world->agentCount(), threads, ticks, repeats, rate, to.c_str());
   std::printf("%-22s %9s %9s %9s %9s %10s %9s %9s\n", "run", "mean ms", "p50 ms", "p99 ms", "max ms",
               "applied/s", "errors", "reply kB/s");
   std::vector<double> all[2];
   for (int r = 0; r < repeats; ++r) {
     for (int with = 0; with < 2; ++with) {
-      const Run run = runOnce(scenario, agents, threads, ticks, with ? rate : 0.0, seed);
+      const Run run = runOnce(scenario, agents, threads, ticks, with ? rate : 0.0, pool, seed);
       const Stats s = statsOf(run.ms);
       all[with].insert(all[with].end(), run.ms.begin(), run.ms.end());
       std::printf("%-22s %9.3f %9.3f %9.3f %9.3f %10.0f %9llu %9.1f\n", with ? "with commands" : "without",

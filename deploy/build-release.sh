@@ -9,7 +9,7 @@
 #                          is reused when it exists, so an earlier build makes this quick
 #   --build-dir DIR        build here instead of build/NAME (a fresh one is configured)
 #   --targets "A B ..."    binaries to build and install, those of them that the project
-#                          defines (default: "steerd steer-loadtest steer-viewer"); steerd is
+#                          defines (default: "steerd steer-loadtest steer-director steer-viewer"); steerd is
 #                          required
 #   -j N, --jobs N         parallel compile jobs (default: nproc)
 #   --deps-only            only install the build dependencies (scripts/deps.sh), then exit
@@ -30,7 +30,7 @@ die() {
 
 preset=release
 build_dir=
-targets="steerd steer-loadtest steer-viewer"
+targets="steerd steer-loadtest steer-director steer-viewer"
 jobs=$(nproc 2>/dev/null || echo 2)
 deps=yes
 deps_only=no

@@ -20,21 +20,30 @@ PathPlanner::~PathPlanner() = default;
 
 void PathPlanner::request(std::uint32_t agent, steer::Vec2 from, steer::Vec2 to) {
   ++stats_.requested;
-  for (Request& r : queue_) {
-    if (r.agent == agent) {
-      r.from = from;
-      r.to = to;
-      return;
-    }
+  if (pending_.size() <= agent) pending_.resize(static_cast<std::size_t>(agent) + 1);
+  Pending& p = pending_[agent];
+  p.from = from;
+  p.to = to;
+  if (!p.queued) {  // else it keeps its turn, with the new ends
+    p.queued = true;
+    queue_.push_back({agent, ++p.ticket});
+    ++waiting_;
   }
-  queue_.push_back({agent, from, to});
   stats_.queued = queued();
 }
 
 void PathPlanner::cancel(std::uint32_t agent) {
-  queue_.erase(
-      std::remove_if(queue_.begin(), queue_.end(), [&](const Request& r) { return r.agent == agent; }),
-      queue_.end());
+  if (agent < pending_.size() && pending_[agent].queued) {
+    pending_[agent].queued = false;
+    --waiting_;
+  }
+  // Skipped entries are dropped from the front as the queue is served; a queue mostly of them
+  // (cancels far outpacing the budget) is compacted so it stays the size of what waits.
+  if (queue_.size() > 2 * waiting_ + 64) {
+    std::erase_if(queue_, [&](const Ticket& t) {
+      return !pending_[t.agent].queued || pending_[t.agent].ticket != t.ticket;
+    });
+  }
   stats_.queued = queued();
 }
 
@@ -93,8 +102,13 @@ void PathPlanner::serve(std::vector<PathResult>& out) {
   int budget = settings_.iterationsPerServe;
   while (budget > 0 && (active_ || !queue_.empty())) {
     if (!active_) {
-      const Request r = queue_.front();
+      const Ticket t = queue_.front();
       queue_.pop_front();
+      Pending& p = pending_[t.agent];
+      if (!p.queued || p.ticket != t.ticket) continue;  // cancelled, or queued again later
+      p.queued = false;
+      --waiting_;
+      const Request r{t.agent, p.from, p.to};
       PathResult failed;
       if (!start(r, failed)) {
         ++stats_.served;

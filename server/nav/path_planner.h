@@ -59,12 +59,23 @@ class PathPlanner {
 
   const PlannerStats& stats() const { return stats_; }
   const PlannerSettings& settings() const { return settings_; }
-  std::size_t queued() const { return queue_.size() + (active_ ? 1 : 0); }
+  std::size_t queued() const { return waiting_ + (active_ ? 1 : 0); }
 
  private:
   struct Request {
     std::uint32_t agent;
     steer::Vec2 from, to;
+  };
+  // An agent's place in the queue: request and cancel are O(1) however long the queue (a control
+  // API storm of goals queued thousands; both scanned it). A queue entry counts only while its
+  // ticket is the agent's current one; cancelled and replaced entries are skipped when reached.
+  struct Pending {
+    bool queued = false;
+    std::uint32_t ticket = 0;
+    steer::Vec2 from, to;
+  };
+  struct Ticket {
+    std::uint32_t agent, ticket;
   };
   // Starts a search; false (and `out` filled) when it fails at once.
   bool start(const Request& r, PathResult& out);
@@ -73,7 +84,9 @@ class PathPlanner {
   const NavMesh& mesh_;
   PlannerSettings settings_;
   std::unique_ptr<dtNavMeshQuery, FreeNavMeshQuery> query_;
-  std::deque<Request> queue_;
+  std::deque<Ticket> queue_;
+  std::vector<Pending> pending_;  // by agent
+  std::size_t waiting_ = 0;       // live entries in queue_
   bool active_ = false;
   Request current_{};
   NavPoint start_, end_;
