@@ -11,8 +11,9 @@ namespace {
 
 using steer::Vec2;
 
-constexpr float kDefaultArrivalRadius = 1.0f;  // m
-constexpr float kDefaultGuardRadius = 5.0f;    // m
+constexpr float kDefaultArrivalRadius = 1.0f;    // m
+constexpr float kDefaultGuardRadius = 5.0f;      // m
+constexpr float kDefaultOrderDoneWithin = 5.0f;  // m from home
 constexpr Vec2 kDefaultFollowOffset{-2.0f, 0.0f};
 
 // A check's failure: the field it names and why; empty when fine.
@@ -92,6 +93,17 @@ std::int32_t stateIndexOf(const brain::Brain& brain, const std::string& name) {
       return static_cast<std::int32_t>(i);
   }
   return -1;
+}
+
+// Whether some behaviour set of `a` has FETCH_STRAY with target FETCH_ORDER for `stray`.
+bool actsOnOrdersFor(const Archetype& a, ArchetypeIndex stray) {
+  auto acts = [&](const std::vector<BehaviourSpec>& set) {
+    return std::any_of(set.begin(), set.end(), [&](const BehaviourSpec& b) {
+      return b.kind == BehaviourKind::kFetchStray && b.target == TargetKind::kFetchOrder &&
+             b.targetArchetype == stray;
+    });
+  };
+  return acts(a.behaviours) || std::any_of(a.stateBehaviours.begin(), a.stateBehaviours.end(), acts);
 }
 
 bool navigates(const Archetype& a) {
@@ -399,6 +411,33 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
       r.set_agent(s.agent());
       break;
     }
+    case Command::kOrder: {
+      const Order& o = c.order();
+      if (Problem p = agentProblem("order.agent", o.agent())) return fail(p);
+      if (Problem p = agentProblem("order.stray", o.stray())) return fail(p);
+      if (o.stray() == o.agent()) return fail({"order.stray", "an agent cannot fetch itself"});
+      const Archetype& holder = archetypeOf(o.agent());
+      const ArchetypeIndex strayArchetype = world_.agents().archetype[world_.slotOf(o.stray())];
+      std::int32_t group = strayArchetype;
+      if (!o.group().empty()) {
+        group = world_.archetypeIndex(o.group());
+        if (group < 0) return fail({"order.group", "no archetype \"" + o.group() + "\""});
+      }
+      if (!finite(o.done_within()) || o.done_within() < 0.0f)
+        return fail({"order.done_within", fmt(o.done_within()) + " must be finite and >= 0"});
+      if (!finite(o.give_up_after_s()) || o.give_up_after_s() < 0.0f)
+        return fail({"order.give_up_after_s", fmt(o.give_up_after_s()) + " must be finite and >= 0"});
+      if (!actsOnOrdersFor(holder, strayArchetype)) {
+        return fail({"order.agent", holder.name + "'s behaviours never act on an order to fetch a " +
+                                        world_.archetypes()[strayArchetype].name +
+                                        " (FETCH_STRAY with target: FETCH_ORDER)"});
+      }
+      world_.giveOrder(o.agent(), o.stray(), static_cast<ArchetypeIndex>(group),
+                       o.done_within() > 0.0f ? o.done_within() : kDefaultOrderDoneWithin,
+                       o.give_up_after_s());
+      r.set_agent(o.agent());
+      break;
+    }
     case Command::kQuery: {
       const auto info = query(c.query().agent());
       if (!info) return fail({"query.agent", "no live agent " + std::to_string(c.query().agent())});
@@ -467,6 +506,9 @@ std::optional<AgentInfo> Controller::query(AgentId id) const {
       info.set_goal(GOAL_GUARD);
       info.set_goal_target(d.target);
       break;
+  }
+  for (const HeldOrder& h : world_.fetchOrders()) {
+    if (h.holder == id) info.set_fetching(h.stray);
   }
   for (const World::MarkKind kind : {World::MarkKind::kTag, World::MarkKind::kSignal}) {
     const std::uint32_t bits = world_.marksOf(kind, id);
@@ -751,6 +793,13 @@ Command raiseSignal(AgentId agent, const std::string& name, bool raised) {
   c.mutable_signal()->set_agent(agent);
   c.mutable_signal()->set_name(name);
   c.mutable_signal()->set_raised(raised);
+  return c;
+}
+Command orderFetch(AgentId agent, AgentId stray, const std::string& group) {
+  Command c;
+  c.mutable_order()->set_agent(agent);
+  c.mutable_order()->set_stray(stray);
+  c.mutable_order()->set_group(group);
   return c;
 }
 Command queryAgent(AgentId agent) {

@@ -97,9 +97,9 @@ class Controller {
   };
   // Per agent, by id: what the last tick showed, to tell what changed.
   struct Seen {
-    std::uint8_t state = 0xff;  // brain state (0xff: not known yet)
-    std::uint8_t sensing = 0;   // bit per sense
-    std::int32_t caught = -1;   // target last reported caught (-1: none)
+    std::uint8_t state = 0xff;       // brain state (0xff: not known yet)
+    std::uint8_t sensing = 0;        // bit per sense
+    std::int32_t caught = -1;        // target last reported caught (-1: none)
     std::uint16_t pathFailures = 0;  // the navigation's count when last looked at
   };
 
@@ -132,5 +132,6 @@ Command setBrainState(AgentId agent, const std::string& state);
 Command setStat(AgentId agent, const std::string& stat, float value);
 Command raiseSignal(AgentId agent, const std::string& name, bool raised = true);
 Command queryAgent(AgentId agent);
+Command orderFetch(AgentId agent, AgentId stray, const std::string& group = {});
 
 }  // namespace steerd::control

@@ -1,6 +1,7 @@
 #include "world/world.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -84,9 +85,12 @@ void World::prepareArchetypes() {
             static_cast<std::int8_t>(markIndex(MarkKind::kSignal, a.brain->signals[i], true));
     }
   }
-  if (!anyOrders_) {  // nobody gives orders any more (live reload)
-    fetchOrders_.clear();
+  if (!anyOrders_) {  // no brain gives orders any more (live reload): the control API's stay
+    std::erase_if(fetchOrders_, [](const HeldOrder& h) { return h.entry != kCommandOrderEntry; });
     passedOver_.clear();
+  }
+  for (const StrayPair& p : orderPairs_) {
+    if (std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end()) strayPairs_.push_back(p);
   }
   population_.resize(archetypes_.size(), 0);
   grid_.configure(geometry_.bounds, cell);
@@ -308,6 +312,7 @@ void World::step() {
     groups_ = measureGroups(sorted_, archetypes_.size(), strayPairs_);
     ctx.groups = &groups_;
   }
+  if (!anyBrain_) endOrders(ctx);  // the control API's orders, in a world without brains
   if (anyBrain_) {
     brainStates_.resize(n);
     for (std::size_t s = 0; s < n; ++s) brainStates_[s] = sorted_.memory[s].brainState;
@@ -337,13 +342,44 @@ void World::step() {
   ++tick_;
 }
 
+// Orders that are done (or given up on) end, and the rest are published for the steering phase:
+// brains' orders and the control API's alike.
+void World::endOrders(const StepContext& ctx) {
+  if (!anyOrders_ && fetchOrders_.empty()) return;
+  endFetchOrders(ctx, slotOfId_, fetchOrders_, passedOver_);
+  if (ctx.groups != nullptr) publishFetchOrders(fetchOrders_, slotOfId_, groups_);
+}
+
+void World::giveOrder(AgentId holder, AgentId stray, ArchetypeIndex group, float doneWithin,
+                      float giveUpAfterS) {
+  if (!isAlive(holder) || !isAlive(stray)) throw std::out_of_range("unknown agent id");
+  if (group >= archetypes_.size()) throw std::out_of_range("unknown archetype index");
+  // Groups must be measured for the stray's archetype and its home (FETCH_STRAY reads both).
+  const StrayPair pair{current_.archetype[slotOfId_[stray]], group};
+  if (std::find(orderPairs_.begin(), orderPairs_.end(), pair) == orderPairs_.end())
+    orderPairs_.push_back(pair);
+  if (std::find(strayPairs_.begin(), strayPairs_.end(), pair) == strayPairs_.end())
+    strayPairs_.push_back(pair);
+  std::erase_if(fetchOrders_, [&](const HeldOrder& h) { return h.holder == holder; });
+  HeldOrder h;
+  h.holder = holder;
+  h.stray = stray;
+  h.group = group;
+  h.doneWithin = doneWithin;
+  h.giver = holder;
+  h.entry = kCommandOrderEntry;
+  h.givenTick = tick_;
+  h.giveUpTicks = giveUpAfterS > 0.0f ? static_cast<std::uint32_t>(std::ceil(giveUpAfterS / config_.dt)) : 0;
+  fetchOrders_.insert(
+      std::upper_bound(fetchOrders_.begin(), fetchOrders_.end(), h,
+                       [](const HeldOrder& a, const HeldOrder& b) { return a.holder < b.holder; }),
+      h);
+}
+
 // Phase 1b: action selection for the agents whose turn it is, before any of them steers. Fetch
 // orders (brain_think.h) end and are given serially, around the parallel think.
 void World::think(const StepContext& ctx) {
-  if (anyOrders_) {
-    endFetchOrders(ctx, slotOfId_, fetchOrders_, passedOver_);
-    if (ctx.groups != nullptr) publishFetchOrders(fetchOrders_, slotOfId_, groups_);
-  }
+  endOrders(ctx);
   const std::size_t chunk = std::max<std::size_t>(config_.chunkSize, 1);
   orderRequests_.resize((sorted_.size() + chunk - 1) / chunk);
   for (auto& r : orderRequests_) r.clear();

@@ -87,6 +87,13 @@ class World {
   }
   std::uint32_t marksOf(MarkKind kind, AgentId id) const;
   void setMark(MarkKind kind, AgentId id, std::int32_t index, bool on);
+  // A fetch order from outside (the control API's Order): `holder` fetches `stray` back to the
+  // centroid of `group`, as a brain's order would (FETCH_STRAY with target FETCH_ORDER acts on
+  // it), replacing any order it holds; it ends when the stray is within `doneWithin` of home, or
+  // (giveUpAfterS > 0) undone after that long. Between ticks.
+  void giveOrder(AgentId holder, AgentId stray, ArchetypeIndex group, float doneWithin, float giveUpAfterS);
+  const std::vector<HeldOrder>& fetchOrders() const { return fetchOrders_; }
+  static constexpr std::uint16_t kCommandOrderEntry = 0xffff;  // HeldOrder::entry of the control API's
   static constexpr std::size_t kMaxMarkNames = 32;
 
   void step();
@@ -155,6 +162,8 @@ class World {
   std::vector<StrayPair> strayPairs_;  // what behaviours and brains ask about groups
   Groups groups_;
   void think(const StepContext& ctx);
+  void endOrders(const StepContext& ctx);
+  std::vector<StrayPair> orderPairs_;  // what the control API's orders need measured
   std::unique_ptr<Navigation> navigation_;
   bool anyNavigate_ = false;               // some behaviour set has NAVIGATE
   std::vector<Directive> directives_;      // by id (control API goals)

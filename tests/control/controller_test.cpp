@@ -36,6 +36,23 @@ archetypes {
   behaviours { kind: OBSTACLE_AVOIDANCE weight: 4 priority: 0 }
   behaviours { kind: WANDER weight: 1 priority: 1 }
 }
+archetypes {
+  name: "rider"
+  limits { radius: 0.5 mass: 1 max_speed: 8 max_force: 30 max_turn_rate_deg: 360 }
+  behaviours { kind: OBSTACLE_AVOIDANCE weight: 4 priority: 0 }
+  behaviours { kind: FETCH_STRAY target: FETCH_ORDER target_archetype: "walker" stand_off: 6 priority: 1 }
+}
+archetypes {
+  name: "boss"
+  limits { radius: 0.5 mass: 1 max_speed: 2 max_force: 10 max_turn_rate_deg: 360 }
+  behaviours { kind: WANDER }
+}
+# The boss's orders are what lets a rider act on one (FETCH_ORDER); it sends none here (1 km).
+brains {
+  archetype: "boss"
+  initial_state: "idle"
+  states { name: "idle" orders { stray: "walker" metres: 1000 to: "rider" } }
+}
 brains {
   archetype: "guard"
   initial_state: "patrol"
@@ -346,6 +363,28 @@ TEST(Controller, ASignalRaisedByTheGameIsWhatTheBrainReads) {
   ASSERT_EQ(rig.run(raiseSignal(g, "alarm")).status(), STATUS_OK);
   rig.tick();  // it thinks every tick (and, seeing nobody, goes back to patrol at the next)
   EXPECT_EQ(rig.ctl.query(g)->brain_state(), "chase") << "signal: \"alarm\" holds";
+}
+
+TEST(Controller, AnOrderSendsARiderToBringAStrayHome) {
+  Rig rig;
+  // A herd of walkers held still round (20, 80), one stray held at (70, 80).
+  std::vector<AgentId> herd;
+  for (int i = 0; i < 5; ++i) herd.push_back(rig.spawn("walker", 18.0f + i, 80));
+  for (AgentId w : herd) ASSERT_EQ(rig.run(stopAgent(w)).status(), STATUS_OK);
+  const AgentId stray = rig.spawn("walker", 70, 80);
+  const AgentId rider = rig.spawn("rider", 80, 90);
+  const AgentId guard = rig.spawn("guard", 30, 30);
+  expectError(rig.run(orderFetch(guard, stray)), "order.agent");  // guards never fetch
+  expectError(rig.run(orderFetch(rider, rider)), "order.stray");
+  expectError(rig.run(orderFetch(rider, 9999)), "order.stray");
+  expectError(rig.run(orderFetch(rider, stray, "dragons")), "order.group");
+  ASSERT_EQ(rig.run(orderFetch(rider, stray)).status(), STATUS_OK);
+  EXPECT_EQ(rig.ctl.query(rider)->fetching(), stray);
+  const float before = steer::distance(rig.positionOf(stray), {20, 80});
+  rig.tick(30 * 40);
+  const float after = steer::distance(rig.positionOf(stray), {20, 80});
+  std::printf("stray %.1f m from the herd, %.1f m after 40 s of the order\n", before, after);
+  EXPECT_LT(after, before - 20.0f) << "the rider drove it home";
 }
 
 TEST(Controller, SightingsAndCatchesAreEvents) {
