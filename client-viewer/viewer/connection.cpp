@@ -128,6 +128,10 @@ std::string Connection::describeFailure(const client::Client& c) const {
         case wire::DISCONNECT_TIMED_OUT:
           s << "The server at " << target() << " dropped this viewer (it heard nothing from it in time).";
           break;
+        case wire::DISCONNECT_REPLACED:
+          s << "Another client connected to " << target()
+            << " with this viewer's connect token and took its session.";
+          break;
         default:
           s << "Disconnected from " << target() << ": " << c.stateMessage();
           break;

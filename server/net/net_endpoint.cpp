@@ -47,7 +47,8 @@ struct NetEndpoint::Connection {
   std::uint64_t sent = 0, ackedCount = 0, lost = 0;
   double rttMs = 0;
   TokenBucket sceneBudget{kSceneBurstParts, kScenePartsPerSecond};
-  bool control = false;  // the control role: its Control packets go to the simulation
+  bool control = false;                      // the control role: its Control packets go to the simulation
+  std::optional<std::uint64_t> tokenClient;  // the connect token's client id (servers with a key)
 };
 
 NetEndpoint::NetEndpoint(const NetConfig& config, ServerMetrics& metrics)
@@ -256,11 +257,13 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
   }
   if (stopped_) return refuse(wire::REFUSE_SHUTTING_DOWN, "server is shutting down");
   bool control = config_.allowControl;
+  std::optional<std::uint64_t> tokenClient;
   if (config_.tokenKey) {
     const TokenCheck t = checkToken(*config_.tokenKey, r.token(), unixSeconds());
     switch (t.verdict) {
       case TokenVerdict::kValid:
         control = control || t.role == wire::ROLE_CONTROL;
+        tokenClient = t.clientId;
         break;
       case TokenVerdict::kMissing:
         return refuse(wire::REFUSE_TOKEN_MISSING, "this server needs a connect token (--token)");
@@ -268,6 +271,24 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
         return refuse(wire::REFUSE_TOKEN_EXPIRED, "connect token expired");
       case TokenVerdict::kInvalid:
         return refuse(wire::REFUSE_TOKEN_INVALID, "connect token not signed with this server's key");
+    }
+  }
+  // One session per token: the newest connection with a client id replaces the one holding it
+  // (told DISCONNECT_REPLACED), so ten sockets with one token end as one session, and a client
+  // that crashed gets back in at once instead of waiting out its old session's timeout.
+  if (tokenClient) {
+    if (const auto held = sessionOfToken_.find(*tokenClient); held != sessionOfToken_.end()) {
+      const auto old = connections_.find(held->second);
+      if (old != connections_.end()) {
+        wire::Packet p;
+        p.mutable_disconnect()->set_reason(wire::DISCONNECT_REPLACED);
+        for (int i = 0; i < 3; ++i) {
+          if (wire::encodeDatagram({wire::Packet::kDisconnect, 0, 0, 0}, p, scratch_))
+            sendRaw(old->second, scratch_);
+        }
+        metrics_.sessionsReplaced.fetch_add(1, std::memory_order_relaxed);
+        removeConnection(old, wire::DISCONNECT_REPLACED);
+      }
     }
   }
   if (connections_.size() >= config_.maxClients) {
@@ -280,6 +301,8 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
   c.lastReceived = Clock::now();
   c.acks.received(d.header.sequence);
   c.control = control;
+  c.tokenClient = tokenClient;
+  if (tokenClient) sessionOfToken_[*tokenClient] = from_;
   endpointOf_[c.clientId] = from_;
   const std::uint32_t id = c.clientId;
   connections_.emplace(from_, std::move(c));
@@ -405,8 +428,15 @@ void NetEndpoint::sendSceneParts(Connection& c, const wire::SceneRequest& reques
 void NetEndpoint::removeConnection(std::map<udp::endpoint, Connection>::iterator it,
                                    wire::DisconnectReason why) {
   const std::uint32_t id = it->second.clientId;
-  log_.info("client {} {}", id, why == wire::DISCONNECT_TIMED_OUT ? "timed out" : "disconnected");
+  log_.info("client {} {}", id,
+            why == wire::DISCONNECT_TIMED_OUT  ? "timed out"
+            : why == wire::DISCONNECT_REPLACED ? "replaced by a new connection with its token"
+                                               : "disconnected");
   endpointOf_.erase(id);
+  if (const auto& t = it->second.tokenClient) {
+    const auto held = sessionOfToken_.find(*t);
+    if (held != sessionOfToken_.end() && held->second == it->first) sessionOfToken_.erase(held);
+  }
   connections_.erase(it);
   metrics_.disconnects.fetch_add(1, std::memory_order_relaxed);
   if (why == wire::DISCONNECT_TIMED_OUT) metrics_.timeouts.fetch_add(1, std::memory_order_relaxed);

@@ -117,6 +117,7 @@ class NetEndpoint {
   CookieJar cookies_;
   std::map<asio::ip::udp::endpoint, Connection> connections_;
   std::unordered_map<std::uint32_t, asio::ip::udp::endpoint> endpointOf_;
+  std::unordered_map<std::uint64_t, asio::ip::udp::endpoint> sessionOfToken_;  // token client id -> session
   std::uint32_t nextClientId_ = 1;
   std::vector<std::vector<std::uint8_t>> scene_;  // one datagram per scene part
 

@@ -39,6 +39,7 @@ struct ServerMetrics {
   Counter packetsIn{0}, packetsOut{0}, bytesIn{0}, bytesOut{0};
   std::array<Counter, static_cast<std::size_t>(wire::DropReason::kCount)> drops{};
   Counter connects{0}, disconnects{0}, timeouts{0}, refusals{0};
+  Counter sessionsReplaced{0};  // a connection with a token whose client id held a session took it
   Counter inputsApplied{0}, inputsClamped{0};
   Counter snapshotsSent{0}, snapshotParts{0}, snapshotBytes{0}, snapshotEntities{0};
   Counter sceneParts{0}, sceneBytes{0};  // static scene parts sent on request
