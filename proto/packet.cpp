@@ -19,8 +19,6 @@ void writeU16(std::uint8_t* p, std::uint16_t v) {
   p[1] = static_cast<std::uint8_t>(v >> 8);
 }
 
-bool isPaddedKind(int type) { return type == Packet::kConnectRequest || type == Packet::kConnectResponse; }
-
 }  // namespace
 
 std::string_view dropReasonName(DropReason r) {
@@ -92,7 +90,7 @@ void decodeDatagram(std::span<const std::uint8_t> d, Decoded& out) {
     out.drop = DropReason::kBadType;
     return;
   }
-  if (isPaddedKind(type) && d.size() < kMinConnectDatagramBytes) {
+  if (d.size() < minimumDatagramBytes(type)) {
     out.drop = DropReason::kUnpadded;
     return;
   }

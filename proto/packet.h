@@ -33,8 +33,20 @@ inline constexpr std::size_t kHeaderBytes = 14;
 inline constexpr int kLastPacketType = Packet::kControlReply;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes;
-// Connect requests and responses are padded to at least this size (anti-amplification).
+// Connect requests are padded to at least this size (anti-amplification: the Challenge is smaller).
 inline constexpr std::size_t kMinConnectDatagramBytes = 256;
+// Connect responses are padded to this size: the Accept they are answered with (its archetype
+// names, which a scenario file makes long or many) is never larger than the datagram that asked
+// for it, so a spoofed source cannot amplify through the server. Padding reaches a size to within
+// a few bytes of varint length, so this stays that far under kMaxDatagramBytes; --check-scenario
+// refuses archetype names whose Accept would not fit under it.
+inline constexpr std::size_t kMinConnectResponseBytes = kMaxDatagramBytes - 8;
+// The smallest datagram of a kind (its padding): 0 for kinds that carry none.
+inline std::size_t minimumDatagramBytes(int type) {
+  return type == Packet::kConnectRequest    ? kMinConnectDatagramBytes
+         : type == Packet::kConnectResponse ? kMinConnectResponseBytes
+                                            : 0;
+}
 
 struct PacketHeader {
   std::uint8_t type = 0;  // Packet::BodyCase value
@@ -53,7 +65,7 @@ enum class DropReason : std::uint8_t {
   kBadType,        // type byte names no packet kind
   kBadBody,        // protobuf body does not parse
   kTypeMismatch,   // body is not the kind the header names
-  kUnpadded,       // connect request/response under kMinConnectDatagramBytes
+  kUnpadded,       // connect request/response under its minimum (minimumDatagramBytes)
   kBadCookie,      // cookie forged, expired, or from another address
   kUnknownClient,  // a connected-only packet from an address with no connection
   kUnexpected,     // a packet kind the receiver never accepts (a server-only kind sent to it)

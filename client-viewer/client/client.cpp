@@ -238,7 +238,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       r->set_token(options.token);
       r->set_no_body(options.noBody);
     }
-    send(p, wire::kMinConnectDatagramBytes);
+    send(p, wire::minimumDatagramBytes(p.body_case()));
     ++handshakeSends;
     lastHandshakeSend = now;
   }

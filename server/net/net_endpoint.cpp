@@ -223,13 +223,10 @@ void NetEndpoint::onDatagram(std::size_t size) {
   }
 }
 
+// From an admitted address too: a ConnectRequest carries no cookie, so it is answered with a
+// Challenge (smaller than the request), never the Accept (which a forged source address would
+// make the server send to a victim); the client's ConnectResponse, cookie and all, gets the Accept.
 void NetEndpoint::onConnectRequest(const wire::Decoded&) {
-  auto it = connections_.find(from_);
-  if (it != connections_.end()) {
-    // Already admitted: the Accept was lost.
-    if (!it->second.accept.empty()) sendRaw(it->second, it->second.accept);
-    return;
-  }
   wire::Packet p;
   p.mutable_challenge()->set_cookie(cookies_.make(addressBytes(from_), unixSeconds()));
   sendStateless(p, wire::Packet::kChallenge);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "proto/packet.h"
 #include "proto/scenario.pb.h"
 #include "scenario/default_scenario.h"
 #include "scenario/scenario_brains.h"
@@ -148,6 +149,29 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
 
 namespace {
 
+// The largest Accept datagram a world from this file sends (every number at its widest).
+std::size_t acceptBytes(const pb::Scenario& s, bool builtinPlayer) {
+  wire::Packet p;
+  wire::Accept* a = p.mutable_accept();
+  a->set_client_id(0xffffffffu);
+  a->set_player_entity(0xffffffffu);
+  a->set_server_tick(0xffffffffu);
+  // Floats are fixed 4 bytes whatever their value: any non-zero one counts them.
+  a->set_tick_rate(1.0f);
+  a->set_send_rate(1.0f);
+  a->set_min_x(1.0f);
+  a->set_min_y(1.0f);
+  a->set_max_x(1.0f);
+  a->set_max_y(1.0f);
+  a->set_player_max_speed(1.0f);
+  a->set_interest_radius(1.0f);
+  a->set_debug_allowed(true);
+  a->set_control_allowed(true);
+  for (const auto& arch : s.archetypes()) a->add_archetypes(arch.name());
+  if (builtinPlayer) a->add_archetypes(kPlayerArchetypeName);
+  return wire::kHeaderBytes + p.ByteSizeLong();
+}
+
 void validate(const pb::Scenario& s, Checker& c) {
   // World.
   const auto& b = s.bounds();
@@ -212,6 +236,14 @@ void validate(const pb::Scenario& s, Checker& c) {
   // Connected clients' bodies: a file that defines no "player" still lets behaviours, senses and
   // conditions name one (the world appends the built-in player archetype after the file's).
   const bool builtinPlayer = archetypes.emplace(kPlayerArchetypeName, s.archetypes_size()).second;
+  // Every client's Accept lists the archetype names, and it must fit under the padded request
+  // that asks for it (wire::kMinConnectResponseBytes), or clients would hold a slot and never get in.
+  if (const std::size_t bytes = acceptBytes(s, builtinPlayer); bytes > wire::kMinConnectResponseBytes) {
+    c.error("archetypes",
+            "the names take the clients' Accept to " + std::to_string(bytes) + " bytes, over the " +
+                std::to_string(wire::kMinConnectResponseBytes) +
+                " a datagram answering a connect allows: shorten names or use fewer archetypes");
+  }
   for (int i = 0; i < s.archetypes_size(); ++i) {
     const auto& a = s.archetypes(i);
     const std::string f = archetypeField(i, a);

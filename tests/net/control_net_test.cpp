@@ -166,7 +166,7 @@ TEST(ControlNet, AClientWithoutABodyGetsNoPlayerAndItsInputsAreDropped) {
   wire::Packet resp;
   resp.mutable_connect_response()->set_cookie(challenge->challenge().cookie());
   resp.mutable_connect_response()->set_no_body(true);
-  c.send(resp, wire::kMinConnectDatagramBytes);
+  c.send(resp, wire::kMinConnectResponseBytes);
   const auto accept = c.await(s, wire::Packet::kAccept);
   ASSERT_TRUE(accept);
   EXPECT_EQ(accept->accept().player_entity(), GameSession::kNoBody);

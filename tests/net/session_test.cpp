@@ -87,7 +87,7 @@ TEST(Session, GarbageIsDroppedAndCountedByReason) {
   ASSERT_TRUE(ch.has_value());
   wire::Packet stolen;
   stolen.mutable_connect_response()->set_cookie(ch->challenge().cookie());
-  thief.send(stolen, wire::kMinConnectDatagramBytes);
+  thief.send(stolen, wire::kMinConnectResponseBytes);
   ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kBadCookie) == 1; }));
   EXPECT_EQ(s.world->agentCount(), 1u);
   // And the server still admits an honest client afterwards.

@@ -134,7 +134,7 @@ struct RawClient {
     wire::Packet resp;
     resp.mutable_connect_response()->set_cookie(cookie);
     resp.mutable_connect_response()->set_token(token);
-    send(resp, wire::kMinConnectDatagramBytes);
+    send(resp, wire::kMinConnectResponseBytes);
     wire::Packet out;
     std::optional<wire::Packet> answer;
     s.stepUntil([&] {
