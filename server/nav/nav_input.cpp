@@ -108,6 +108,25 @@ std::vector<std::string> validateNavInput(const NavInput& in) {
   positive("tile_size", s.tileSize, 8.0f, 4096.0f);
   if (s.tileSize / s.cellSize > 2048.0f)
     bad("navmesh.tile_size: more than 2048 cells across; raise cell_size");
+  // A bound on the build: a 370-byte file (a 20 km world) kept --check-scenario busy past 45 s.
+  if (s.cellSize >= 0.05f && s.tileSize >= 8.0f && in.boundsMax.x > in.boundsMin.x &&
+      in.boundsMax.y > in.boundsMin.y && finite(in.boundsMin) && finite(in.boundsMax)) {
+    const double w = in.boundsMax.x - in.boundsMin.x, h = in.boundsMax.y - in.boundsMin.y;
+    const double cells = std::ceil(w / s.cellSize) * std::ceil(h / s.cellSize);
+    const double tiles = std::ceil(w / s.tileSize) * std::ceil(h / s.tileSize);
+    if (cells > kMaxNavCells) {
+      bad("navmesh: " + std::to_string(static_cast<long long>(w)) + " x " +
+          std::to_string(static_cast<long long>(h)) + " m at cell_size " + std::to_string(s.cellSize) +
+          " is " + std::to_string(static_cast<long long>(cells)) + " cells, over the limit of " +
+          std::to_string(static_cast<long long>(kMaxNavCells)) +
+          " (raise cell_size, or make the world smaller)");
+    }
+    if (tiles > kMaxNavTiles) {
+      bad("navmesh: " + std::to_string(static_cast<long long>(tiles)) + " tiles of tile_size " +
+          std::to_string(s.tileSize) + ", over the limit of " +
+          std::to_string(static_cast<long long>(kMaxNavTiles)) + " (raise tile_size)");
+    }
+  }
   const auto polygons = [&](const char* field, const std::vector<Polygon>& ps) {
     for (std::size_t i = 0; i < ps.size(); ++i) {
       const std::string p = polygonProblem(ps[i]);

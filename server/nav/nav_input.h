@@ -70,5 +70,9 @@ std::uint64_t navInputKey(const NavInput& input);
 // Problems that would make the build fail or lie: non-convex or degenerate polygons, bad
 // settings, too many areas. Each message names the item ("blocking[3]: not convex").
 std::vector<std::string> validateNavInput(const NavInput& input);
+// The build's bounds (validateNavInput refuses more): cells of the world's rectangle at cell_size
+// (a 2 km square at 0.3 m is 44 M) and tiles.
+inline constexpr double kMaxNavCells = 50'000'000.0;
+inline constexpr double kMaxNavTiles = 16384.0;
 
 }  // namespace steerd::nav

@@ -1,22 +1,89 @@
 #include "nav/navmesh_cache.h"
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <vector>
 
+#include <fcntl.h>
+#include <sodium.h>
+#include <sys/stat.h>
 #include <unistd.h>
-
-#include <xxhash.h>
 
 namespace steerd::nav {
 
 namespace {
 
 constexpr char kMagic[4] = {'S', 'T', 'N', 'M'};
-constexpr std::uint32_t kVersion = 1;
+// 2: a keyed MAC (crypto_auth) instead of an xxHash, so a file re-sealed by someone else is a miss.
+constexpr std::uint32_t kVersion = 2;
+constexpr const char* kKeyFileName = "navmesh-cache.key";
+// Far above any real mesh (a 2 km world at 0.3 m cells is tens of MB): a file past it is not read.
+constexpr std::uintmax_t kMaxCacheBytes = std::uintmax_t{1} << 30;
+using CacheKey = std::array<unsigned char, crypto_auth_KEYBYTES>;
+
+// A regular file (after symlinks) of at most `max` bytes, read whole; nothing, with `why`, else.
+std::optional<std::vector<unsigned char>> readRegularFile(const std::string& path, std::uintmax_t max,
+                                                          std::string& why) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return std::nullopt;  // a plain miss
+  if (!std::filesystem::is_regular_file(status)) {
+    why = "not a regular file";
+    return std::nullopt;
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > max) {
+    why = ec ? "unreadable" : "larger than " + std::to_string(max) + " bytes";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+  if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
+    why = "unreadable";
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+// The install's cache key (`dir`/navmesh-cache.key, 32 random bytes, owner-only), made when
+// `create` and missing. Files are sealed with it: a cache copied from elsewhere, or edited and
+// re-sealed without the key, is never passed to Detour.
+std::optional<CacheKey> cacheKey(const std::string& dir, bool create, std::string& why) {
+  const std::string path = (std::filesystem::path(dir) / kKeyFileName).string();
+  std::string readWhy;
+  if (auto bytes = readRegularFile(path, 64, readWhy)) {
+    CacheKey key{};
+    if (bytes->size() != key.size()) {
+      why = path + ": not a cache key";
+      return std::nullopt;
+    }
+    std::copy(bytes->begin(), bytes->end(), key.begin());
+    return key;
+  }
+  if (!readWhy.empty() || !create) {
+    why = readWhy.empty() ? path + ": no cache key" : path + ": " + readWhy;
+    return std::nullopt;
+  }
+  if (sodium_init() < 0) {
+    why = "libsodium did not start";
+    return std::nullopt;
+  }
+  CacheKey key{};
+  randombytes_buf(key.data(), key.size());
+  // O_EXCL: two servers starting at once agree on one key (the loser reads the winner's).
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return cacheKey(dir, false, why);
+  const bool ok = ::write(fd, key.data(), key.size()) == static_cast<ssize_t>(key.size());
+  ::close(fd);
+  if (!ok) {
+    why = "cannot write " + path;
+    return std::nullopt;
+  }
+  return key;
+}
 
 class Writer {
  public:
@@ -63,19 +130,21 @@ std::string cacheFilePath(const std::string& dir, std::uint64_t key) {
 std::optional<NavMeshTiles> loadCachedTiles(const std::string& dir, std::uint64_t key, std::string& why) {
   why.clear();
   const std::string path = cacheFilePath(dir, key);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  const std::vector<unsigned char> file((std::istreambuf_iterator<char>(in)),
-                                        std::istreambuf_iterator<char>());
-  const auto damaged = [&](const char* what) {
+  std::string readWhy;
+  const auto read = readRegularFile(path, kMaxCacheBytes, readWhy);
+  const auto damaged = [&](const std::string& what) {
     why = path + ": " + what + "; rebuilding";
     return std::nullopt;
   };
-  if (file.size() < sizeof kMagic + sizeof(std::uint64_t)) return damaged("too short");
-  const std::size_t body = file.size() - sizeof(std::uint64_t);
-  std::uint64_t sum = 0;
-  std::memcpy(&sum, file.data() + body, sizeof sum);
-  if (XXH3_64bits(file.data(), body) != sum) return damaged("checksum mismatch");
+  if (!read) return readWhy.empty() ? std::nullopt : damaged(readWhy);
+  const std::vector<unsigned char>& file = *read;
+  std::string keyWhy;
+  const auto sealKey = cacheKey(dir, false, keyWhy);
+  if (!sealKey) return damaged(keyWhy);
+  if (file.size() < sizeof kMagic + crypto_auth_BYTES) return damaged("too short");
+  const std::size_t body = file.size() - crypto_auth_BYTES;
+  if (crypto_auth_verify(file.data() + body, file.data(), body, sealKey->data()) != 0)
+    return damaged("not sealed with this install's cache key");
   Reader r(file.data(), body);
   char magic[4];
   std::uint32_t version = 0, count = 0;
@@ -88,6 +157,9 @@ std::optional<NavMeshTiles> loadCachedTiles(const std::string& dir, std::uint64_
   if (!r.get(t.origin) || !r.get(t.tileWidth) || !r.get(t.tilesX) || !r.get(t.tilesY) ||
       !r.get(t.maxPolysPerTile) || !r.get(count))
     return damaged("truncated header");
+  if (static_cast<std::uint64_t>(count) >
+      static_cast<std::uint64_t>(t.tilesX) * static_cast<std::uint64_t>(t.tilesY))
+    return damaged("more tiles than its grid");
   for (std::uint32_t i = 0; i < count; ++i) {
     NavMeshTiles::Tile tile;
     std::uint32_t size = 0;
@@ -103,6 +175,9 @@ std::string storeCachedTiles(const std::string& dir, std::uint64_t key, const Na
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return "cannot create navmesh cache directory " + dir + ": " + ec.message();
+  std::string keyWhy;
+  const auto sealKey = cacheKey(dir, true, keyWhy);
+  if (!sealKey) return keyWhy;
   Writer w;
   w.put(kMagic);
   w.put(kVersion);
@@ -119,8 +194,13 @@ std::string storeCachedTiles(const std::string& dir, std::uint64_t key, const Na
     w.put(static_cast<std::uint32_t>(tile.data.size()));
     w.bytes.insert(w.bytes.end(), tile.data.begin(), tile.data.end());
   }
-  w.put(XXH3_64bits(w.bytes.data(), w.bytes.size()));
+  std::array<unsigned char, crypto_auth_BYTES> mac{};
+  crypto_auth(mac.data(), w.bytes.data(), w.bytes.size(), sealKey->data());
+  w.bytes.insert(w.bytes.end(), mac.begin(), mac.end());
   const std::string path = cacheFilePath(dir, key);
+  if (const auto status = std::filesystem::symlink_status(path, ec);
+      !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    return path + " is not a regular file (a directory, a link or a device): remove it to cache here";
   const std::string temp = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);

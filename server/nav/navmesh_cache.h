@@ -1,8 +1,11 @@
 // The navmesh cache: built tiles saved to a file named by the NavInput's key, so a restart with
 // the same geometry loads them instead of building again (seconds for a large world).
 //
-// The file is machine-local (native byte order), checked by a magic, a version, the key and an
-// xxHash of its contents; anything that does not match is treated as a miss, never trusted.
+// The file is machine-local (native byte order), checked by a magic, a version, the key and a MAC
+// (libsodium crypto_auth) under the install's cache key (`<dir>/navmesh-cache.key`, 32 random
+// bytes made on first store, owner-only), so only files this install wrote reach Detour. It must
+// be a regular file under 1 GiB; anything that does not match is a miss (rebuilt), never trusted,
+// and a directory or device where the file goes is an error message, not a crash.
 #pragma once
 
 #include <cstdint>

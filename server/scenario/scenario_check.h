@@ -24,6 +24,11 @@ inline std::string num(float f) {
 inline std::string quoted(const std::string& s) { return "\"" + s + "\""; }
 inline steer::Vec2 vec(const pb::Vec2& v) { return {v.x(), v.y()}; }
 
+// No quantity in a scenario file (metres, m/s, N, kg, weights, seconds) is sane past this; a
+// huge finite value (an obstacle radius of 1e10) would otherwise pass and poison the buckets, the
+// navmesh build or the sums. Coordinates are bounded by the same figure.
+inline constexpr float kMaxValue = 1e6f;
+
 // Collects semantic errors with the file name and a field path.
 class Checker {
  public:
@@ -34,12 +39,20 @@ class Checker {
   void finitePoint(const std::string& field, const pb::Vec2& v) {
     if (!finite(v.x()) || !finite(v.y()))
       error(field, "not a finite point (" + num(v.x()) + ", " + num(v.y()) + ")");
+    else if (std::fabs(v.x()) > kMaxValue || std::fabs(v.y()) > kMaxValue)
+      error(field, "(" + num(v.x()) + ", " + num(v.y()) + ") is beyond " + num(kMaxValue) + " m");
   }
   void nonNegative(const std::string& field, float v) {
-    if (!finite(v) || v < 0.0f) error(field, "must be a finite number >= 0, not " + num(v));
+    if (!finite(v) || v < 0.0f)
+      error(field, "must be a finite number >= 0, not " + num(v));
+    else if (v > kMaxValue)
+      error(field, "at most " + num(kMaxValue) + ", not " + num(v));
   }
   void positive(const std::string& field, float v) {
-    if (!finite(v) || v <= 0.0f) error(field, "must be a finite number > 0, not " + num(v));
+    if (!finite(v) || v <= 0.0f)
+      error(field, "must be a finite number > 0, not " + num(v));
+    else if (v > kMaxValue)
+      error(field, "at most " + num(kMaxValue) + ", not " + num(v));
   }
 
  private:

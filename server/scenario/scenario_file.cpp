@@ -187,6 +187,9 @@ void validate(const pb::Scenario& s, Checker& c) {
     const std::string f = "obstacles[" + std::to_string(i) + "]";
     c.finitePoint(f + ".center", s.obstacles(i).center());
     c.positive(f + ".radius", s.obstacles(i).radius());
+    if (s.obstacles(i).radius() > kMaxWorldSide)
+      c.error(f + ".radius", "at most " + num(kMaxWorldSide) + " m (the largest world's side), not " +
+                                 num(s.obstacles(i).radius()));
     if (!inside(b, s.obstacles(i).center())) c.error(f + ".center", "outside the world bounds");
   }
   for (int i = 0; i < s.walls_size(); ++i) {

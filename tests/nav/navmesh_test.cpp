@@ -211,8 +211,58 @@ TEST(NavmeshCache, RoundTripsAndRejectsOtherKeysAndDamage) {
     f.put('\x55');
   }
   EXPECT_FALSE(loadCachedTiles(dir, key, why));
-  EXPECT_NE(why.find("checksum"), std::string::npos);
+  EXPECT_NE(why.find("not sealed with this install's cache key"), std::string::npos) << why;
   std::filesystem::remove_all(dir);
+}
+
+// Issue 17's fifth hole: a crafted cache file (tile data changed and the old unkeyed checksum
+// recomputed) reached Detour and crashed it; a directory where the file goes was fatal; a link to
+// /dev/zero was a bad_alloc. Now each is a miss with a reason (or a store error), never a crash.
+TEST(NavmeshCache, HostileFilesAreMissesNotCrashes) {
+  const NavInput in = fieldWithGap();
+  const NavBuildResult built = buildNavMeshTiles(in);
+  ASSERT_EQ(built.error, "");
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("steerd-navcache-h-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove_all(dir);
+  const std::uint64_t key = navInputKey(in);
+  const std::string path = cacheFilePath(dir, key);
+  std::string why;
+
+  // Re-sealed without the key: every byte of tile data set to 0xff, a fresh MAC under another key.
+  ASSERT_EQ(storeCachedTiles(dir, key, built.tiles), "");
+  NavMeshTiles crafted = built.tiles;
+  for (auto& tile : crafted.tiles) std::fill(tile.data.begin(), tile.data.end(), 0xff);
+  const std::string other = dir + "-other";
+  std::filesystem::remove_all(other);
+  ASSERT_EQ(storeCachedTiles(other, key, crafted), "");
+  std::filesystem::copy_file(cacheFilePath(other, key), path,
+                             std::filesystem::copy_options::overwrite_existing);
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  EXPECT_NE(why.find("not sealed"), std::string::npos) << why;
+
+  // A key file that is not one: a miss.
+  std::filesystem::remove(path);
+  ASSERT_EQ(storeCachedTiles(dir, key, built.tiles), "");
+  { std::ofstream(dir + "/navmesh-cache.key", std::ios::trunc) << "short"; }
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  EXPECT_NE(why.find("not a cache key"), std::string::npos) << why;
+
+  // A directory where the file goes: a miss with a reason, and storing says why it cannot.
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(path);
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
+  EXPECT_NE(storeCachedTiles(dir, key, built.tiles).find("not a regular file"), std::string::npos);
+
+  // A link to /dev/zero: not read (it never ends).
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_symlink("/dev/zero", path);
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(other);
 }
 
 TEST(PathPlanner, ServesABudgetPerCallInRequestOrder) {
