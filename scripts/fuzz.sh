@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Fuzzes the packet decoder (framing, protobuf parse, snapshot and scene parts) with libFuzzer under ASan
-# and UBSan for a fixed number of inputs (default 200000), starting from a small seed corpus of
-# valid datagrams. A crash or sanitizer report fails the script and leaves the input in
-# build/fuzz/crash-*. Usage: scripts/fuzz.sh [RUNS]
+# Fuzzes with libFuzzer under ASan and UBSan, for a fixed number of inputs, from small seed corpora:
+#   packet_fuzzer   the packet decoder (framing, protobuf parse, snapshot and scene parts): RUNS
+#   control_fuzzer  a control client's Control packets through the ControlLink and the Controller
+#                   into a small live world: RUNS / 10 (each input applies commands, every 8th
+#                   steps the world)
+# A crash or sanitizer report fails the script and leaves the input in build/fuzz/crash-*.
+# Usage: scripts/fuzz.sh [RUNS] (default 200000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-200000}
@@ -12,14 +15,14 @@ dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "install o
 STEERD_EXTRA_PACKAGES="${extra[*]}" scripts/deps.sh
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEERD_FUZZ=ON \
   -DSTEERD_BUILD_TESTS=OFF -DSTEERD_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER_LAUNCHER= >/dev/null
-cmake --build build/fuzz --target packet_fuzzer -j "$(nproc)"
-mkdir -p build/fuzz/corpus
+cmake --build build/fuzz --target packet_fuzzer control_fuzzer -j "$(nproc)"
+mkdir -p build/fuzz/corpus build/fuzz/control-corpus
 python3 - build/fuzz/corpus <<'PY'
 # Seeds: a header + tiny valid bodies for a few packet kinds (the fuzzer mutates from there).
 import struct, sys, os
 d = sys.argv[1]
 # The header's version byte must be kProtocolVersion (proto/packet.h), or every seed is dropped.
-def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 3, kind, 1, 0, 0) + body
+def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 4, kind, 1, 0, 0) + body
 seeds = {
   'ping': dg(8, bytes([0x42, 2, 0x08, 5])),
   'input': dg(6, bytes([0x32, 9, 0x0a, 7, 0x08, 1, 0x15, 0, 0, 0x80, 0x3f])),
@@ -31,5 +34,34 @@ seeds = {
 for name, data in seeds.items():
     open(os.path.join(d, name), 'wb').write(data)
 PY
+python3 - build/fuzz/control-corpus <<'PY'
+# Seeds: Control bodies (wire.proto), hand-encoded: a spawn, a move_to, a query, an acknowledgement.
+import sys, os, struct
+d = sys.argv[1]
+def varint(n):
+    out = b''
+    while True:
+        b = n & 0x7f; n >>= 7
+        out += bytes([b | (0x80 if n else 0)])
+        if not n: return out
+def field(num, wt, payload):
+    key = varint(num << 3 | wt)
+    return key + (varint(len(payload)) + payload if wt == 2 else payload)
+def f32(v): return struct.pack('<f', v)
+point = lambda x, y: field(1, 5, f32(x)) + field(2, 5, f32(y))
+spawn = field(2, 2, field(1, 2, b'walker') + field(2, 2, point(12, 14)))
+move = field(4, 2, field(1, 0, varint(0)) + field(2, 2, point(50, 50)) + field(4, 0, varint(1)))
+query = field(14, 2, field(1, 0, varint(3)))
+def command(seq, body): return field(1, 2, field(1, 0, varint(seq)) + body)
+seeds = {
+  'spawn': command(1, spawn),
+  'move': command(1, move) + field(3, 0, varint(1)),
+  'many': command(1, spawn) + command(2, move) + command(3, query) + field(2, 0, varint(0)),
+  'ack': field(2, 0, varint(5)) + field(4, 0, varint(2)) + field(5, 5, struct.pack('<I', 3)),
+}
+for name, data in seeds.items():
+    open(os.path.join(d, name), 'wb').write(data)
+PY
 cd build/fuzz
 ./fuzz/packet_fuzzer -runs="$runs" -max_len=1400 -print_final_stats=1 corpus 2>&1 | tail -n 12
+./fuzz/control_fuzzer -runs="$((runs / 10))" -max_len=1200 -print_final_stats=1 control-corpus 2>&1 | tail -n 12

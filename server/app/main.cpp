@@ -1,4 +1,5 @@
 // steerd: the server process. Flags, logging, then the headless or the real-time run.
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -19,6 +20,17 @@ int main(int argc, char** argv) {
   // Logs go to stderr so that stdout carries only what scripts read (the report, state_hash).
   auto logger = spdlog::stderr_color_mt("steerd");
   spdlog::set_default_logger(logger);
+  // libprotobuf logs a line for each malformed string it parses (a peer's invalid UTF-8 in a
+  // Control packet): those datagrams are dropped and counted (bad_body), so a flood of them must
+  // not become a flood of stderr lines. Its messages go to the debug level.
+  google::protobuf::SetLogHandler(
+      [](google::protobuf::LogLevel level, const char* file, int line, const std::string& message) {
+        if (level >= google::protobuf::LOGLEVEL_FATAL) {
+          spdlog::critical("protobuf {}:{}: {}", file, line, message);
+        } else {
+          spdlog::debug("protobuf {}:{}: {}", file, line, message);
+        }
+      });
   spdlog::set_level(spdlog::level::from_str(options.logLevel));
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
 

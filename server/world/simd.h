@@ -38,10 +38,18 @@ inline I4 finite(F4 x) { return (x - x) == splat(0.0f); }
 
 // {sum(a), sum(b), sum(c), sum(d)} by a 4x4 transpose: three shuffles and adds per four sums.
 // Each sum is (x0 + x2) + (x1 + x3), the same order every time.
+// GCC spells a two-vector shuffle __builtin_shuffle(a, b, mask), clang __builtin_shufflevector
+// with constant lanes (the fuzz build is clang's); the same lanes either way.
+#if defined(__clang__)
+#define STEERD_SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define STEERD_SHUFFLE(a, b, i, j, k, l) __builtin_shuffle(a, b, I4{i, j, k, l})
+#endif
 inline F4 sum4(F4 a, F4 b, F4 c, F4 d) {
-  const F4 ab = __builtin_shuffle(a, b, I4{0, 4, 1, 5}) + __builtin_shuffle(a, b, I4{2, 6, 3, 7});
-  const F4 cd = __builtin_shuffle(c, d, I4{0, 4, 1, 5}) + __builtin_shuffle(c, d, I4{2, 6, 3, 7});
-  return __builtin_shuffle(ab, cd, I4{0, 1, 4, 5}) + __builtin_shuffle(ab, cd, I4{2, 3, 6, 7});
+  const F4 ab = STEERD_SHUFFLE(a, b, 0, 4, 1, 5) + STEERD_SHUFFLE(a, b, 2, 6, 3, 7);
+  const F4 cd = STEERD_SHUFFLE(c, d, 0, 4, 1, 5) + STEERD_SHUFFLE(c, d, 2, 6, 3, 7);
+  return STEERD_SHUFFLE(ab, cd, 0, 1, 4, 5) + STEERD_SHUFFLE(ab, cd, 2, 3, 6, 7);
 }
+#undef STEERD_SHUFFLE
 
 }  // namespace steerd::simd
