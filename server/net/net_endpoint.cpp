@@ -333,7 +333,10 @@ void NetEndpoint::onConnected(Connection& c, const wire::Decoded& d) {
   const std::int64_t now = steadyNs();
   auto ackOne = [&](std::uint16_t seq) {
     const std::size_t slot = seq & 255u;
-    if (c.acked[slot] || c.sentNs[slot] == 0 || static_cast<std::uint16_t>(c.sequence - seq) > 256) return;
+    // Only the last 256 sent: an ack of the one not sent yet (age 0, a forged or corrupt header)
+    // would land in the slot of the one sent 256 before and fake its RTT.
+    const auto age = static_cast<std::uint16_t>(c.sequence - seq);
+    if (c.acked[slot] || c.sentNs[slot] == 0 || age == 0 || age > 256) return;
     c.acked[slot] = true;
     ++c.ackedCount;
     const double ms = static_cast<double>(now - c.sentNs[slot]) / 1e6;
