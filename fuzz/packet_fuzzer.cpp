@@ -2,6 +2,8 @@
 // and protobuf parse (decodeDatagram), then the snapshot part decoder against a real baseline and
 // the scene part decoder.
 // Built with clang by scripts/fuzz.sh; CI runs it for a fixed number of inputs.
+#include <google/protobuf/stubs/logging.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -33,6 +35,12 @@ const steerd::wire::SnapshotRecord& baseline() {
 }
 
 }  // namespace
+
+// libprotobuf logs each malformed string it meets: quiet here (steerd sends them to debug).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  google::protobuf::SetLogHandler(nullptr);
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   steerd::wire::Decoded decoded;

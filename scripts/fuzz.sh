@@ -4,6 +4,9 @@
 #   control_fuzzer  a control client's Control packets through the ControlLink and the Controller
 #                   into a small live world: RUNS / 10 (each input applies commands, every 8th
 #                   steps the world)
+#   scenario_fuzzer scenario file text through the parser and every check (small valid files
+#                   built and stepped), seeded with scenarios/: RUNS / 100
+#   navcache_fuzzer the navmesh cache loader behind its seal: RUNS / 100
 # A crash or sanitizer report fails the script and leaves the input in build/fuzz/crash-*.
 # Usage: scripts/fuzz.sh [RUNS] (default 200000)
 set -euo pipefail
@@ -15,8 +18,9 @@ dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "install o
 STEERD_EXTRA_PACKAGES="${extra[*]}" scripts/deps.sh
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEERD_FUZZ=ON \
   -DSTEERD_BUILD_TESTS=OFF -DSTEERD_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER_LAUNCHER= >/dev/null
-cmake --build build/fuzz --target packet_fuzzer control_fuzzer -j "$(nproc)"
-mkdir -p build/fuzz/corpus build/fuzz/control-corpus
+cmake --build build/fuzz --target packet_fuzzer control_fuzzer scenario_fuzzer navcache_fuzzer -j "$(nproc)"
+mkdir -p build/fuzz/corpus build/fuzz/control-corpus build/fuzz/scenario-corpus build/fuzz/navcache-corpus
+cp scenarios/*.txtpb build/fuzz/scenario-corpus/
 python3 - build/fuzz/corpus <<'PY'
 # Seeds: a header + tiny valid bodies for a few packet kinds (the fuzzer mutates from there).
 import struct, sys, os
@@ -65,3 +69,5 @@ PY
 cd build/fuzz
 ./fuzz/packet_fuzzer -runs="$runs" -max_len=1400 -print_final_stats=1 corpus 2>&1 | tail -n 12
 ./fuzz/control_fuzzer -runs="$((runs / 10))" -max_len=1200 -print_final_stats=1 control-corpus 2>&1 | tail -n 12
+./fuzz/scenario_fuzzer -runs="$((runs / 100))" -max_len=20000 -print_final_stats=1 scenario-corpus 2>&1 | tail -n 12
+./fuzz/navcache_fuzzer -runs="$((runs / 100))" -max_len=4096 -print_final_stats=1 navcache-corpus 2>&1 | tail -n 12
