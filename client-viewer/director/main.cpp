@@ -12,6 +12,7 @@
 
 #include "client/address.h"
 #include "client/client.h"
+#include "client/protobuf_log.h"
 #include "director/event_json.h"
 #include "director/match.h"
 #include "proto/hex.h"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  client::quietProtobufParseWarnings();
   std::string host;
   std::uint16_t port = 0;
   if (const std::string e = client::splitHostPort(flags.server, host, port); !e.empty()) {

@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <exception>
 
+#include "client/protobuf_log.h"
 #include "viewer/app.h"
 #include "viewer/options.h"
 
 int main(int argc, char** argv) {
   steerd::viewer::ViewerOptions options;
   if (auto code = steerd::viewer::parseViewerOptions(argc, argv, options)) return *code;
+  steerd::client::quietProtobufParseWarnings();
   try {
     steerd::viewer::App app(std::move(options));
     return app.run();

@@ -121,6 +121,15 @@ Controller::Controller(World& world, ControllerConfig config) : world_(world), c
 SubscriberId Controller::addSubscriber(Subscriber subscriber) {
   Sub s;
   s.callbacks = std::move(subscriber);
+  s.used = true;
+  // A removed subscriber's place is taken again: a server that has seen a million control
+  // clients come and go keeps as many places as were ever connected at once.
+  for (std::size_t i = 0; i < subs_.size(); ++i) {
+    if (!subs_[i].used) {
+      subs_[i] = std::move(s);
+      return static_cast<SubscriberId>(i + 1);
+    }
+  }
   subs_.push_back(std::move(s));
   return static_cast<SubscriberId>(subs_.size());
 }
@@ -128,6 +137,10 @@ SubscriberId Controller::addSubscriber(Subscriber subscriber) {
 void Controller::removeSubscriber(SubscriberId id) {
   if (id == 0 || id > subs_.size()) return;
   subs_[id - 1] = Sub{};
+  // Its queued commands are still applied, but answer to nobody: the place may be reused first.
+  for (Queued& q : queue_) {
+    if (q.from == id) q.from = 0;
+  }
 }
 
 std::string Controller::subscribe(SubscriberId id, const Subscribe& filter) {

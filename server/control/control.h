@@ -43,14 +43,15 @@ struct ControllerConfig {
 using SubscriberId = std::uint32_t;
 
 struct Subscriber {
-  std::function<void(const Event&)> onEvent;           // the events its subscription matches
-  std::function<void(const CommandResult&)> onResult;  // one per command it submitted
+  std::function<void(const Event&)> onEvent = {};           // the events its subscription matches
+  std::function<void(const CommandResult&)> onResult = {};  // one per command it submitted
 };
 
 class Controller {
  public:
   explicit Controller(World& world, ControllerConfig config = {});
 
+  // Ids of removed subscribers are given out again.
   SubscriberId addSubscriber(Subscriber subscriber);
   // Its pending commands are still applied (their results go nowhere); no more events.
   void removeSubscriber(SubscriberId id);
@@ -91,6 +92,7 @@ class Controller {
   };
   struct Sub {
     Subscriber callbacks;
+    bool used = false;                      // a subscriber holds this place (not removed)
     bool active = false;                    // subscribed (Subscribe seen)
     std::uint32_t kinds = 0;                // bit per EventKind; 0: all
     std::vector<std::uint16_t> archetypes;  // empty: all

@@ -428,6 +428,22 @@ TEST(Controller, SubscriptionsFilterByKindAndArchetype) {
   expectError(rig.run(c), "subscribe.kinds[0]");
 }
 
+TEST(Controller, ARemovedSubscribersPlaceIsReusedAndItsQueuedResultsGoNowhere) {
+  auto world = makeWorld();
+  Controller ctl(*world);
+  int firstResults = 0, secondResults = 0;
+  const SubscriberId first = ctl.addSubscriber({.onResult = [&](const CommandResult&) { ++firstResults; }});
+  ctl.submit(first, spawnAt("walker", 10, 10));
+  ctl.removeSubscriber(first);
+  const SubscriberId second = ctl.addSubscriber({.onResult = [&](const CommandResult&) { ++secondResults; }});
+  EXPECT_EQ(second, first) << "the place is reused";
+  ctl.applyPending();
+  EXPECT_EQ(world->agentCount(), 1u) << "the removed subscriber's command is still applied";
+  EXPECT_EQ(firstResults + secondResults, 0) << "its result goes to nobody, not to the newcomer";
+  for (int i = 0; i < 1000; ++i) ctl.removeSubscriber(ctl.addSubscriber({}));
+  EXPECT_EQ(ctl.addSubscriber({}), second + 1) << "a thousand comings and goings take one place";
+}
+
 TEST(Controller, QueuedCommandsApplyAtTheNextBoundaryInSubmissionOrder) {
   Rig rig;
   rig.ctl.submit(rig.me, spawnAt("walker", 10, 10));
