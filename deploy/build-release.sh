@@ -67,7 +67,7 @@ case " $targets " in *" steerd "*) ;; *) die "--targets must include steerd" ;; 
 echo "build-release: configuring preset '$preset' in $build_dir"
 cmake --preset "$preset" -B "$build_dir" >/dev/null
 
-# Only the targets this checkout defines (steer-loadtest and steer-viewer come later).
+# Only the targets this checkout defines (a build without SDL2 has no steer-viewer).
 available=$(cmake --build "$build_dir" --target help | sed -E 's/^\.\.\. //; s/[: ].*//')
 wanted=()
 for t in $targets; do

@@ -39,9 +39,9 @@ struct NavAgent {
   std::uint32_t goalsReached = 0;
   std::uint32_t goalDraws = 0;  // random goals drawn (reached or given up): picks the next draw's stream
   float bestDistance = std::numeric_limits<float>::infinity();
-  std::int32_t waypoint = -1;  // path goals: the waypoint being walked to
-  std::uint16_t corner = 0;    // index into corners of the one being steered to
-  std::uint8_t replans = 0;    // since the last corner reached
+  std::int32_t waypoint = -1;      // path goals: the waypoint being walked to
+  std::uint16_t corner = 0;        // index into corners of the one being steered to
+  std::uint8_t replans = 0;        // since the last corner reached
   std::uint16_t pathFailures = 0;  // requests that found no path, or only part of one (events)
   bool hasGoal = false;
   bool waiting = false;  // a path request is queued

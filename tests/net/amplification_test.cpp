@@ -10,28 +10,6 @@
 namespace steerd::net {
 namespace {
 
-// The next datagram of `kind` with its size on the wire.
-std::optional<std::pair<wire::Packet, std::size_t>> awaitSized(RawClient& c, Server& s,
-                                                               wire::Packet::BodyCase kind) {
-  std::optional<std::pair<wire::Packet, std::size_t>> got;
-  s.stepUntil([&] {
-    std::array<std::uint8_t, 2048> buf;
-    udp::endpoint from;
-    std::error_code ec;
-    for (;;) {
-      const std::size_t n = c.socket.receive_from(asio::buffer(buf), from, 0, ec);
-      if (ec) return false;
-      wire::Decoded d;
-      wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
-      if (d.drop == wire::DropReason::kNone && d.packet.body_case() == kind) {
-        got = std::make_pair(d.packet, n);
-        return true;
-      }
-    }
-  });
-  return got;
-}
-
 TEST(Amplification, AConnectRequestFromAnAdmittedAddressGetsAChallengeNotTheAccept) {
   Server s;
   RawClient c(s.endpoint->port());
@@ -39,9 +17,9 @@ TEST(Amplification, AConnectRequestFromAnAdmittedAddressGetsAChallengeNotTheAcce
   wire::Packet again;
   again.mutable_connect_request();
   c.send(again, wire::kMinConnectDatagramBytes);
-  const auto answer = awaitSized(c, s, wire::Packet::kChallenge);
+  const auto answer = c.await(s, wire::Packet::kChallenge);
   ASSERT_TRUE(answer) << "no Challenge";
-  EXPECT_LT(answer->second, wire::kMinConnectDatagramBytes) << "smaller than the request";
+  EXPECT_LT(c.awaitedBytes, wire::kMinConnectDatagramBytes) << "smaller than the request";
   for (int i = 0; i < 10; ++i) s.step();
   EXPECT_FALSE(c.await1(wire::Packet::kAccept).has_value()) << "no Accept without a cookie";
 }
@@ -49,13 +27,10 @@ TEST(Amplification, AConnectRequestFromAnAdmittedAddressGetsAChallengeNotTheAcce
 TEST(Amplification, AConnectResponsePaddedOnlyLikeARequestIsDropped) {
   Server s;
   RawClient c(s.endpoint->port());
-  wire::Packet req;
-  req.mutable_connect_request();
-  c.send(req, wire::kMinConnectDatagramBytes);
-  const auto challenge = c.await(s, wire::Packet::kChallenge);
-  ASSERT_TRUE(challenge);
+  const auto cookie = c.challenge(s);
+  ASSERT_TRUE(cookie);
   wire::Packet resp;
-  resp.mutable_connect_response()->set_cookie(challenge->challenge().cookie());
+  resp.mutable_connect_response()->set_cookie(*cookie);
   c.send(resp, wire::kMinConnectDatagramBytes);
   ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kUnpadded) == 1; }));
   EXPECT_EQ(s.metrics.connects.load(), 0u);
@@ -72,22 +47,19 @@ TEST(Amplification, TheAcceptWithLongArchetypeNamesIsNoLargerThanTheRequest) {
   }
   Server s(setup);
   RawClient c(s.endpoint->port());
-  wire::Packet req;
-  req.mutable_connect_request();
-  c.send(req, wire::kMinConnectDatagramBytes);
-  const auto challenge = c.await(s, wire::Packet::kChallenge);
-  ASSERT_TRUE(challenge);
+  const auto cookie = c.challenge(s);
+  ASSERT_TRUE(cookie);
   wire::Packet resp;
-  resp.mutable_connect_response()->set_cookie(challenge->challenge().cookie());
+  resp.mutable_connect_response()->set_cookie(*cookie);
   std::vector<std::uint8_t> request;
   ASSERT_TRUE(wire::encodeDatagram({wire::Packet::kConnectResponse, 1, 0, 0}, resp, request,
                                    wire::kMinConnectResponseBytes));
   c.sendBytes(request);
-  const auto accept = awaitSized(c, s, wire::Packet::kAccept);
+  const auto accept = c.await(s, wire::Packet::kAccept);
   ASSERT_TRUE(accept);
-  EXPECT_EQ(accept->first.accept().archetypes_size(), 21);
-  EXPECT_GT(accept->second, 1000u) << "the test makes a big Accept";
-  EXPECT_LE(accept->second, request.size());
+  EXPECT_EQ(accept->accept().archetypes_size(), 21);
+  EXPECT_GT(c.awaitedBytes, 1000u) << "the test makes a big Accept";
+  EXPECT_LE(c.awaitedBytes, request.size());
 }
 
 TEST(Amplification, ScenarioFilesWhoseAcceptWouldNotFitAreRefused) {

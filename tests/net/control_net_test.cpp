@@ -158,13 +158,10 @@ TEST(ControlNet, AClientWithoutABodyGetsNoPlayerAndItsInputsAreDropped) {
   Server s(config);
   RawClient c(s.endpoint->port());
   const std::size_t before = s.world->agentCount();
-  wire::Packet req;
-  req.mutable_connect_request();
-  c.send(req, wire::kMinConnectDatagramBytes);
-  const auto challenge = c.await(s, wire::Packet::kChallenge);
-  ASSERT_TRUE(challenge);
+  const auto cookie = c.challenge(s);
+  ASSERT_TRUE(cookie);
   wire::Packet resp;
-  resp.mutable_connect_response()->set_cookie(challenge->challenge().cookie());
+  resp.mutable_connect_response()->set_cookie(*cookie);
   resp.mutable_connect_response()->set_no_body(true);
   c.send(resp, wire::kMinConnectResponseBytes);
   const auto accept = c.await(s, wire::Packet::kAccept);

@@ -104,7 +104,8 @@ struct RawClient {
     ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), seq++, 0, 0}, p, d, minSize));
     sendBytes(d);
   }
-  // Next datagram of the given kind, skipping others, while the server keeps ticking.
+  // Next datagram of the given kind, skipping others, while the server keeps ticking; its size on
+  // the wire goes to `awaitedBytes`.
   std::optional<wire::Packet> await(Server& s, wire::Packet::BodyCase kind) {
     std::optional<wire::Packet> got;
     s.stepUntil([&] {
@@ -118,24 +119,30 @@ struct RawClient {
         wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
         if (d.drop == wire::DropReason::kNone && d.packet.body_case() == kind) {
           got = d.packet;
+          awaitedBytes = n;
           return true;
         }
       }
     });
     return got;
   }
-  std::optional<wire::Packet> connect(Server& s, const std::string& token = {}) {
+  // Step 1 of the handshake: a padded ConnectRequest, and the Challenge's cookie (also kept in
+  // `cookie`); nullopt when none came.
+  std::optional<std::string> challenge(Server& s, const std::string& token = {}) {
     wire::Packet req;
     req.mutable_connect_request()->set_token(token);
     send(req, wire::kMinConnectDatagramBytes);
-    auto challenge = await(s, wire::Packet::kChallenge);
-    if (!challenge) return std::nullopt;
-    cookie = challenge->challenge().cookie();
+    auto answer = await(s, wire::Packet::kChallenge);
+    if (!answer) return std::nullopt;
+    cookie = answer->challenge().cookie();
+    return cookie;
+  }
+  std::optional<wire::Packet> connect(Server& s, const std::string& token = {}) {
+    if (!challenge(s, token)) return std::nullopt;
     wire::Packet resp;
     resp.mutable_connect_response()->set_cookie(cookie);
     resp.mutable_connect_response()->set_token(token);
     send(resp, wire::kMinConnectResponseBytes);
-    wire::Packet out;
     std::optional<wire::Packet> answer;
     s.stepUntil([&] {
       if (auto a = await1(wire::Packet::kAccept)) answer = a;
@@ -175,6 +182,7 @@ struct RawClient {
   udp::endpoint server;
   std::uint16_t seq = 0;
   std::string cookie;
+  std::size_t awaitedBytes = 0;  // of the datagram await() returned last
 };
 
 }  // namespace steerd::net
