@@ -1,15 +1,18 @@
-// libFuzzer target for everything a peer's datagram reaches before it is trusted: the framing
-// and protobuf parse (decodeDatagram), then the snapshot part decoder against a real baseline and
-// the scene part decoder.
+// libFuzzer target for everything a peer's datagram reaches before it is trusted: opening a
+// sealed datagram (SessionSeal::unprotect, with a fixed session's keys), the framing and protobuf
+// parse (decodeDatagram: what an opened datagram goes through), then the snapshot part decoder
+// against a real baseline and the scene part decoder.
 // Built with clang by scripts/fuzz.sh; CI runs it for a fixed number of inputs.
 #include <google/protobuf/stubs/logging.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "proto/packet.h"
 #include "proto/scene_codec.h"
+#include "proto/session_seal.h"
 #include "proto/snapshot_codec.h"
 
 namespace {
@@ -34,6 +37,16 @@ const steerd::wire::SnapshotRecord& baseline() {
   return record;
 }
 
+steerd::wire::SessionSeal& session() {
+  static steerd::wire::SessionSeal seal = [] {
+    steerd::wire::SessionKeys keys;
+    keys.receive.fill(7);
+    keys.transmit.fill(9);
+    return steerd::wire::SessionSeal(keys);
+  }();
+  return seal;
+}
+
 }  // namespace
 
 // libprotobuf logs each malformed string it meets: quiet here (steerd sends them to debug).
@@ -43,6 +56,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::uint8_t> opened;
+  (void)session().unprotect(std::span<const std::uint8_t>(data, size), opened);
   steerd::wire::Decoded decoded;
   steerd::wire::decodeDatagram(std::span<const std::uint8_t>(data, size), decoded);
   if (decoded.drop != steerd::wire::DropReason::kNone) return 0;

@@ -61,39 +61,29 @@ std::string_view dropReasonName(DropReason r) {
       return "control_not_allowed";
     case DropReason::kBadCommand:
       return "bad_command";
+    case DropReason::kBadSeal:
+      return "bad_seal";
     case DropReason::kCount:
       break;
   }
   return "unknown";
 }
 
-void decodeDatagram(std::span<const std::uint8_t> d, Decoded& out) {
-  out.drop = DropReason::kNone;
-  if (d.size() < kHeaderBytes) {
-    out.drop = DropReason::kTruncated;
-    return;
-  }
-  if (d.size() > kMaxDatagramBytes) {
-    out.drop = DropReason::kOversized;
-    return;
-  }
-  if (readU32(d.data()) != kProtocolId) {
-    out.drop = DropReason::kBadProtocolId;
-    return;
-  }
-  if (d[4] != kProtocolVersion) {
-    out.drop = DropReason::kBadVersion;
-    return;
-  }
+DropReason checkFraming(std::span<const std::uint8_t> d) {
+  if (d.size() < kHeaderBytes) return DropReason::kTruncated;
+  if (d.size() > kMaxDatagramBytes) return DropReason::kOversized;
+  if (readU32(d.data()) != kProtocolId) return DropReason::kBadProtocolId;
+  if (d[4] != kProtocolVersion) return DropReason::kBadVersion;
   const std::uint8_t type = d[5];
-  if (type < Packet::kConnectRequest || type > kLastPacketType) {
-    out.drop = DropReason::kBadType;
-    return;
-  }
-  if (d.size() < minimumDatagramBytes(type)) {
-    out.drop = DropReason::kUnpadded;
-    return;
-  }
+  if (type < Packet::kConnectRequest || type > kLastPacketType) return DropReason::kBadType;
+  if (d.size() < minimumDatagramBytes(type)) return DropReason::kUnpadded;
+  return DropReason::kNone;
+}
+
+void decodeDatagram(std::span<const std::uint8_t> d, Decoded& out) {
+  out.drop = checkFraming(d);
+  if (out.drop != DropReason::kNone) return;
+  const std::uint8_t type = d[5];
   out.header.type = type;
   out.header.sequence = readU16(d.data() + 6);
   out.header.ack = readU16(d.data() + 8);
@@ -110,7 +100,8 @@ bool encodeDatagram(const PacketHeader& header, const Packet& packet, std::vecto
                     std::size_t minSize) {
   out.clear();
   const std::size_t body = packet.ByteSizeLong();
-  if (kHeaderBytes + body > kMaxDatagramBytes) return false;
+  const std::size_t limit = kMaxDatagramBytes - (sealedKind(header.type) ? kSealOverheadBytes : 0);
+  if (kHeaderBytes + body > limit) return false;
   out.resize(kHeaderBytes + body);
   writeU32(out.data(), kProtocolId);
   out[4] = kProtocolVersion;

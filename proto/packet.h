@@ -26,13 +26,22 @@ namespace steerd::wire {
 inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
 // 2: heading turn rate, three-byte residuals; 3: static scene (SceneRequest, Scene), interest radius
 // in Accept, the debug stream (DebugSelect, DebugInfo); 4: the control channel (Control,
-// ControlReply), ConnectResponse.no_body, Accept.control_allowed.
-inline constexpr std::uint8_t kProtocolVersion = 4;
+// ControlReply), ConnectResponse.no_body, Accept.control_allowed; 5: sealed sessions
+// (proto/session_seal.h: public keys in ConnectResponse and Accept, every later datagram sealed).
+inline constexpr std::uint8_t kProtocolVersion = 5;
 inline constexpr std::size_t kHeaderBytes = 14;
 // The highest packet type byte (Packet's last body field); 1..this are valid.
 inline constexpr int kLastPacketType = Packet::kControlReply;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
-inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes;
+// What sealing adds to a datagram: an 8-byte sequence and a 16-byte tag (proto/session_seal.h).
+inline constexpr std::size_t kSealOverheadBytes = 24;
+// The handshake's kinds travel in the clear; every other kind is sealed.
+inline bool sealedKind(int type) {
+  return type != Packet::kConnectRequest && type != Packet::kChallenge && type != Packet::kConnectResponse &&
+         type != Packet::kAccept && type != Packet::kRefuse;
+}
+// The largest body of a sealed kind (every kind a connection sends): what budgets are cut to.
+inline constexpr std::size_t kMaxBodyBytes = kMaxDatagramBytes - kHeaderBytes - kSealOverheadBytes;
 // Connect requests are padded to at least this size (anti-amplification: the Challenge is smaller).
 inline constexpr std::size_t kMinConnectDatagramBytes = 256;
 // Connect responses are padded to this size: the Accept they are answered with (its archetype
@@ -76,6 +85,7 @@ enum class DropReason : std::uint8_t {
   kDebugNotAllowed,      // a DebugSelect to a server started without --allow-debug
   kControlNotAllowed,    // a Control packet from a client without the control role
   kBadCommand,           // a Control packet with more commands than a datagram could hold
+  kBadSeal,              // a sealed datagram that does not authenticate (forged, or another session's)
   kCount,
 };
 std::string_view dropReasonName(DropReason r);
@@ -86,11 +96,17 @@ struct Decoded {
   Packet packet;
 };
 
-// Parses one datagram. `drop` says why it was refused; header and packet are valid only when it is kNone.
+// The framing checks alone (size, protocol id, version, type byte, connect padding): kNone when the
+// header can be trusted as far as it goes.
+DropReason checkFraming(std::span<const std::uint8_t> datagram);
+
+// Parses one datagram (in the clear: a sealed one is opened first, SessionSeal::unprotect). `drop` says why
+// it was refused; header and packet are valid only when it is kNone.
 void decodeDatagram(std::span<const std::uint8_t> datagram, Decoded& out);
 
 // Header + body into `out` (cleared first). Returns false, writing nothing, when the result would
-// exceed kMaxDatagramBytes. `minSize` pads the body (connect packets) to reach that datagram size.
+// exceed kMaxDatagramBytes (less kSealOverheadBytes for a sealed kind, so it fits once sealed). `minSize`
+// pads the body (connect packets) to reach that datagram size.
 bool encodeDatagram(const PacketHeader& header, const Packet& packet, std::vector<std::uint8_t>& out,
                     std::size_t minSize = 0);
 

@@ -8,10 +8,20 @@
 #                   built and stepped), seeded with scenarios/: RUNS / 100
 #   navcache_fuzzer the navmesh cache loader behind its seal: RUNS / 100
 # A crash or sanitizer report fails the script and leaves the input in build/fuzz/crash-*.
-# Usage: scripts/fuzz.sh [RUNS] (default 200000)
+# Usage: scripts/fuzz.sh [RUNS]                   the scaled runs above (default RUNS 200000)
+#        scripts/fuzz.sh --all RUNS [TARGET...]   every target (or those named) RUNS times each
 set -euo pipefail
 cd "$(dirname "$0")/.."
+all=0
+if [[ ${1:-} == --all ]]; then
+  all=1
+  shift
+  [[ ${1:-} =~ ^[0-9]+$ ]] || { echo "usage: scripts/fuzz.sh --all RUNS [TARGET...]" >&2; exit 2; }
+fi
 runs=${1:-200000}
+[[ $runs =~ ^[0-9]+$ ]] || { echo "usage: scripts/fuzz.sh [RUNS] | --all RUNS [TARGET...]" >&2; exit 2; }
+shift || true
+only=("$@")
 extra=()
 command -v clang++ >/dev/null 2>&1 || extra+=(clang)
 dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "install ok installed" || extra+=(libclang-rt-14-dev)
@@ -26,7 +36,7 @@ python3 - build/fuzz/corpus <<'PY'
 import struct, sys, os
 d = sys.argv[1]
 # The header's version byte must be kProtocolVersion (proto/packet.h), or every seed is dropped.
-def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 4, kind, 1, 0, 0) + body
+def dg(kind, body): return struct.pack('<IBBHHI', 0x53545244, 5, kind, 1, 0, 0) + body
 seeds = {
   'ping': dg(8, bytes([0x42, 2, 0x08, 5])),
   'input': dg(6, bytes([0x32, 9, 0x0a, 7, 0x08, 1, 0x15, 0, 0, 0x80, 0x3f])),
@@ -67,7 +77,17 @@ for name, data in seeds.items():
     open(os.path.join(d, name), 'wb').write(data)
 PY
 cd build/fuzz
-./fuzz/packet_fuzzer -runs="$runs" -max_len=1400 -print_final_stats=1 corpus 2>&1 | tail -n 12
-./fuzz/control_fuzzer -runs="$((runs / 10))" -max_len=1200 -print_final_stats=1 control-corpus 2>&1 | tail -n 12
-./fuzz/scenario_fuzzer -runs="$((runs / 100))" -max_len=20000 -print_final_stats=1 scenario-corpus 2>&1 | tail -n 12
-./fuzz/navcache_fuzzer -runs="$((runs / 100))" -max_len=4096 -print_final_stats=1 navcache-corpus 2>&1 | tail -n 12
+# fuzz TARGET SCALE MAX_LEN CORPUS: runs RUNS/SCALE inputs (RUNS with --all) unless not chosen.
+fuzz() {
+  local target=$1 n=$((runs / $2))
+  ((all)) && n=$runs
+  if ((${#only[@]})) && [[ " ${only[*]} " != *" $target "* ]]; then return; fi
+  echo "== $target: $n inputs"
+  local start=$SECONDS
+  "./fuzz/$target" -runs="$n" -max_len="$3" -print_final_stats=1 "$4" 2>&1 | tail -n 12
+  echo "== $target: done in $((SECONDS - start)) s"
+}
+fuzz packet_fuzzer 1 1400 corpus
+fuzz control_fuzzer 10 1200 control-corpus
+fuzz scenario_fuzzer 100 20000 scenario-corpus
+fuzz navcache_fuzzer 100 4096 navcache-corpus

@@ -9,6 +9,7 @@
 #include <span>
 #include <sstream>
 
+#include "proto/session_seal.h"
 #include "proto/varint_size.h"
 
 namespace steerd::client {
@@ -188,22 +189,23 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     if (!socket.is_open()) return;
     wire::PacketHeader h;
     h.type = static_cast<std::uint8_t>(packet.body_case());
-    h.sequence = sequence;
+    h.sequence = static_cast<std::uint16_t>(sequence);
     h.ack = acks.ack();
     h.ackBits = acks.ackBits();
-    if (!wire::encodeDatagram(h, packet, tx, minSize)) {
+    // After the handshake every kind is sealed with the session's keys (proto/session_seal.h).
+    if (!wire::encodeDatagram(h, packet, tx, minSize) || !seal.protect(tx, sequence, sealedTx)) {
       ++counters.sendFailures;
       return;
     }
     ++sequence;
     std::error_code ec;
-    socket.send_to(asio::buffer(tx), options.server, 0, ec);
+    socket.send_to(asio::buffer(sealedTx), options.server, 0, ec);
     if (ec) {
       ++counters.sendFailures;
       return;
     }
     ++counters.datagramsOut;
-    counters.bytesOut += tx.size();
+    counters.bytesOut += sealedTx.size();
   }
 
   // --- state ---------------------------------------------------------------------------------
@@ -220,6 +222,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   bool connect(TimePoint now) {
     if (state != ClientState::kIdle) return false;
     startReceiving();
+    keys = wire::KeyPair::generate();  // fresh for every connection: its sessions share nothing
     state = ClientState::kAwaitingChallenge;
     connectStarted = now;
     handshakeSends = 0;
@@ -237,6 +240,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       r->set_cookie(cookie);
       r->set_token(options.token);
       r->set_no_body(options.noBody);
+      r->set_public_key(keys.publicKey);
     }
     send(p, wire::minimumDatagramBytes(p.body_case()));
     ++handshakeSends;
@@ -487,7 +491,14 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       ++counters.foreignDatagrams;
       return;
     }
-    wire::decodeDatagram(std::span<const std::uint8_t>(rx.data(), n), decoded);
+    // Sealed kinds open only with this session's keys: before the Accept, or forged, they are
+    // counted drops (bad_seal), as are replays.
+    const wire::DropReason opened = seal.unprotect(std::span<const std::uint8_t>(rx.data(), n), plain);
+    if (opened != wire::DropReason::kNone) {
+      ++counters.drops[static_cast<std::size_t>(opened)];
+      return;
+    }
+    wire::decodeDatagram(plain, decoded);
     if (decoded.drop != wire::DropReason::kNone) {
       ++counters.drops[static_cast<std::size_t>(decoded.drop)];
       return;
@@ -589,6 +600,15 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       fail(s.str());
       return;
     }
+    const auto sessionKeys = wire::clientSessionKeys(keys, a.public_key());
+    if (!sessionKeys) {
+      std::ostringstream s;
+      s << "the server's Accept has no usable public key (" << a.public_key().size() << " bytes; protocol "
+        << int{wire::kProtocolVersion} << " needs " << wire::kPublicKeyBytes << ")";
+      fail(s.str());
+      return;
+    }
+    seal = wire::SessionSeal(*sessionKeys);
     info.clientId = a.client_id();
     info.playerEntity = a.player_entity();
     info.tickRate = a.tick_rate();
@@ -795,8 +815,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   udp::socket socket;
   udp::endpoint from;
   std::array<std::uint8_t, 2048> rx{};  // over kMaxDatagramBytes, so oversized datagrams are seen as such
-  std::vector<std::uint8_t> tx;
+  std::vector<std::uint8_t> tx;         // the datagram to send, in the clear
+  std::vector<std::uint8_t> sealedTx;   // ... as sent
+  std::vector<std::uint8_t> plain;      // the datagram received, opened
   wire::Decoded decoded;
+  wire::KeyPair keys;  // this connection's, made at connect()
+  wire::SessionSeal seal;
   bool receiving = false;
   bool closed = false;
 
@@ -809,7 +833,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   TimePoint connectStarted{}, lastHandshakeSend{}, lastHeard{};
   int handshakeSends = 0;
 
-  std::uint16_t sequence = 0;
+  std::uint64_t sequence = 0;  // of the next datagram: the seal's nonce, its low bits the header's
   wire::AckTracker acks;
   LossWindow loss;
 

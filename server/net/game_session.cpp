@@ -123,6 +123,7 @@ void GameSession::join(const NetEvent& e) {
   a->set_interest_radius(config_.interestRadius);
   a->set_debug_allowed(endpoint_.debugAllowed());
   a->set_control_allowed(e.controlRole);
+  a->set_public_key(e.publicKey);
   for (const auto& arch : world_.archetypes()) a->add_archetypes(arch.name);
   OutDatagram d{clientId, {}};
   if (wire::encodeDatagram({wire::Packet::kAccept, 0, 0, 0}, p, d.bytes)) {

@@ -37,7 +37,9 @@ void writeHeaderAcks(std::vector<std::uint8_t>& d, std::uint16_t seq, std::uint1
 struct NetEndpoint::Connection {
   std::uint32_t clientId = 0;
   udp::endpoint endpoint;
-  std::uint16_t sequence = 0;
+  std::uint64_t sequence = 0;  // of our next datagram: the seal's nonce, its low 16 bits the header's
+  wire::SessionSeal seal;      // this session's keys and replay window
+  std::string clientPublicKey;
   wire::AckTracker acks;  // what we received from the client
   Clock::time_point lastReceived;
   std::vector<std::uint8_t> accept;  // cached Accept datagram, resent if the client asks again
@@ -135,18 +137,24 @@ void NetEndpoint::flushOutgoing() {
 }
 
 void NetEndpoint::sendRaw(Connection& c, std::vector<std::uint8_t>& bytes) {
-  const std::uint16_t seq = c.sequence++;
+  const std::uint64_t sequence = c.sequence++;
+  const auto seq = static_cast<std::uint16_t>(sequence);
   writeHeaderAcks(bytes, seq, c.acks.ack(), c.acks.ackBits());
+  if (!c.seal.protect(bytes, sequence, sealed_)) {
+    log_.warn("client {}: a {}-byte datagram of type {} could not be sealed", c.clientId, bytes.size(),
+              bytes.size() > 5 ? bytes[5] : 0);
+    return;
+  }
   const std::size_t slot = seq & 255u;
   if (c.sent >= 256 && !c.acked[slot]) ++c.lost;
   c.sentNs[slot] = steadyNs();
   c.acked[slot] = false;
   ++c.sent;
   std::error_code ec;
-  socket_.send_to(asio::buffer(bytes), c.endpoint, 0, ec);
+  socket_.send_to(asio::buffer(sealed_), c.endpoint, 0, ec);
   if (!ec) {
     metrics_.packetsOut.fetch_add(1, std::memory_order_relaxed);
-    metrics_.bytesOut.fetch_add(bytes.size(), std::memory_order_relaxed);
+    metrics_.bytesOut.fetch_add(sealed_.size(), std::memory_order_relaxed);
   }
 }
 
@@ -187,18 +195,41 @@ void NetEndpoint::onDatagram(std::size_t size) {
   metrics_.bytesIn.fetch_add(size, std::memory_order_relaxed);
   // A datagram longer than the buffer is truncated by the kernel; one longer than the protocol's
   // limit is refused before parsing either way.
-  wire::decodeDatagram(std::span<const std::uint8_t>(buffer_.data(), size), decoded_);
+  const std::span<const std::uint8_t> datagram(buffer_.data(), size);
+  if (const wire::DropReason framing = wire::checkFraming(datagram); framing != wire::DropReason::kNone) {
+    metrics_.drop(framing);
+    return;
+  }
+  if (!wire::sealedKind(datagram[5])) {
+    wire::decodeDatagram(datagram, decoded_);
+    if (decoded_.drop != wire::DropReason::kNone) {
+      metrics_.drop(decoded_.drop);
+    } else if (decoded_.packet.body_case() == wire::Packet::kConnectRequest) {
+      onConnectRequest(decoded_);
+    } else if (decoded_.packet.body_case() == wire::Packet::kConnectResponse) {
+      onConnectResponse(decoded_);
+    } else {
+      metrics_.drop(wire::DropReason::kUnexpected);
+    }
+    return;
+  }
+  // Sealed: only a session's own keys open it, so a forged source address gets nowhere.
+  auto it = connections_.find(from_);
+  if (it == connections_.end()) {
+    metrics_.drop(wire::DropReason::kUnknownClient);
+    return;
+  }
+  if (const wire::DropReason seal = it->second.seal.unprotect(datagram, plain_);
+      seal != wire::DropReason::kNone) {
+    metrics_.drop(seal);
+    return;
+  }
+  wire::decodeDatagram(plain_, decoded_);
   if (decoded_.drop != wire::DropReason::kNone) {
     metrics_.drop(decoded_.drop);
     return;
   }
   switch (decoded_.packet.body_case()) {
-    case wire::Packet::kConnectRequest:
-      onConnectRequest(decoded_);
-      return;
-    case wire::Packet::kConnectResponse:
-      onConnectResponse(decoded_);
-      return;
     case wire::Packet::kDebugSelect:
       if (!config_.allowDebug) {
         metrics_.drop(wire::DropReason::kDebugNotAllowed);
@@ -209,15 +240,9 @@ void NetEndpoint::onDatagram(std::size_t size) {
     case wire::Packet::kInput:
     case wire::Packet::kPing:
     case wire::Packet::kSceneRequest:
-    case wire::Packet::kDisconnect: {
-      auto it = connections_.find(from_);
-      if (it == connections_.end()) {
-        metrics_.drop(wire::DropReason::kUnknownClient);
-        return;
-      }
+    case wire::Packet::kDisconnect:
       onConnected(it->second, decoded_);
       return;
-    }
     default:
       metrics_.drop(wire::DropReason::kUnexpected);
   }
@@ -249,10 +274,26 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
   }
   auto it = connections_.find(from_);
   if (it != connections_.end()) {
-    if (!it->second.accept.empty()) sendRaw(it->second, it->second.accept);
-    return;
+    if (r.public_key() == it->second.clientPublicKey) {
+      // The same client asking again (its Accept was lost): the same Accept, no larger than this.
+      if (!it->second.accept.empty()) sendRaw(it->second, it->second.accept);
+      return;
+    }
+    // A new key from an admitted address is a new client there (a restart on the same port), and
+    // the cookie shows it receives at that address: the old session ends.
+    metrics_.sessionsReplaced.fetch_add(1, std::memory_order_relaxed);
+    removeConnection(it, wire::DISCONNECT_REPLACED);
   }
   if (stopped_) return refuse(wire::REFUSE_SHUTTING_DOWN, "server is shutting down");
+  // A key pair of the server's own for every session: even a client that reuses its key gets new
+  // session keys, so nothing sealed for an earlier session opens in this one.
+  const wire::KeyPair serverKeys = wire::KeyPair::generate();
+  auto keys = wire::serverSessionKeys(serverKeys, r.public_key());
+  if (!keys) {
+    return refuse(wire::REFUSE_BAD_KEY,
+                  "ConnectResponse.public_key must be a 32-byte X25519 public key (protocol " +
+                      std::to_string(wire::kProtocolVersion) + ")");
+  }
   bool control = config_.allowControl;
   std::optional<std::uint64_t> tokenClient;
   if (config_.tokenKey) {
@@ -295,6 +336,8 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
   Connection c;
   c.clientId = nextClientId_++;
   c.endpoint = from_;
+  c.seal = wire::SessionSeal(*keys);
+  c.clientPublicKey = r.public_key();
   c.lastReceived = Clock::now();
   c.acks.received(d.header.sequence);
   c.control = control;
@@ -312,6 +355,7 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
   e.clientId = id;
   e.controlRole = control;
   e.noBody = r.no_body();
+  e.publicKey = serverKeys.publicKey;
   events_.push(std::move(e));
 }
 
@@ -335,7 +379,7 @@ void NetEndpoint::onConnected(Connection& c, const wire::Decoded& d) {
     const std::size_t slot = seq & 255u;
     // Only the last 256 sent: an ack of the one not sent yet (age 0, a forged or corrupt header)
     // would land in the slot of the one sent 256 before and fake its RTT.
-    const auto age = static_cast<std::uint16_t>(c.sequence - seq);
+    const auto age = static_cast<std::uint16_t>(static_cast<std::uint16_t>(c.sequence) - seq);
     if (c.acked[slot] || c.sentNs[slot] == 0 || age == 0 || age > 256) return;
     c.acked[slot] = true;
     ++c.ackedCount;

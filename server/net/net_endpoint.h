@@ -24,6 +24,7 @@
 #include "net/server_metrics.h"
 #include "proto/packet.h"
 #include "proto/scene_codec.h"
+#include "proto/session_seal.h"
 
 namespace steerd::net {
 
@@ -48,6 +49,7 @@ struct NetEvent {
   wire::DisconnectReason reason = wire::DISCONNECT_UNSPECIFIED;  // kLeave
   bool controlRole = false;                                      // kJoin: may send Control
   bool noBody = false;                                           // kJoin: no player body
+  std::string publicKey;  // kJoin: the server's key for this session, for the Accept (session_seal.h)
 };
 
 // Simulation thread -> network thread: a whole datagram (encodeDatagram) for one client; the
@@ -124,6 +126,8 @@ class NetEndpoint {
   std::array<std::uint8_t, 65536> buffer_{};
   asio::ip::udp::endpoint from_;
   wire::Decoded decoded_;
+  std::vector<std::uint8_t> plain_;   // a received datagram, opened
+  std::vector<std::uint8_t> sealed_;  // the datagram sendRaw sends
   std::vector<std::uint8_t> scratch_;
 
   HandoffQueue<NetEvent> events_;

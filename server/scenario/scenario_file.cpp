@@ -9,8 +9,8 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "proto/packet.h"
 #include "proto/scenario.pb.h"
+#include "proto/session_seal.h"
 #include "scenario/default_scenario.h"
 #include "scenario/scenario_brains.h"
 #include "scenario/scenario_check.h"
@@ -167,6 +167,7 @@ std::size_t acceptBytes(const pb::Scenario& s, bool builtinPlayer) {
   a->set_interest_radius(1.0f);
   a->set_debug_allowed(true);
   a->set_control_allowed(true);
+  a->set_public_key(std::string(wire::kPublicKeyBytes, 'k'));
   for (const auto& arch : s.archetypes()) a->add_archetypes(arch.name());
   if (builtinPlayer) a->add_archetypes(kPlayerArchetypeName);
   return wire::kHeaderBytes + p.ByteSizeLong();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "client/client.h"
+#include "proto/session_seal.h"
 
 namespace steerd::client {
 namespace {
@@ -42,12 +43,19 @@ class FakeServer {
     }
   }
 
-  // A packet of the connection: the next sequence number.
+  // A packet of the connection: the next sequence number, sealed with the session's keys.
   void send(const wire::Packet& p) {
-    wire::PacketHeader h{static_cast<std::uint8_t>(p.body_case()), sequence_++, acks_.ack(), acks_.ackBits()};
+    wire::PacketHeader h{static_cast<std::uint8_t>(p.body_case()), 0, acks_.ack(), acks_.ackBits()};
     std::vector<std::uint8_t> bytes;
     ASSERT_TRUE(wire::encodeDatagram(h, p, bytes));
-    sendRaw(bytes);
+    sendRaw(sealed(bytes));
+  }
+  // A whole datagram, made by hand, as the server would send it: sealed (when its kind is) with
+  // the next sequence.
+  std::vector<std::uint8_t> sealed(const std::vector<std::uint8_t>& plain) {
+    std::vector<std::uint8_t> out;
+    EXPECT_TRUE(seal_.protect(plain, sequence_++, out));
+    return out;
   }
   void sendSnapshot(const wire::Snapshot& part) {
     wire::Packet p;
@@ -81,7 +89,9 @@ class FakeServer {
  private:
   void handle(const udp::endpoint& from, std::span<const std::uint8_t> d) {
     wire::Decoded dec;
-    wire::decodeDatagram(d, dec);
+    std::vector<std::uint8_t> plain;
+    dec.drop = seal_.unprotect(d, plain);
+    if (dec.drop == wire::DropReason::kNone) wire::decodeDatagram(plain, dec);
     if (dec.drop != wire::DropReason::kNone) {
       ++badDatagrams;
       return;
@@ -114,8 +124,16 @@ class FakeServer {
           sendStateless(r);
           return;
         }
+        const wire::KeyPair keys = wire::KeyPair::generate();
+        const auto sessionKeys = wire::serverSessionKeys(keys, p.connect_response().public_key());
+        if (!sessionKeys) {
+          ++badDatagrams;
+          return;
+        }
+        seal_ = wire::SessionSeal(*sessionKeys);
         wire::Packet a;
         auto* acc = a.mutable_accept();
+        acc->set_public_key(keys.publicKey);
         acc->set_client_id(7);
         acc->set_player_entity(42);
         acc->set_tick_rate(30.0f);
@@ -178,7 +196,8 @@ class FakeServer {
   udp::socket socket_;
   udp::endpoint client_;
   std::array<std::uint8_t, 2048> buffer_{};
-  std::uint16_t sequence_ = 0;
+  std::uint64_t sequence_ = 0;
+  wire::SessionSeal seal_;
   wire::AckTracker acks_;
 };
 
@@ -441,18 +460,24 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
     auto badType = ok;
     badType[5] = 200;
     garbage.push_back(badType);
+    // The rest sealed with the session's keys, as only the server can: what it says is still checked.
     auto mismatch = ok;
     mismatch[5] = wire::Packet::kSnapshot;  // header says snapshot, body is a pong
-    garbage.push_back(mismatch);
+    garbage.push_back(server.sealed(mismatch));
     auto badBody = ok;
     badBody.resize(wire::kHeaderBytes);
     for (int i = 0; i < 30; ++i) badBody.push_back(0xFF);  // not a protobuf message
-    garbage.push_back(badBody);
+    garbage.push_back(server.sealed(badBody));
     wire::Packet ping;  // a kind only servers accept
     ping.mutable_ping()->set_client_time_us(1);
     std::vector<std::uint8_t> unexpected;
     ASSERT_TRUE(wire::encodeDatagram({wire::Packet::kPing, 998, 0, 0}, ping, unexpected));
-    garbage.push_back(unexpected);
+    garbage.push_back(server.sealed(unexpected));
+    // And in the clear, or sealed by someone without the keys: never opened.
+    garbage.push_back(ok);
+    auto forged = server.sealed(ok);
+    forged.back() ^= 1;
+    garbage.push_back(forged);
   }
   for (const auto& g : garbage) server.sendRaw(g);
   // Snapshot parts that decode as datagrams but not as snapshots.
@@ -483,10 +508,11 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
     EXPECT_EQ(drops(wire::DropReason::kTypeMismatch), 1u);
     EXPECT_EQ(drops(wire::DropReason::kBadBody), 1u);
     EXPECT_EQ(drops(wire::DropReason::kUnexpected), 1u);
+    EXPECT_EQ(drops(wire::DropReason::kBadSeal), 2u);
     EXPECT_EQ(s.partsBaselineMissing, 1u);
     EXPECT_EQ(s.partsMalformed, 2u);
     EXPECT_EQ(s.snapshotParts, 0u);
-    EXPECT_EQ(s.decodeFailures(), 11u);
+    EXPECT_EQ(s.decodeFailures(), 13u);
     EXPECT_FALSE(client.lastDecodeError().empty());
   }
   EXPECT_EQ(client.state(), ClientState::kConnected);
@@ -704,7 +730,8 @@ TEST(ClientConnectionTest, MutatedSnapshotDatagramsAreSurvived) {
   wire::SnapshotRecord next;
   const auto partsNext = wire::encodeSnapshot({2002, world, removed}, &base, 300, next);
 
-  // Bit flips, truncations and byte changes of valid snapshot datagrams.
+  // Bit flips, truncations and byte changes of valid snapshot datagrams, sealed after the change
+  // (a server with the keys that sends nonsense: the decoder must survive it).
   std::mt19937 rng(12345);
   std::vector<std::vector<std::uint8_t>> valid;
   for (const auto* parts : {&partsBase, &partsNext}) {
@@ -733,7 +760,7 @@ TEST(ClientConnectionTest, MutatedSnapshotDatagramsAreSurvived) {
           m[wire::kHeaderBytes + rng() % (m.size() - wire::kHeaderBytes)] = static_cast<std::uint8_t>(rng());
         break;
     }
-    server.sendRaw(m);
+    server.sendRaw(server.sealed(m));
     if (i % 50 == 0) {
       const std::uint64_t target = before.datagramsIn + static_cast<std::uint64_t>(i) + 1;
       ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().datagramsIn >= target; }));

@@ -4,6 +4,8 @@
 // 127.0.0.1 speaks the protocol through proto/packet.h and proto/snapshot_codec.h.
 #include <gtest/gtest.h>
 
+#include "proto/session_seal.h"
+
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -34,7 +36,10 @@ class TinyServer {
       const std::size_t n = socket_.receive_from(asio::buffer(buf), from, 0, ec);
       if (ec) return;
       wire::Decoded d;
-      wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+      std::vector<std::uint8_t> plain;
+      if (seal_.unprotect(std::span<const std::uint8_t>(buf.data(), n), plain) != wire::DropReason::kNone)
+        continue;
+      wire::decodeDatagram(plain, d);
       if (d.drop != wire::DropReason::kNone) continue;
       client_ = from;
       wire::Packet out;
@@ -42,7 +47,12 @@ class TinyServer {
         out.mutable_challenge()->set_cookie("cookie");
         send(out);
       } else if (d.packet.has_connect_response()) {
+        const wire::KeyPair keys = wire::KeyPair::generate();
+        const auto sessionKeys = wire::serverSessionKeys(keys, d.packet.connect_response().public_key());
+        if (!sessionKeys) continue;
+        seal_ = wire::SessionSeal(*sessionKeys);
         auto* a = out.mutable_accept();
+        a->set_public_key(keys.publicKey);
         a->set_client_id(1);
         a->set_player_entity(999);
         a->set_tick_rate(30);
@@ -59,10 +69,10 @@ class TinyServer {
   }
 
   void send(const wire::Packet& p) {
-    std::vector<std::uint8_t> bytes;
-    ASSERT_TRUE(
-        wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), sequence_++, 0, 0}, p, bytes));
-    socket_.send_to(asio::buffer(bytes), client_);
+    std::vector<std::uint8_t> bytes, sealed;
+    ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), 0, 0, 0}, p, bytes));
+    ASSERT_TRUE(seal_.protect(bytes, sequence_++, sealed));
+    socket_.send_to(asio::buffer(sealed), client_);
   }
   void sendPart(const wire::Snapshot& s) {
     wire::Packet p;
@@ -75,7 +85,8 @@ class TinyServer {
  private:
   udp::socket socket_;
   udp::endpoint client_;
-  std::uint16_t sequence_ = 0;
+  std::uint64_t sequence_ = 0;
+  wire::SessionSeal seal_;  // the session's, once the ConnectResponse gave the client's key
 };
 
 template <class Done>

@@ -51,6 +51,7 @@ TEST(Amplification, TheAcceptWithLongArchetypeNamesIsNoLargerThanTheRequest) {
   ASSERT_TRUE(cookie);
   wire::Packet resp;
   resp.mutable_connect_response()->set_cookie(*cookie);
+  resp.mutable_connect_response()->set_public_key(c.keys.publicKey);
   std::vector<std::uint8_t> request;
   ASSERT_TRUE(wire::encodeDatagram({wire::Packet::kConnectResponse, 1, 0, 0}, resp, request,
                                    wire::kMinConnectResponseBytes));

@@ -163,6 +163,7 @@ TEST(ControlNet, AClientWithoutABodyGetsNoPlayerAndItsInputsAreDropped) {
   wire::Packet resp;
   resp.mutable_connect_response()->set_cookie(*cookie);
   resp.mutable_connect_response()->set_no_body(true);
+  resp.mutable_connect_response()->set_public_key(c.keys.publicKey);
   c.send(resp, wire::kMinConnectResponseBytes);
   const auto accept = c.await(s, wire::Packet::kAccept);
   ASSERT_TRUE(accept);

@@ -33,16 +33,11 @@ void hoverOnly(RawClient& c, std::uint32_t agent) {
 // Every DebugInfo pending on the client's socket, in arrival order.
 std::vector<wire::DebugInfo> drainInfos(RawClient& c) {
   std::vector<wire::DebugInfo> out;
-  std::array<std::uint8_t, 2048> buf;
-  udp::endpoint from;
-  std::error_code ec;
-  for (;;) {
-    const std::size_t n = c.socket.receive_from(asio::buffer(buf), from, 0, ec);
-    if (ec) return out;
-    wire::Decoded d;
-    wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+  wire::Decoded d;
+  while (c.receive(d)) {
     if (d.drop == wire::DropReason::kNone && d.packet.has_debug_info()) out.push_back(d.packet.debug_info());
   }
+  return out;
 }
 
 ServerSetup withDebug(ServerSetup setup = {}) {

@@ -37,15 +37,10 @@ struct Received {
   std::size_t datagrams = 0;
 };
 void drainScenes(RawClient& c, Received& into) {
-  std::array<std::uint8_t, 2048> buf;
-  udp::endpoint from;
-  std::error_code ec;
-  for (;;) {
-    const std::size_t n = c.socket.receive_from(asio::buffer(buf), from, 0, ec);
-    if (ec) return;
+  wire::Decoded d;
+  std::size_t n = 0;
+  while (c.receive(d, &n)) {
     EXPECT_LE(n, wire::kMaxDatagramBytes);
-    wire::Decoded d;
-    wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
     if (d.drop != wire::DropReason::kNone || !d.packet.has_scene()) continue;
     ++into.datagrams;
     into.parts[d.packet.scene().part()] = d.packet.scene();

@@ -17,6 +17,7 @@
 #include "net/game_session.h"
 #include "net/net_endpoint.h"
 #include "proto/packet.h"
+#include "proto/session_seal.h"
 
 namespace steerd::net {
 
@@ -99,36 +100,60 @@ struct RawClient {
     socket.non_blocking(true);
   }
   void sendBytes(const std::vector<std::uint8_t>& d) { socket.send_to(asio::buffer(d), server); }
+  // Sealed with the session's keys when the kind is; before the Accept (no keys) in the clear, as
+  // a client without a session can only send it. `sealed` keeps what went out.
   void send(const wire::Packet& p, std::size_t minSize = 0) {
     std::vector<std::uint8_t> d;
-    ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), seq++, 0, 0}, p, d, minSize));
-    sendBytes(d);
+    ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), 0, 0, 0}, p, d, minSize));
+    if (seal.ready() || !wire::sealedKind(d[5])) {
+      ASSERT_TRUE(seal.protect(d, seq++, sealed));
+    } else {
+      d[6] = static_cast<std::uint8_t>(seq);
+      d[7] = static_cast<std::uint8_t>(seq++ >> 8);
+      sealed = d;
+    }
+    sendBytes(sealed);
+  }
+  // One pending datagram, opened and decoded (d.drop says why not); false when none is waiting.
+  bool receive(wire::Decoded& d, std::size_t* bytes = nullptr) {
+    std::array<std::uint8_t, 2048> buf;
+    udp::endpoint from;
+    std::error_code ec;
+    const std::size_t n = socket.receive_from(asio::buffer(buf), from, 0, ec);
+    if (ec) return false;
+    if (bytes) *bytes = n;
+    std::vector<std::uint8_t> plain;
+    d.drop = seal.unprotect(std::span<const std::uint8_t>(buf.data(), n), plain);
+    if (d.drop == wire::DropReason::kNone) wire::decodeDatagram(plain, d);
+    // The Accept gives the session's keys (once: a repeated one changes nothing).
+    if (d.drop == wire::DropReason::kNone && d.packet.has_accept() && !seal.ready()) {
+      if (const auto k = wire::clientSessionKeys(keys, d.packet.accept().public_key()))
+        seal = wire::SessionSeal(*k);
+    }
+    return true;
   }
   // Next datagram of the given kind, skipping others, while the server keeps ticking; its size on
   // the wire goes to `awaitedBytes`.
   std::optional<wire::Packet> await(Server& s, wire::Packet::BodyCase kind) {
     std::optional<wire::Packet> got;
     s.stepUntil([&] {
-      std::array<std::uint8_t, 2048> buf;
-      udp::endpoint from;
-      std::error_code ec;
-      for (;;) {
-        const std::size_t n = socket.receive_from(asio::buffer(buf), from, 0, ec);
-        if (ec) return false;
-        wire::Decoded d;
-        wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+      wire::Decoded d;
+      std::size_t n = 0;
+      while (receive(d, &n)) {
         if (d.drop == wire::DropReason::kNone && d.packet.body_case() == kind) {
           got = d.packet;
           awaitedBytes = n;
           return true;
         }
       }
+      return false;
     });
     return got;
   }
   // Step 1 of the handshake: a padded ConnectRequest, and the Challenge's cookie (also kept in
   // `cookie`); nullopt when none came.
   std::optional<std::string> challenge(Server& s, const std::string& token = {}) {
+    seal = wire::SessionSeal();  // a new session (the key pair stays: the server must cope)
     wire::Packet req;
     req.mutable_connect_request()->set_token(token);
     send(req, wire::kMinConnectDatagramBytes);
@@ -142,6 +167,7 @@ struct RawClient {
     wire::Packet resp;
     resp.mutable_connect_response()->set_cookie(cookie);
     resp.mutable_connect_response()->set_token(token);
+    resp.mutable_connect_response()->set_public_key(keys.publicKey);
     send(resp, wire::kMinConnectResponseBytes);
     std::optional<wire::Packet> answer;
     s.stepUntil([&] {
@@ -152,17 +178,12 @@ struct RawClient {
   }
   // Non-blocking: one pending datagram of `kind` (or Refuse), if any.
   std::optional<wire::Packet> await1(wire::Packet::BodyCase kind) {
-    std::array<std::uint8_t, 2048> buf;
-    udp::endpoint from;
-    std::error_code ec;
-    for (;;) {
-      const std::size_t n = socket.receive_from(asio::buffer(buf), from, 0, ec);
-      if (ec) return std::nullopt;
-      wire::Decoded d;
-      wire::decodeDatagram(std::span<const std::uint8_t>(buf.data(), n), d);
+    wire::Decoded d;
+    while (receive(d)) {
       if (d.drop != wire::DropReason::kNone) continue;
       if (d.packet.body_case() == kind || d.packet.body_case() == wire::Packet::kRefuse) return d.packet;
     }
+    return std::nullopt;
   }
   void input(std::uint32_t sequence, float x, float y, float vx = 0, float vy = 0, std::uint32_t ack = 0) {
     wire::Packet p;
@@ -180,7 +201,10 @@ struct RawClient {
   asio::io_context io;
   udp::socket socket;
   udp::endpoint server;
-  std::uint16_t seq = 0;
+  std::uint64_t seq = 0;
+  wire::KeyPair keys = wire::KeyPair::generate();  // this client's, for the session's keys
+  wire::SessionSeal seal;                          // ready once the Accept came
+  std::vector<std::uint8_t> sealed;                // the last datagram send() sent
   std::string cookie;
   std::size_t awaitedBytes = 0;  // of the datagram await() returned last
 };

@@ -1,0 +1,127 @@
+// Sealed sessions against the real server (issue 17's second hole): nothing ties a datagram to
+// its session but the session's keys, so a datagram from a client's address that was not sealed
+// with them, whoever sent it, can neither disconnect the client nor move its player, and a
+// captured one cannot be played again.
+#include <gtest/gtest.h>
+
+#include "udp_harness.h"
+
+namespace steerd::net {
+namespace {
+
+// A datagram as protocol 4 sent it, in the clear: what a forger without the keys can make.
+std::vector<std::uint8_t> clearDatagram(const wire::Packet& p, std::uint16_t sequence) {
+  std::vector<std::uint8_t> d;
+  EXPECT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), sequence, 0, 0}, p, d));
+  return d;
+}
+
+TEST(SealedSession, AnUnsealedDisconnectFromTheClientsAddressIsDroppedAndTheClientStays) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s));
+  wire::Packet bye;
+  bye.mutable_disconnect()->set_reason(wire::DISCONNECT_CLIENT_LEFT);
+  // The forger knows the address (it sends from it here: a forged source looks the same) and
+  // guesses sequences; it does not have the keys.
+  for (std::uint16_t seq = 1; seq < 6; ++seq) c.sendBytes(clearDatagram(bye, seq));
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kBadSeal) == 5; }));
+  for (int i = 0; i < 5; ++i) s.step();
+  EXPECT_EQ(s.session->clientCount(), 1u);
+  EXPECT_EQ(s.metrics.disconnects.load(), 0u);
+  // The client's own sealed inputs still get through.
+  c.input(1, 40, 40);
+  EXPECT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+}
+
+TEST(SealedSession, InputsSealedWithAnotherSessionsKeysDoNotMoveThePlayer) {
+  Server s;
+  RawClient victim(s.endpoint->port());
+  const auto a = victim.connect(s);
+  ASSERT_TRUE(a);
+  RawClient forger(s.endpoint->port());
+  ASSERT_TRUE(forger.connect(s));  // a session of its own, so it can seal, with its own keys
+  const AgentId body = a->accept().player_entity();
+  const float x0 = s.world->agents().px[s.world->slotOf(body)];
+  // The forger's sealed input, sent from the victim's address.
+  forger.input(1, 10, 10);
+  victim.sendBytes(forger.sealed);
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kBadSeal) == 1; }));
+  EXPECT_EQ(s.metrics.inputsApplied.load(), 1u) << "only the forger's own, in its own session";
+  EXPECT_EQ(s.world->agents().px[s.world->slotOf(body)], x0);
+}
+
+TEST(SealedSession, ACapturedDatagramPlayedAgainIsDroppedAsReplayed) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  ASSERT_TRUE(c.connect(s));
+  c.input(1, 40, 40);
+  const std::vector<std::uint8_t> captured = c.sealed;
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+  wire::Packet bye;
+  bye.mutable_disconnect()->set_reason(wire::DISCONNECT_CLIENT_LEFT);
+  c.send(bye);
+  ASSERT_TRUE(s.stepUntil([&] { return s.session->clientCount() == 0; }));
+  // Replayed in the same session...
+  RawClient again(s.endpoint->port());
+  ASSERT_TRUE(again.connect(s));
+  again.input(1, 40, 40);
+  const std::vector<std::uint8_t> first = again.sealed;
+  again.sendBytes(first);
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kReplayed) == 1; }));
+  // ...and a datagram of a finished session, into a new one from the same address and the same
+  // client key pair: the server's key is new for every session, so it does not open.
+  ASSERT_TRUE(c.connect(s));
+  c.sendBytes(captured);
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kBadSeal) == 1; }));
+  EXPECT_EQ(s.metrics.inputsApplied.load(), 2u);
+}
+
+TEST(SealedSession, EverySessionGetsItsOwnServerKey) {
+  Server s;
+  RawClient a(s.endpoint->port()), b(s.endpoint->port());
+  const auto acceptA = a.connect(s);
+  const auto acceptB = b.connect(s);
+  ASSERT_TRUE(acceptA && acceptB);
+  EXPECT_EQ(acceptA->accept().public_key().size(), wire::kPublicKeyBytes);
+  EXPECT_NE(acceptA->accept().public_key(), acceptB->accept().public_key());
+}
+
+TEST(SealedSession, AConnectResponseWithoutAUsableKeyIsRefusedWithTheReason) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  const auto cookie = c.challenge(s);
+  ASSERT_TRUE(cookie);
+  wire::Packet resp;
+  resp.mutable_connect_response()->set_cookie(*cookie);
+  resp.mutable_connect_response()->set_public_key("short");
+  c.send(resp, wire::kMinConnectResponseBytes);
+  const auto answer = c.await(s, wire::Packet::kRefuse);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->refuse().reason(), wire::REFUSE_BAD_KEY);
+  EXPECT_NE(answer->refuse().message().find("public_key"), std::string::npos) << answer->refuse().message();
+  EXPECT_EQ(s.metrics.connects.load(), 0u);
+}
+
+TEST(SealedSession, ANewKeyFromAnAdmittedAddressIsANewClientThere) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  const auto first = c.connect(s);
+  ASSERT_TRUE(first);
+  // The same address asks again with the same key (its Accept was lost): the same Accept.
+  const auto repeated = c.connect(s);
+  ASSERT_TRUE(repeated);
+  EXPECT_EQ(repeated->accept().client_id(), first->accept().client_id());
+  // A client restarted on the same port: a new key, a new session, the old one ended.
+  c.keys = wire::KeyPair::generate();
+  const auto restarted = c.connect(s);
+  ASSERT_TRUE(restarted);
+  EXPECT_NE(restarted->accept().client_id(), first->accept().client_id());
+  EXPECT_EQ(s.metrics.sessionsReplaced.load(), 1u);
+  ASSERT_TRUE(s.stepUntil([&] { return s.session->clientCount() == 1; }));
+  c.input(1, 30, 30);
+  EXPECT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+}
+
+}  // namespace
+}  // namespace steerd::net
