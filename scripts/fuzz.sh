@@ -31,6 +31,8 @@ CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo 
 cmake --build build/fuzz --target packet_fuzzer control_fuzzer scenario_fuzzer navcache_fuzzer -j "$(nproc)"
 mkdir -p build/fuzz/corpus build/fuzz/control-corpus build/fuzz/scenario-corpus build/fuzz/navcache-corpus
 cp scenarios/*.txtpb build/fuzz/scenario-corpus/
+# Inputs that once failed (fuzz/regressions/TARGET/): in the corpus, so every run tries them first.
+cp fuzz/regressions/scenario/* build/fuzz/scenario-corpus/
 python3 - build/fuzz/corpus <<'PY'
 # Seeds: a header + tiny valid bodies for a few packet kinds (the fuzzer mutates from there).
 import struct, sys, os

@@ -105,8 +105,14 @@ Vec2 freeSpotNear(const StaticGeometry& g, Vec2 p, float pad) {
 std::vector<Vec2> latticePoints(const StaticGeometry& g, steer::Rng& rng, std::size_t count, Vec2 lo, Vec2 hi,
                                 float pad) {
   const float w = hi.x - lo.x, h = hi.y - lo.y;
-  const float cell = std::sqrt(w * h / static_cast<float>(std::max<std::size_t>(count, 1)));
-  const int columns = std::max(1, static_cast<int>(w / cell));
+  const std::size_t n = std::max<std::size_t>(count, 1);
+  // Square cells when the box has an area; a box of no width or height is a line (or a point),
+  // and the points go along it (w / cell would be 0 / 0 there).
+  int columns = w > 0.0f ? static_cast<int>(std::min<std::size_t>(n, 1 << 30)) : 1;
+  if (w > 0.0f && h > 0.0f) {
+    const float cell = std::sqrt(w * h / static_cast<float>(n));
+    columns = std::clamp(static_cast<int>(std::min(w / cell, static_cast<float>(columns))), 1, columns);
+  }
   const int rows = std::max(1, static_cast<int>((count + columns - 1) / columns));
   const float cw = w / columns, ch = h / rows;
   std::vector<Vec2> points;

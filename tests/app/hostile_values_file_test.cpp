@@ -3,6 +3,8 @@
 // now an error naming the field, the limit and the file's figure, before anything is built.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "scenario_text.h"
 
 namespace steerd {
@@ -45,6 +47,28 @@ TEST(HostileValuesFile, HugeFiniteValuesAreRefusedByField) {
   expectError(replacedIn(kGood, "max_speed: 2", "max_speed: 1e9"), "limits.max_speed: at most 1e+06");
   expectError(replacedIn(kGood, "weight: 1", "weight: 1e30"), "behaviours[0].weight: at most");
   expectError(replacedIn(kGood, "center { x: 50 y: 50 }", "center { x: 5e7 y: 50 }"), "obstacles[0].center");
+}
+
+// Found by the scenario fuzzer: a spawn box of no width divided 0 by 0 into a column count.
+// A box that is a line spawns along it; one that is a point spawns there.
+TEST(HostileValuesFile, ASpawnBoxOfNoWidthOrHeightSpawnsAlongItsLine) {
+  for (const char* box :
+       {"min { x: 10 y: 10 } max { x: 10 y: 20 }", "min { x: 10 y: 10 } max { x: 20 y: 10 }",
+        "min { x: 10 y: 10 } max { x: 10 y: 10 }"}) {
+    const std::string text = replacedIn(kGood, "min { x: 10 y: 10 } max { x: 20 y: 20 }", box);
+    const ScenarioLoad r = loadScenarioText(text, "t.txtpb", {1, 1, 0}, true);
+    ASSERT_TRUE(r.errors.empty()) << box << ": " << r.errors[0];
+    ASSERT_TRUE(r.world);
+    ASSERT_EQ(r.world->agentCount(), 3u) << box;
+    const AgentColumns& a = r.world->agents();
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      EXPECT_TRUE(std::isfinite(a.px[s]) && std::isfinite(a.py[s])) << box;
+      EXPECT_GE(a.px[s], 10.0f);
+      EXPECT_LE(a.px[s], 20.0f);
+      EXPECT_GE(a.py[s], 10.0f);
+      EXPECT_LE(a.py[s], 20.0f);
+    }
+  }
 }
 
 }  // namespace
