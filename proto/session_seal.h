@@ -38,8 +38,8 @@ using SessionKey = std::array<std::uint8_t, kSessionKeyBytes>;
 // True for the packet kinds that travel sealed (every kind after the handshake).
 bool sealedKind(int type);
 
-// One side's key pair for the exchange (crypto_kx): a client makes one per connection attempt;
-// the server one per process.
+// One side's key pair for the exchange (crypto_kx): a client makes one per connection attempt,
+// the server one per session it admits.
 struct KeyPair {
   std::string publicKey;  // kPublicKeyBytes
   std::array<std::uint8_t, 32> secretKey{};

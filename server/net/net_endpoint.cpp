@@ -272,17 +272,11 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
     metrics_.drop(wire::DropReason::kBadCookie);
     return;
   }
-  auto it = connections_.find(from_);
-  if (it != connections_.end()) {
-    if (r.public_key() == it->second.clientPublicKey) {
-      // The same client asking again (its Accept was lost): the same Accept, no larger than this.
-      if (!it->second.accept.empty()) sendRaw(it->second, it->second.accept);
-      return;
-    }
-    // A new key from an admitted address is a new client there (a restart on the same port), and
-    // the cookie shows it receives at that address: the old session ends.
-    metrics_.sessionsReplaced.fetch_add(1, std::memory_order_relaxed);
-    removeConnection(it, wire::DISCONNECT_REPLACED);
+  const auto here = connections_.find(from_);
+  if (here != connections_.end() && r.public_key() == here->second.clientPublicKey) {
+    // The same client asking again (its Accept was lost): the same Accept, no larger than this.
+    if (!here->second.accept.empty()) sendRaw(here->second, here->second.accept);
+    return;
   }
   if (stopped_) return refuse(wire::REFUSE_SHUTTING_DOWN, "server is shutting down");
   // A key pair of the server's own for every session: even a client that reuses its key gets new
@@ -310,6 +304,13 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
       case TokenVerdict::kInvalid:
         return refuse(wire::REFUSE_TOKEN_INVALID, "connect token not signed with this server's key");
     }
+  }
+  // A new key from an admitted address is a new client there (a restart on the same port), and
+  // the cookie shows it receives at that address: once it has passed every check, the old
+  // session ends.
+  if (here != connections_.end()) {
+    metrics_.sessionsReplaced.fetch_add(1, std::memory_order_relaxed);
+    removeConnection(here, wire::DISCONNECT_REPLACED);
   }
   // One session per token: the newest connection with a client id replaces the one holding it
   // (told DISCONNECT_REPLACED), so ten sockets with one token end as one session, and a client
@@ -474,7 +475,7 @@ void NetEndpoint::removeConnection(std::map<udp::endpoint, Connection>::iterator
   const std::uint32_t id = it->second.clientId;
   log_.info("client {} {}", id,
             why == wire::DISCONNECT_TIMED_OUT  ? "timed out"
-            : why == wire::DISCONNECT_REPLACED ? "replaced by a new connection with its token"
+            : why == wire::DISCONNECT_REPLACED ? "replaced by a new connection (its token or its address)"
                                                : "disconnected");
   endpointOf_.erase(id);
   if (const auto& t = it->second.tokenClient) {

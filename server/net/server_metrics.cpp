@@ -86,10 +86,11 @@ std::string ServerMetrics::render() const {
   counter(out, "steerd_disconnects_total", "Clients that left or were dropped.", disconnects.load(kRelaxed));
   counter(out, "steerd_client_timeouts_total", "Clients dropped for silence.", timeouts.load(kRelaxed));
   counter(out, "steerd_sessions_replaced_total",
-          "Sessions taken over by a new connection with the same connect token's client id.",
+          "Sessions taken over by a new connection: the same connect token's client id, or a new "
+          "client (a new key) at the same address.",
           sessionsReplaced.load(kRelaxed));
-  counter(out, "steerd_refusals_total", "Connection attempts refused (full, bad token).",
-          refusals.load(kRelaxed));
+  counter(out, "steerd_refusals_total",
+          "Connection attempts refused (full, bad token, bad key, shutting down).", refusals.load(kRelaxed));
   counter(out, "steerd_inputs_applied_total", "Player inputs applied.", inputsApplied.load(kRelaxed));
   counter(out, "steerd_inputs_clamped_total", "Player inputs clamped to the speed limit.",
           inputsClamped.load(kRelaxed));

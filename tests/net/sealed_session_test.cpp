@@ -123,5 +123,24 @@ TEST(SealedSession, ANewKeyFromAnAdmittedAddressIsANewClientThere) {
   EXPECT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
 }
 
+TEST(SealedSession, AnUnusableKeyFromAnAdmittedAddressLeavesTheSessionAlone) {
+  Server s;
+  RawClient c(s.endpoint->port());
+  const auto first = c.connect(s);
+  ASSERT_TRUE(first);
+  const auto cookie = c.challenge(s);
+  ASSERT_TRUE(cookie);
+  wire::Packet resp;
+  resp.mutable_connect_response()->set_cookie(*cookie);
+  resp.mutable_connect_response()->set_public_key(std::string(3, 'k'));
+  c.send(resp, wire::kMinConnectResponseBytes);
+  const auto answer = c.await(s, wire::Packet::kRefuse);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->refuse().reason(), wire::REFUSE_BAD_KEY);
+  EXPECT_EQ(s.metrics.sessionsReplaced.load(), 0u);
+  EXPECT_EQ(s.session->clientCount(), 1u);
+  EXPECT_EQ(s.metrics.disconnects.load(), 0u);
+}
+
 }  // namespace
 }  // namespace steerd::net
