@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -18,6 +18,9 @@
 #   control  bench/command_throughput: the tick with and without 10,000 commands a second from a
 #          game's logic over the control channel (flags go to it: --scenario --agents --rate
 #          --seconds --threads)
+#   churn  bench/churn: tick and memory before and after a million players joining and leaving
+#          (crowd-crossing, 64 alive at once), then the same ticks without churn to compare with
+#          (flags go to it: --scenario --cycles --per-tick --players --threads)
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -28,20 +31,20 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths | control) ;;
+  all | micro | tick | net | crowd | paths | control | churn) ;;
   -h | --help)
     sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn] [flags...]" >&2
     exit 2
     ;;
 esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput -j"$(nproc)"
+cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput churn -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
@@ -58,6 +61,12 @@ fi
 
 if [ "$mode" = control ]; then
   build/release/bench/command_throughput "$@"
+  exit 0
+fi
+if [ "$mode" = churn ]; then
+  build/release/bench/churn "$@"
+  echo
+  build/release/bench/churn --no-churn "$@"
   exit 0
 fi
 if [ "$mode" = crowd ]; then

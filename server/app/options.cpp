@@ -92,7 +92,7 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                "only: in production give control tokens with --issue-token ID --role control)")
       ->envname("STEERD_ALLOW_CONTROL");
   app.add_option("--max-agents", out.maxAgents, "Live agents past which control API spawns are refused")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+      ->check(CLI::Range(std::size_t{1}, std::size_t{4'000'000}));
   app.add_flag("--allow-debug", out.allowDebug,
                "Send the debug stream of one agent (brain state, transitions, behaviour forces; about 5 a "
                "second, outside the snapshot budget) to clients that ask; off: their requests are dropped")
@@ -117,7 +117,7 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   app.add_option("--agents", out.agents,
                  "Agents: the crowd's exact size; for default and scenario files, about this many (the "
                  "file's world is repeated side by side)")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{5'000'000}));
+      ->check(CLI::Range(std::size_t{0}, std::size_t{4'000'000}));
   app.add_option("--tick-rate", out.tickRate, "Simulation ticks per second")
       ->check(CLI::Range(1.0, 1000.0))
       ->envname("STEERD_TICK_RATE");

@@ -165,7 +165,9 @@ std::string Controller::subscribe(SubscriberId id, const Subscribe& filter) {
   s.kinds = kinds;
   s.archetypes = std::move(archetypes);
   // What changes from here on is news; what was true before subscribing is not.
-  for (AgentId a = 0; a < seen_.size(); ++a) track(a);
+  for (Seen& seen : seen_) seen = Seen{};
+  const AgentColumns& agents = world_.agents();
+  for (std::size_t slot = 0; slot < agents.size(); ++slot) track(agents.id[slot]);
   return {};
 }
 
@@ -222,7 +224,7 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
   };
   auto setGoal = [&](AgentId id, Directive d) {
     world_.setDirective(id, d);  // its navigation starts afresh: no failures yet
-    if (id < seen_.size()) seen_[id].pathFailures = 0;
+    seenOf(id).pathFailures = 0;
     if (d.kind != DirectiveKind::kNone && !std::binary_search(directed_.begin(), directed_.end(), id))
       directed_.insert(std::upper_bound(directed_.begin(), directed_.end(), id), id);
     r.set_agent(id);
@@ -387,8 +389,7 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
       world_.setBrainState(s.agent(), state);
       r.set_agent(s.agent());
       const std::uint8_t now = world_.agents().memory[world_.slotOf(s.agent())].brainState;
-      if (seen_.size() <= s.agent()) seen_.resize(static_cast<std::size_t>(s.agent()) + 1);
-      seen_[s.agent()].state = now;
+      seenOf(s.agent()).state = now;
       if (now != before && anyWants(EVENT_STATE_CHANGED)) {
         Event e = eventAbout(EVENT_STATE_CHANGED, s.agent());
         e.set_from(brain::statePath(*a.brain, before));
@@ -575,7 +576,7 @@ void Controller::noteSpawned(AgentId id) {
 }
 
 void Controller::noteDespawned(AgentId id, const std::string& archetype) {
-  if (id < seen_.size()) seen_[id] = Seen{};
+  if (agentIndex(id) < seen_.size()) seen_[agentIndex(id)] = Seen{};
   directed_.erase(std::remove(directed_.begin(), directed_.end(), id), directed_.end());
   if (!anyWants(EVENT_DESPAWNED)) return;
   Event e;
@@ -586,10 +587,16 @@ void Controller::noteDespawned(AgentId id, const std::string& archetype) {
   emit(e);
 }
 
+// What the controller last saw of an agent, by its index (agent_columns.h).
+Controller::Seen& Controller::seenOf(AgentId id) {
+  const std::uint32_t i = agentIndex(id);
+  if (seen_.size() <= i) seen_.resize(static_cast<std::size_t>(i) + 1);
+  return seen_[i];
+}
+
 // What an agent shows now, so that afterTick reports only changes.
 void Controller::track(AgentId id) {
-  if (seen_.size() <= id) seen_.resize(static_cast<std::size_t>(id) + 1);
-  Seen& s = seen_[id];
+  Seen& s = seenOf(id);
   s = Seen{};
   if (!world_.isAlive(id)) return;
   const std::uint32_t slot = world_.slotOf(id);
@@ -633,17 +640,16 @@ void Controller::watchGoals() {
       if (report) emit(e);
       continue;
     }
-    if (d.kind == DirectiveKind::kMoveTo && nav != nullptr && id < nav->agentCount()) {
+    if (d.kind == DirectiveKind::kMoveTo && nav != nullptr && nav->has(id)) {
       // The planner found no path to the goal, or only part of one (the mesh changed its mind
       // since the command's check, or the goal is on an island the agent was pushed off).
-      if (seen_.size() <= id) seen_.resize(static_cast<std::size_t>(id) + 1);
       const std::uint16_t failures = nav->agent(id).pathFailures;
-      if (failures > seen_[id].pathFailures && report) {
+      if (failures > seenOf(id).pathFailures && report) {
         Event e = eventAbout(EVENT_PATH_FAILED, id);
         setPoint(e.mutable_position(), d.point);
         emit(e);
       }
-      seen_[id].pathFailures = failures;
+      seenOf(id).pathFailures = failures;
     }
     const bool end =
         d.kind == DirectiveKind::kMoveTo ||
@@ -676,11 +682,10 @@ void Controller::watchBrains() {
     if (world_.archetypes()[a.archetype[s]].brain) ids.push_back(a.id[s]);
   }
   std::sort(ids.begin(), ids.end());
-  if (!ids.empty() && seen_.size() <= ids.back()) seen_.resize(static_cast<std::size_t>(ids.back()) + 1);
   for (const AgentId id : ids) {
     const std::uint32_t s = world_.slotOf(id);
     const brain::Brain& b = *world_.archetypes()[a.archetype[s]].brain;
-    Seen& seen = seen_[id];
+    Seen& seen = seenOf(id);
     const std::uint8_t now = a.memory[s].brainState;
     if (seen.state == 0xff) seen.state = now;  // first look: nothing to compare with
     if (now != seen.state) {
@@ -727,16 +732,14 @@ void Controller::watchCatches() {
                         : 0.0f;
     if (alive && d <= reach) {
       caught.push_back({id, static_cast<AgentId>(t)});
-    } else if (id < seen_.size() && seen_[id].caught >= 0 &&
-               (seen_[id].caught != t || !alive || d > 2.0f * reach)) {
-      seen_[id].caught = -1;  // a new target, or it got away: the next catch is news again
+    } else if (seenOf(id).caught >= 0 && (seenOf(id).caught != t || !alive || d > 2.0f * reach)) {
+      seenOf(id).caught = -1;  // a new target, or it got away: the next catch is news again
     }
   }
   std::sort(caught.begin(), caught.end());
   for (const auto& [id, target] : caught) {
-    if (seen_.size() <= id) seen_.resize(static_cast<std::size_t>(id) + 1);
-    if (seen_[id].caught == static_cast<std::int32_t>(target)) continue;
-    seen_[id].caught = static_cast<std::int32_t>(target);
+    if (seenOf(id).caught == static_cast<std::int32_t>(target)) continue;
+    seenOf(id).caught = static_cast<std::int32_t>(target);
     Event e = eventAbout(EVENT_CAUGHT, id);
     e.set_other(target);
     emit(e);

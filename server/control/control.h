@@ -117,7 +117,8 @@ class Controller {
   ControllerConfig config_;
   std::vector<Sub> subs_;  // by SubscriberId - 1
   std::vector<Queued> queue_;
-  std::vector<Seen> seen_;         // by id
+  std::vector<Seen> seen_;  // by agent index (agentIndex)
+  Seen& seenOf(AgentId id);
   std::vector<AgentId> directed_;  // agents given a goal (pruned when it ends), ascending
   std::uint64_t applied_ = 0, rejected_ = 0, eventsEmitted_ = 0;
 };

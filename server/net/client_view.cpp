@@ -91,21 +91,22 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   } else {
     // Priority accumulator: every candidate gains priority each snapshot it waits, nearer ones
     // faster; the highest go first and start again from zero. The player's own body always goes.
-    if (priority_.size() < world.agents().size() + 1)
-      priority_.resize(std::max<std::size_t>(64, 2 * a.size()), 0.0f);
+    // By agent index: as long as the most agents alive at once (a departed agent's index comes
+    // back to a newcomer, who starts from the priority it left).
+    if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
     order_.clear();
     for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
       const auto& e = candidates_[i];
-      if (e.id >= priority_.size()) priority_.resize(e.id + 1, 0.0f);
       const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
       const float d = std::sqrt(dx * dx + dy * dy);
-      priority_[e.id] += e.id == player_ ? 1e9f : 1.0f + 10.0f / (1.0f + d / 10.0f);
+      priority_[agentIndex(e.id)] += e.id == player_ ? 1e9f : 1.0f + 10.0f / (1.0f + d / 10.0f);
       order_.push_back(i);
     }
     // Every entity costs at least two bytes, so no more than budget / 2 can go: find those first
     // (linear), and sort only them.
     const auto higher = [&](std::uint32_t x, std::uint32_t y) {
-      const float px = priority_[candidates_[x].id], py = priority_[candidates_[y].id];
+      const float px = priority_[agentIndex(candidates_[x].id)],
+                  py = priority_[agentIndex(candidates_[y].id)];
       return px != py ? px > py : candidates_[x].id < candidates_[y].id;
     };
     const std::size_t most = std::min(order_.size(), budget / 2);
@@ -119,7 +120,7 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
       if (used + c > budget) continue;
       used += c;
       updated_.push_back(candidates_[i]);
-      priority_[candidates_[i].id] = 0.0f;
+      priority_[agentIndex(candidates_[i].id)] = 0.0f;
     }
     stats.entitiesWaiting = candidates_.size() - updated_.size();
     std::sort(updated_.begin(), updated_.end(),

@@ -49,7 +49,7 @@ class ClientView {
   AgentId player_;
   std::uint32_t acked_ = 0;
   std::deque<wire::SnapshotRecord> sent_;  // oldest first
-  std::vector<float> priority_;            // by agent id: grows while an entity waits
+  std::vector<float> priority_;            // by agent index: grows while an entity waits
   std::vector<wire::EntityState> candidates_, updated_;
   std::vector<std::uint32_t> removed_;
   std::vector<std::uint32_t> order_;

@@ -25,8 +25,8 @@ namespace pb = steerd::scenario;
 using steer::Vec2;
 
 // Limits that keep a bad file from asking for more than a server can give.
-constexpr float kMaxWorldSide = 20000.0f;  // m
-constexpr std::uint64_t kMaxAgents = 5'000'000;
+constexpr float kMaxWorldSide = 20000.0f;        // m
+constexpr std::uint64_t kMaxAgents = 4'000'000;  // under kMaxAgentIndices, with room for players
 constexpr std::size_t kMaxBehaviours = 16;
 constexpr std::uint32_t kMaxContactPasses = 8;
 

@@ -15,6 +15,24 @@ namespace steerd {
 using AgentId = std::uint32_t;
 using ArchetypeIndex = std::uint16_t;
 
+// An agent id is a storage index (low kAgentIndexBits) and that index's generation (the 9 bits
+// above): a departed agent's index is used again (after World::kIndexReuseDelayTicks), with the
+// next generation, so storage by index stays as large as the most agents alive at once, and a
+// stale id never names the newcomer until its index has been reused 512 times (512 x 64 ticks at
+// the least: 18 minutes at 30 Hz under a join and a leave every tick, far longer at any real rate,
+// as the oldest free index goes first). The top bit is always 0: every id fits an int32 and none
+// is 0xffffffff ("no agent").
+inline constexpr unsigned kAgentIndexBits = 22;
+inline constexpr unsigned kAgentGenerationBits = 9;
+inline constexpr std::uint32_t kAgentIndexMask = (1u << kAgentIndexBits) - 1;
+inline constexpr std::uint32_t kAgentGenerationMask = (1u << kAgentGenerationBits) - 1;
+inline constexpr std::uint32_t kMaxAgentIndices = 1u << kAgentIndexBits;  // agents alive at once, at most
+inline constexpr std::uint32_t agentIndex(AgentId id) { return id & kAgentIndexMask; }
+inline constexpr std::uint32_t agentGeneration(AgentId id) { return id >> kAgentIndexBits; }
+inline constexpr AgentId agentIdOf(std::uint32_t index, std::uint32_t generation) {
+  return (generation & kAgentGenerationMask) << kAgentIndexBits | index;
+}
+
 struct AgentMemory {
   float wanderX = 0, wanderY = 0;  // Reynolds wander target, local space
   std::int32_t pathIndex = -1;     // current waypoint of path following (-1: not started)

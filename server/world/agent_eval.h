@@ -113,9 +113,8 @@ struct AgentEval {
         t = orderedSlot(spec);
         break;
       case TargetKind::kAgent:
-        if (spec.agent < ctx.idCount && ctx.slotOfId[spec.agent] < ctx.in.size() &&
-            ctx.slotOfId[spec.agent] != slot)
-          t = static_cast<std::int32_t>(ctx.slotOfId[spec.agent]);
+        t = ctx.slotOfAgent(spec.agent);
+        if (t == static_cast<std::int32_t>(slot)) t = -1;
         break;
     }
     if (t < 0) return false;

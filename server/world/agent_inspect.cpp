@@ -109,7 +109,7 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
   }
 
   const Navigation* nav = world.navigation();
-  if (nav != nullptr && Navigation::navigateSpec(behaviours) != nullptr && id < nav->agentCount()) {
+  if (nav != nullptr && Navigation::navigateSpec(behaviours) != nullptr && nav->has(id)) {
     const NavAgent& a = nav->agent(id);
     r.navigating = true;
     r.corridor = a.corners;

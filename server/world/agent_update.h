@@ -64,16 +64,27 @@ struct StepContext {
   const Groups* groups = nullptr;
   // What NAVIGATE steers to, by slot of `in` (null when the world has no navmesh).
   const NavSteer* nav = nullptr;
-  // Slots of `in` by id (idCount of them; kNoSlot past the living): targets named by id.
+  // Slots of `in` by agent index (agentIndex(id); idCount of them; kNoSlot for none): targets
+  // named by id, through slotOfAgent.
   const std::uint32_t* slotOfId = nullptr;
   std::size_t idCount = 0;
-  // Control API goals by id (directive.h); read for the agents flagged kAgentDirected.
+  // The slot in `in` of the agent `id` names, or -1 when it is not alive (a departed agent's id
+  // finds nothing, even when its index holds another agent now).
+  std::int32_t slotOfAgent(AgentId id) const {
+    const std::uint32_t i = agentIndex(id);
+    if (i >= idCount) return -1;
+    const std::uint32_t s = slotOfId[i];
+    return s < in.size() && in.id[s] == id ? static_cast<std::int32_t>(s) : -1;
+  }
+  // Control API goals by agent index (directive.h); read for the agents flagged kAgentDirected.
   const Directive* directives = nullptr;
   bool anyDirected = false;  // some agent has kAgentDirected (no per-slot test when none has)
-  // Tags and signals by id (markCount of them; ids past it have none).
+  // Tags and signals by agent index (markCount of them; indices past it have none), of live agents.
   const AgentMarks* marks = nullptr;
   std::size_t markCount = 0;
-  std::uint32_t signalsOf(AgentId id) const { return id < markCount ? marks[id].signals : 0; }
+  std::uint32_t signalsOf(AgentId id) const {
+    return agentIndex(id) < markCount ? marks[agentIndex(id)].signals : 0;
+  }
   // Brain states of state[n] by slot of `in`, for the think (which rewrites in.memory's as it
   // goes, in parallel): what one agent's conditions read of another's state. Null outside it.
   const std::uint8_t* brainStates = nullptr;

@@ -181,7 +181,7 @@ void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, 
     const brain::Brain& b = *arch.brain;
     const AgentId id = ctx.in.id[slot];
     if ((ctx.tick + id) % b.thinkEvery != 0) continue;  // staggered: not this agent's turn
-    BrainMemory& m = brainMemory[id];
+    BrainMemory& m = brainMemory[agentIndex(id)];
     const std::uint8_t current = ctx.in.memory[slot].brainState;
 
     // Stats move at the current state's rates since the last think.
@@ -225,8 +225,8 @@ namespace {
 
 // The slot of a live agent in ctx.in, or -1.
 std::int32_t slotOf(const StepContext& ctx, const std::vector<std::uint32_t>& slotOfId, AgentId id) {
-  if (id >= slotOfId.size()) return -1;
-  const std::uint32_t s = slotOfId[id];
+  if (agentIndex(id) >= slotOfId.size()) return -1;
+  const std::uint32_t s = slotOfId[agentIndex(id)];
   return s < ctx.in.size() && ctx.in.id[s] == id ? static_cast<std::int32_t>(s) : -1;
 }
 
@@ -350,7 +350,7 @@ void publishFetchOrders(const std::vector<HeldOrder>& held, const std::vector<st
                         Groups& groups) {
   groups.fetches.clear();
   for (const HeldOrder& h : held) {
-    groups.fetches.push_back({h.holder, static_cast<std::int32_t>(slotOfId[h.stray]), h.group});
+    groups.fetches.push_back({h.holder, static_cast<std::int32_t>(slotOfId[agentIndex(h.stray)]), h.group});
   }
 }
 

@@ -62,13 +62,14 @@ std::span<const BehaviourSpec> activeBehaviours(const StepContext& ctx, std::uin
   const Archetype& arch = ctx.archetypes[in.archetype[slot]];
   const std::vector<BehaviourSpec>& own = arch.behavioursIn(in.memory[slot].brainState);
   if (ctx.directives == nullptr || (in.memory[slot].flags & kAgentDirected) == 0) return own;
-  const Directive& d = ctx.directives[in.id[slot]];
+  const Directive& d = ctx.directives[agentIndex(in.id[slot])];
   if (d.kind == DirectiveKind::kNone) return own;
   if (d.kind == DirectiveKind::kGuard) {
     // Inside the leash its own behaviours run; the target is gone: it stays with its own set
     // until the control API ends the goal (at the next tick boundary).
-    const std::uint32_t t = d.target < ctx.idCount ? ctx.slotOfId[d.target] : 0xffffffffu;
-    if (t >= in.size()) return own;
+    const std::int32_t target = ctx.slotOfAgent(d.target);
+    if (target < 0) return own;
+    const auto t = static_cast<std::uint32_t>(target);
     const float dx = in.px[t] - in.px[slot], dy = in.py[t] - in.py[slot];
     if (dx * dx + dy * dy <= d.radius * d.radius) return own;
   }
@@ -94,7 +95,7 @@ const BehaviourSpec* activeNavigateSpec(const StepContext& ctx, std::uint32_t sl
   BehaviourScratch scratch;
   const std::span<const BehaviourSpec> set = activeBehaviours(ctx, slot, scratch);
   if (static_cast<const void*>(set.data()) == scratch.bytes) {
-    const BehaviourSpec& goal = ctx.directives[ctx.in.id[slot]].goal;
+    const BehaviourSpec& goal = ctx.directives[agentIndex(ctx.in.id[slot])].goal;
     return goal.kind == BehaviourKind::kNavigate ? &goal : nullptr;
   }
   return Navigation::navigateSpec(set);

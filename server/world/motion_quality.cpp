@@ -69,19 +69,20 @@ void MotionQualityMonitor::observe(const World& world) {
   q_.insideObstacleMax = std::max(q_.insideObstacleMax, inside);
   q_.insideObstacleFinal = inside;
 
-  // Stuck: positions by id every second; compare with 5 s ago.
+  // Stuck: positions by agent index every second; compare with 5 s ago.
   if (world.tick() % sampleEvery_ == 0) {
     const std::size_t ring = samplesX_.size();
     auto& xs = samplesX_[samplesTaken_ % ring];
     auto& ys = samplesY_[samplesTaken_ % ring];
     auto& goalDistances = samplesGoal_[samplesTaken_ % ring];
-    xs.assign(n, 0.0f);
-    ys.assign(n, 0.0f);
-    goalDistances.assign(n, 0.0f);
+    xs.assign(world.indexCapacity(), 0.0f);
+    ys.assign(world.indexCapacity(), 0.0f);
+    goalDistances.assign(world.indexCapacity(), 0.0f);
     for (std::size_t s = 0; s < n; ++s) {
-      xs[now.id[s]] = now.px[s];
-      ys[now.id[s]] = now.py[s];
-      goalDistances[now.id[s]] = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
+      const std::uint32_t i = agentIndex(now.id[s]);
+      xs[i] = now.px[s];
+      ys[i] = now.py[s];
+      goalDistances[i] = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
     }
     ++samplesTaken_;
     if (samplesTaken_ > static_cast<std::size_t>(window_)) {
@@ -90,7 +91,7 @@ void MotionQualityMonitor::observe(const World& world) {
       const auto& oldGoal = samplesGoal_[(samplesTaken_ - 1 - window_) % ring];
       std::uint64_t stuck = 0, withGoal = 0;
       for (std::size_t s = 0; s < n; ++s) {
-        const AgentId id = now.id[s];
+        const std::uint32_t id = agentIndex(now.id[s]);
         if (!std::isfinite(now.memory[s].goalX) || id >= oldX.size()) continue;
         ++withGoal;
         const float toGoal = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);

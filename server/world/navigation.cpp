@@ -199,14 +199,14 @@ void Navigation::update(const StepContext& ctx, std::span<const std::uint32_t> s
   // columns (a few floats per agent, already in cache) by slot.
   pool.parallelFor(idCount, chunkSize, [&](std::size_t begin, std::size_t end) {
     for (std::size_t id = begin; id < end; ++id) {
+      const std::uint32_t s = slotOfId[id];
+      if (s >= ctx.in.size()) continue;  // not alive (a departed agent's index, free)
       // The corridors are separate heap blocks: ask for a later agent's current corner now, so
       // its cache miss overlaps this agent's work.
-      if (id + kPrefetchAhead < end) {
+      if (id + kPrefetchAhead < end && slotOfId[id + kPrefetchAhead] < ctx.in.size()) {
         const NavAgent& later = agents_[id + kPrefetchAhead];
         if (later.corner < later.corners.size()) __builtin_prefetch(&later.corners[later.corner]);
       }
-      const std::uint32_t s = slotOfId[id];
-      if (s >= ctx.in.size()) continue;  // not alive
       const AgentMemory& m = ctx.in.memory[s];
       NavAgent& a = agents_[id];
       const BehaviourSpec* spec = (m.flags & kAgentExternal) ? nullptr : activeNavigateSpec(ctx, s);
@@ -230,6 +230,7 @@ void Navigation::update(const StepContext& ctx, std::span<const std::uint32_t> s
   // b. goals and requests, in id order
   std::uint64_t reached = 0;
   for (std::uint32_t id = 0; id < idCount; ++id) {
+    if (slotOfId[id] >= ctx.in.size()) continue;  // free: forget() left nothing to do or count
     NavAgent& a = agents_[id];
     reached += a.goalsReached;
     const BehaviourSpec* spec = specOfId_[id];

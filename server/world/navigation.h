@@ -79,12 +79,14 @@ class Navigation {
   const NavAgent* agents() const { return agents_.data(); }
   // By slot of the last update's ctx.in.
   const NavSteer* steering() const { return steer_.data(); }
-  const NavAgent& agent(std::uint32_t id) const { return agents_[id]; }
+  // Navigation keeps its agents by agent index (agentIndex(id)): an id or an index finds them.
+  const NavAgent& agent(AgentId id) const { return agents_[agentIndex(id)]; }
+  bool has(AgentId id) const { return agentIndex(id) < agents_.size(); }
   std::size_t agentCount() const { return agents_.size(); }
   const NavigationStats& stats() const { return stats_; }
   const nav::NavMesh& mesh() const { return *mesh_; }
-  // An agent left: forget its request.
-  void forget(std::uint32_t id);
+  // An agent left (by index): forget its request.
+  void forget(std::uint32_t index);
 
   // The first NAVIGATE behaviour of a set, or null.
   static const BehaviourSpec* navigateSpec(std::span<const BehaviourSpec> set);

@@ -45,7 +45,7 @@ void SpatialGrid::rebuild(AgentColumns& from, AgentColumns& to, std::vector<std:
     AgentColumns::zipColumns(from, to, [&](auto& src, auto& dst) {
       for (std::size_t i = begin; i < end; ++i) dst[dest_[i]] = src[i];
     });
-    for (std::size_t i = begin; i < end; ++i) slotOfId[from.id[i]] = dest_[i];
+    for (std::size_t i = begin; i < end; ++i) slotOfId[agentIndex(from.id[i])] = dest_[i];
   };
   if (parallelFor) {
     parallelFor(n, scatter);

@@ -128,7 +128,7 @@ std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
     if (!a.brain) {
       m.brainState = 0;
     } else if (m.brainState >= a.brain->states.size()) {
-      startBrain(*a.brain, tick_, m, brainMemory_[current_.id[s]]);
+      startBrain(*a.brain, tick_, m, brainMemory_[agentIndex(current_.id[s])]);
     }
   }
   // The radius column carries each agent's archetype radius into the neighbour scan.
@@ -143,7 +143,22 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
                      std::int32_t path) {
   if (archetype >= archetypes_.size()) throw std::out_of_range("unknown archetype index");
   if (path < -1 || path > std::numeric_limits<std::int16_t>::max()) throw std::out_of_range("path index");
-  const AgentId id = static_cast<AgentId>(slotOfId_.size());
+  // The oldest departed index whose delay is over, else a new one.
+  std::uint32_t index = 0;
+  if (!freeIndices_.empty() && freeIndices_.front().second + kIndexReuseDelayTicks <= tick_) {
+    index = freeIndices_.front().first;
+    freeIndices_.pop_front();
+  } else {
+    if (slotOfId_.size() >= kMaxAgentIndices)
+      throw std::length_error("the world holds at most " + std::to_string(kMaxAgentIndices) + " agents");
+    index = static_cast<std::uint32_t>(slotOfId_.size());
+    slotOfId_.push_back(kNoSlot);
+    generation_.push_back(0);
+    brainMemory_.resize(slotOfId_.size());
+    if (!directives_.empty()) directives_.resize(slotOfId_.size());
+    if (!marks_.empty()) marks_.resize(slotOfId_.size());
+  }
+  const AgentId id = agentIdOf(index, generation_[index]);
   const std::size_t n = current_.size() + 1;
   current_.resize(n);
   const std::size_t s = n - 1;
@@ -160,26 +175,24 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.memory[s].assignedPath = static_cast<std::int16_t>(path);
   current_.id[s] = id;
   current_.archetype[s] = archetype;
-  slotOfId_.push_back(static_cast<std::uint32_t>(s));
+  slotOfId_[index] = static_cast<std::uint32_t>(s);
   ++population_[archetype];
-  brainMemory_.resize(slotOfId_.size());
-  if (!directives_.empty()) directives_.resize(slotOfId_.size());
-  if (!marks_.empty()) marks_.resize(slotOfId_.size());
+  brainMemory_[index] = BrainMemory{};
   if (archetypes_[archetype].brain)
-    startBrain(*archetypes_[archetype].brain, tick_, current_.memory[s], brainMemory_[id]);
+    startBrain(*archetypes_[archetype].brain, tick_, current_.memory[s], brainMemory_[index]);
   return id;
 }
 
 AgentId World::spawnExternal(ArchetypeIndex archetype, steer::Vec2 position) {
   const AgentId id = spawn(archetype, position);
-  current_.memory[slotOfId_[id]].flags |= kAgentExternal;
+  current_.memory[slotOf(id)].flags |= kAgentExternal;
   ++externalCount_;
   return id;
 }
 
 void World::setExternalState(AgentId id, steer::Vec2 position, steer::Vec2 velocity) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  const std::uint32_t s = slotOfId_[id];
+  const std::uint32_t s = slotOf(id);
   current_.px[s] = position.x;
   current_.py[s] = position.y;
   current_.vx[s] = velocity.x;
@@ -191,32 +204,35 @@ void World::setExternalState(AgentId id, steer::Vec2 position, steer::Vec2 veloc
 
 void World::despawn(AgentId id) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  const std::uint32_t s = slotOfId_[id];
+  const std::uint32_t index = agentIndex(id);
+  const std::uint32_t s = slotOfId_[index];
   const std::uint32_t last = static_cast<std::uint32_t>(current_.size() - 1);
   if (current_.memory[s].flags & kAgentExternal) --externalCount_;
   --population_[current_.archetype[s]];
   if (s != last) {
     AgentColumns::zipColumns(current_, current_, [&](auto& a, auto&) { a[s] = a[last]; });
-    slotOfId_[current_.id[s]] = s;
+    slotOfId_[agentIndex(current_.id[s])] = s;
   }
   current_.resize(last);
-  slotOfId_[id] = kNoSlot;
-  if (navigation_) navigation_->forget(id);
-  if (id < directives_.size() && directives_[id].kind != DirectiveKind::kNone) {
-    directives_[id] = Directive{};
+  slotOfId_[index] = kNoSlot;
+  generation_[index] = static_cast<std::uint16_t>((generation_[index] + 1) & kAgentGenerationMask);
+  freeIndices_.emplace_back(index, tick_);
+  if (navigation_) navigation_->forget(index);
+  if (index < directives_.size() && directives_[index].kind != DirectiveKind::kNone) {
+    directives_[index] = Directive{};
     --directedCount_;
   }
-  if (id < marks_.size()) marks_[id] = AgentMarks{};
+  if (index < marks_.size()) marks_[index] = AgentMarks{};
 }
 
 void World::setDirective(AgentId id, Directive d) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  if (directives_.size() <= id) directives_.resize(slotOfId_.size());
-  Directive& slot = directives_[id];
-  AgentMemory& m = current_.memory[slotOfId_[id]];
+  if (directives_.size() <= agentIndex(id)) directives_.resize(slotOfId_.size());
+  Directive& slot = directives_[agentIndex(id)];
+  AgentMemory& m = current_.memory[slotOf(id)];
   if (slot.kind != DirectiveKind::kNone) --directedCount_;
   // A goal on the navmesh walks it like the archetype's own NAVIGATE (its arrival range and all).
-  const Archetype& a = archetypes_[current_.archetype[slotOfId_[id]]];
+  const Archetype& a = archetypes_[current_.archetype[slotOf(id)]];
   const BehaviourSpec* navigates = Navigation::navigateSpec(a.behaviours);
   for (std::size_t s = 0; navigates == nullptr && s < a.stateBehaviours.size(); ++s)
     navigates = Navigation::navigateSpec(a.stateBehaviours[s]);
@@ -230,43 +246,42 @@ void World::setDirective(AgentId id, Directive d) {
     m.flags &= static_cast<std::uint8_t>(~kAgentDirected);
   }
   m.pathIndex = -1;  // a path (the goal's, or its own again) starts at its nearest waypoint
-  if (navigation_) navigation_->forget(id);
+  if (navigation_) navigation_->forget(agentIndex(id));
 }
 
 void World::noteArrived(AgentId id) {
-  if (id < directives_.size()) directives_[id].arrived = true;
+  if (isAlive(id) && agentIndex(id) < directives_.size()) directives_[agentIndex(id)].arrived = true;
 }
 
 const Directive& World::directiveOf(AgentId id) const {
   static const Directive kNone{};
-  return id < directives_.size() ? directives_[id] : kNone;
+  return isAlive(id) && agentIndex(id) < directives_.size() ? directives_[agentIndex(id)] : kNone;
 }
 
 void World::setHeading(AgentId id, steer::Vec2 heading) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  const steer::Vec2 h =
-      steer::normalizedOr(heading, {current_.hx[slotOfId_[id]], current_.hy[slotOfId_[id]]});
-  current_.hx[slotOfId_[id]] = h.x;
-  current_.hy[slotOfId_[id]] = h.y;
+  const steer::Vec2 h = steer::normalizedOr(heading, {current_.hx[slotOf(id)], current_.hy[slotOf(id)]});
+  current_.hx[slotOf(id)] = h.x;
+  current_.hy[slotOf(id)] = h.y;
 }
 
 void World::setBrainState(AgentId id, std::int32_t state) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  const std::uint32_t s = slotOfId_[id];
+  const std::uint32_t s = slotOf(id);
   const Archetype& a = archetypes_[current_.archetype[s]];
   if (!a.brain || state < 0 || static_cast<std::size_t>(state) >= a.brain->states.size())
     throw std::out_of_range("no such brain state");
   current_.memory[s].brainState = static_cast<std::uint8_t>(a.brain->enterLeaf(state));
   current_.memory[s].pathIndex = -1;
-  brainMemory_[id].enteredTick = tick_;
+  brainMemory_[agentIndex(id)].enteredTick = tick_;
 }
 
 void World::setStat(AgentId id, std::size_t stat, float value) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  const Archetype& a = archetypes_[current_.archetype[slotOfId_[id]]];
+  const Archetype& a = archetypes_[current_.archetype[slotOf(id)]];
   if (!a.brain || stat >= a.brain->stats.size()) throw std::out_of_range("no such stat");
   const brain::Stat& st = a.brain->stats[stat];
-  brainMemory_[id].stats[stat] = std::clamp(value, st.min, st.max);
+  brainMemory_[agentIndex(id)].stats[stat] = std::clamp(value, st.min, st.max);
 }
 
 std::int32_t World::markIndex(MarkKind kind, const std::string& name, bool add) {
@@ -279,15 +294,16 @@ std::int32_t World::markIndex(MarkKind kind, const std::string& name, bool add) 
 }
 
 std::uint32_t World::marksOf(MarkKind kind, AgentId id) const {
-  if (id >= marks_.size()) return 0;
-  return kind == MarkKind::kTag ? marks_[id].tags : marks_[id].signals;
+  if (!isAlive(id) || agentIndex(id) >= marks_.size()) return 0;
+  return kind == MarkKind::kTag ? marks_[agentIndex(id)].tags : marks_[agentIndex(id)].signals;
 }
 
 void World::setMark(MarkKind kind, AgentId id, std::int32_t index, bool on) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
   if (index < 0 || static_cast<std::size_t>(index) >= kMaxMarkNames) throw std::out_of_range("mark index");
-  if (marks_.size() <= id) marks_.resize(slotOfId_.size());
-  std::uint32_t& bits = kind == MarkKind::kTag ? marks_[id].tags : marks_[id].signals;
+  if (marks_.size() <= agentIndex(id)) marks_.resize(slotOfId_.size());
+  AgentMarks& marks = marks_[agentIndex(id)];
+  std::uint32_t& bits = kind == MarkKind::kTag ? marks.tags : marks.signals;
   const std::uint32_t bit = 1u << index;
   bits = on ? (bits | bit) : (bits & ~bit);
 }
@@ -355,7 +371,7 @@ void World::giveOrder(AgentId holder, AgentId stray, ArchetypeIndex group, float
   if (!isAlive(holder) || !isAlive(stray)) throw std::out_of_range("unknown agent id");
   if (group >= archetypes_.size()) throw std::out_of_range("unknown archetype index");
   // Groups must be measured for the stray's archetype and its home (FETCH_STRAY reads both).
-  const StrayPair pair{current_.archetype[slotOfId_[stray]], group};
+  const StrayPair pair{current_.archetype[slotOf(stray)], group};
   if (std::find(orderPairs_.begin(), orderPairs_.end(), pair) == orderPairs_.end())
     orderPairs_.push_back(pair);
   if (std::find(strayPairs_.begin(), strayPairs_.end(), pair) == strayPairs_.end())
@@ -395,17 +411,20 @@ void World::think(const StepContext& ctx) {
 }
 
 std::uint64_t World::stateHash() const {
-  // Exact bits of every field that carries into the next tick, in id order: a stronger promise
-  // than a quantised hash, and what "bit-identical for any thread count" means.
+  // Exact bits of every field that carries into the next tick, in index order (a fresh world's id
+  // order): a stronger promise than a quantised hash, and what "bit-identical for any thread
+  // count" means.
   XXH3_state_t* state = XXH3_createState();
   XXH3_64bits_reset(state);
   XXH3_64bits_update(state, &tick_, sizeof tick_);
   const AgentColumns& a = current_;
-  auto order = fetchOrders_.begin();  // ascending by holder, as the ids
-  for (AgentId id = 0; id < slotOfId_.size(); ++id) {
-    const std::uint32_t s = slotOfId_[id];
+  for (std::uint32_t index = 0; index < slotOfId_.size(); ++index) {
+    const std::uint32_t s = slotOfId_[index];
     if (s == kNoSlot) continue;
-    while (order != fetchOrders_.end() && order->holder < id) ++order;
+    const AgentId id = a.id[s];
+    // Orders are ascending by holder id.
+    const auto order = std::lower_bound(fetchOrders_.begin(), fetchOrders_.end(), id,
+                                        [](const HeldOrder& h, AgentId holder) { return h.holder < holder; });
     if (order != fetchOrders_.end() && order->holder == id) {
       // The fetch order it holds (none: nothing hashed, as before orders existed).
       const std::uint32_t o[5] = {order->stray, order->group, order->giver, order->entry, order->giveUpTicks};
@@ -421,15 +440,15 @@ std::uint64_t World::stateHash() const {
     XXH3_64bits_update(state, i, sizeof i);
     if (archetypes_[a.archetype[s]].brain) {
       // What a brain carries to its next think: stats, sightings, when its state began.
-      const BrainMemory& m = brainMemory_[id];
+      const BrainMemory& m = brainMemory_[index];
       XXH3_64bits_update(state, &m.enteredTick, sizeof m.enteredTick);
       XXH3_64bits_update(state, &m.lastThinkTick, sizeof m.lastThinkTick);
       XXH3_64bits_update(state, m.stats.data(), sizeof m.stats);
       XXH3_64bits_update(state, m.lastSeen.data(), sizeof m.lastSeen);
     }
-    if (id < directives_.size() && directives_[id].kind != DirectiveKind::kNone) {
+    if (index < directives_.size() && directives_[index].kind != DirectiveKind::kNone) {
       // A control API goal (none: nothing hashed, as before goals existed).
-      const Directive& d = directives_[id];
+      const Directive& d = directives_[index];
       const float g[5] = {d.point.x, d.point.y, d.offset.x, d.offset.y, d.radius};
       const std::uint32_t k[4] = {
           static_cast<std::uint32_t>(d.kind), d.target, static_cast<std::uint32_t>(d.path),
@@ -437,11 +456,11 @@ std::uint64_t World::stateHash() const {
       XXH3_64bits_update(state, g, sizeof g);
       XXH3_64bits_update(state, k, sizeof k);
     }
-    if (id < marks_.size() && (marks_[id].tags | marks_[id].signals) != 0)
-      XXH3_64bits_update(state, &marks_[id], sizeof marks_[id]);
-    if (navigation_ && id < navigation_->agentCount()) {
+    if (index < marks_.size() && (marks_[index].tags | marks_[index].signals) != 0)
+      XXH3_64bits_update(state, &marks_[index], sizeof marks_[index]);
+    if (navigation_ && index < navigation_->agentCount()) {
       // Where it is going and how far along its corridor.
-      const NavAgent& n = navigation_->agent(id);
+      const NavAgent& n = navigation_->agent(index);
       const float g[2] = {n.goal.x, n.goal.y};
       const std::uint32_t k[4] = {
           n.corner, static_cast<std::uint32_t>(n.corners.size()), n.goalsReached ^ (n.goalDraws << 16),

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,8 +51,10 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  // Adds an agent between ticks; returns its id (ids are dense, in spawn order). `path` is the
+  // Adds an agent between ticks; returns its id (agent_columns.h: a fresh world's ids are 0, 1, 2,
+  // ... in spawn order; a departed agent's index comes back with a new generation). `path` is the
   // agent's own path for behaviours that name path -1 (e.g. one patrol route per district).
+  // Throws std::length_error past kMaxAgentIndices agents.
   AgentId spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2 velocity = {},
                 std::int32_t path = -1);
 
@@ -61,9 +64,18 @@ class World {
   // Sets an external body's position and velocity (heading follows a non-zero velocity). The
   // caller validates the values (finite, inside the bounds, speed-limited) first.
   void setExternalState(AgentId id, steer::Vec2 position, steer::Vec2 velocity);
-  // Removes an agent between ticks (a player who left). Its id is never reused.
+  // Removes an agent between ticks (a player who left). Its id never names another agent: its
+  // index is reused kIndexReuseDelayTicks later at the earliest, with the next generation.
   void despawn(AgentId id);
-  bool isAlive(AgentId id) const { return id < slotOfId_.size() && slotOfId_[id] != kNoSlot; }
+  bool isAlive(AgentId id) const {
+    const std::uint32_t i = agentIndex(id);
+    return i < slotOfId_.size() && slotOfId_[i] != kNoSlot && generation_[i] == agentGeneration(id);
+  }
+  // Ticks a departed agent's index waits before a spawn takes it (with the next generation).
+  static constexpr std::uint64_t kIndexReuseDelayTicks = 64;
+  // Storage indices ever used (per-index storage is this long): the most agents alive at once,
+  // plus those departed within kIndexReuseDelayTicks.
+  std::size_t indexCapacity() const { return slotOfId_.size(); }
   // Archetype index by name, or -1.
   std::int32_t archetypeIndex(const std::string& name) const;
 
@@ -114,8 +126,8 @@ class World {
   std::uint64_t tick() const { return tick_; }
   std::size_t agentCount() const { return current_.size(); }
   const AgentColumns& agents() const { return current_; }
-  // Slot of an agent in agents(), by id.
-  std::uint32_t slotOf(AgentId id) const { return slotOfId_[id]; }
+  // Slot of a live agent in agents(), by id.
+  std::uint32_t slotOf(AgentId id) const { return slotOfId_[agentIndex(id)]; }
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
   const StaticGeometry& geometry() const { return geometry_; }
   const std::vector<Archetype>& archetypes() const { return archetypes_; }
@@ -124,7 +136,7 @@ class World {
   const SpatialGrid& grid() const { return grid_; }
   // The brain state of an agent of a brain-driven archetype (index into its brain's states).
   std::uint8_t brainStateOf(AgentId id) const { return current_.memory[slotOf(id)].brainState; }
-  const BrainMemory& brainMemoryOf(AgentId id) const { return brainMemory_[id]; }
+  const BrainMemory& brainMemoryOf(AgentId id) const { return brainMemory_[agentIndex(id)]; }
   // Navmesh navigation (null when the scenario has no navmesh).
   const Navigation* navigation() const { return navigation_.get(); }
   // state[n] in the grid's cell order, as the last step() read it (for reports and tests).
@@ -143,9 +155,11 @@ class World {
   WorldConfig config_;
   std::unique_ptr<ThreadPool> pool_;
   SpatialGrid grid_;
-  AgentColumns current_;  // state[n]; after step(), state[n+1]
-  AgentColumns sorted_;   // state[n] in cell order (read-only during the steering phase)
-  std::vector<std::uint32_t> slotOfId_;
+  AgentColumns current_;                   // state[n]; after step(), state[n+1]
+  AgentColumns sorted_;                    // state[n] in cell order (read-only during the steering phase)
+  std::vector<std::uint32_t> slotOfId_;    // by index (agentIndex): the slot, kNoSlot if none
+  std::vector<std::uint16_t> generation_;  // by index: the generation of its agent, or its next
+  std::deque<std::pair<std::uint32_t, std::uint64_t>> freeIndices_;  // departed: (index, tick), oldest first
   std::vector<std::uint8_t> contactFlags_;  // per slot, written by the steering phase
   std::vector<float> contactX_, contactY_;  // contact passes' second copy of the positions
   void prepareArchetypes();  // sorts behaviour sets, derives runtime_, sizes the grid and buckets
@@ -153,7 +167,7 @@ class World {
   std::uint64_t tick_ = 0;
   std::size_t externalCount_ = 0;
   std::vector<std::uint32_t> population_;                 // live agents per archetype
-  std::vector<BrainMemory> brainMemory_;                  // by agent id (agents of brain-driven archetypes)
+  std::vector<BrainMemory> brainMemory_;                  // by index (agents of brain-driven archetypes)
   std::vector<HeldOrder> fetchOrders_;                    // fetch orders in force, ascending by holder id
   std::vector<PassedOver> passedOver_;                    // holders that gave up, in the order they did
   std::vector<std::vector<OrderRequest>> orderRequests_;  // per think chunk, this tick's
@@ -166,9 +180,9 @@ class World {
   std::vector<StrayPair> orderPairs_;  // what the control API's orders need measured
   std::unique_ptr<Navigation> navigation_;
   bool anyNavigate_ = false;               // some behaviour set has NAVIGATE
-  std::vector<Directive> directives_;      // by id (control API goals)
+  std::vector<Directive> directives_;      // by index (control API goals)
   std::size_t directedCount_ = 0;          // agents with kAgentDirected
-  std::vector<AgentMarks> marks_;          // by id
+  std::vector<AgentMarks> marks_;          // by index
   std::vector<std::uint8_t> brainStates_;  // by slot, state[n]'s, while thinking (StepContext::brainStates)
   std::vector<std::string> tagNames_, signalNames_;
   StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;

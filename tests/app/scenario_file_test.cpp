@@ -204,7 +204,7 @@ TEST(ScenarioFile, SpawnsOutsideTheWorldAreRefused) {
   expectError(replaced("max { x: 40 y: 30 }", "max { x: 140 y: 30 }"),
               "spawns[0]: the spawn box lies outside the world bounds");
   expectError(replaced("count: 10", "count: 0"), "spawns[0].count: must be at least 1");
-  expectError(replaced("count: 10", "count: 4000000000"), "at most 5000000 agents");
+  expectError(replaced("count: 10", "count: 4000000000"), "at most 4000000 agents");
 }
 
 TEST(ScenarioFile, BadBoundsAndGeometryAreRefused) {
