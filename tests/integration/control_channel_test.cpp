@@ -3,8 +3,8 @@
 // each other), send 5,000 commands each to a real-time server. Every command must be applied
 // exactly once and in order per client, and every result and every event must arrive.
 //
-// Corruption is left out here: a flipped byte in a command is UDP's checksum's to catch today, and
-// sealed packets' (AEAD) once sessions are sealed; this test is about loss, duplication and order.
+// Corruption is left out here: a flipped byte is the seal's to catch (a bad_seal drop, tested in
+// tests/net/sealed_session_test.cpp); this test is about loss, duplication and order.
 #include <gtest/gtest.h>
 
 #include <asio.hpp>
