@@ -12,7 +12,8 @@ Fleet::Fleet(const LoadOptions& options, const asio::ip::udp::endpoint& server,
       tokens_(std::move(tokens)),
       io_(static_cast<int>(std::max(1u, options.threads))),
       work_(std::make_unique<asio::executor_work_guard<asio::io_context::executor_type>>(io_.get_executor())),
-      threadCount_(std::max(1u, options.threads)) {
+      threadCount_(std::max(1u, options.threads)),
+      churnRng_(mixSeed(options.seed, 11, 0)) {
   players_.reserve(options.players);
   for (std::size_t i = 0; i < threadCount_; ++i) threads_.emplace_back([this] { io_.run(); });
 }
@@ -26,18 +27,62 @@ Fleet::~Fleet() {
 
 void Fleet::spawn(std::size_t total) {
   total = std::min(total, options_.players);
-  while (players_.size() < total && !stopped_) {
-    PlayerSettings s;
-    s.index = players_.size();
-    s.server = server_;
-    if (!tokens_.empty()) s.token = tokens_[s.index % tokens_.size()];
-    s.pattern = options_.pattern;
-    s.seed = options_.seed;
-    s.impairment = options_.impairment;
-    s.viewRateHz = options_.viewRateHz;
-    players_.push_back(std::make_unique<Player>(io_, s));
-    players_.back()->start();
+  while (spawned_ < total && !stopped_) {
+    add();
+    ++spawned_;
   }
+}
+
+void Fleet::add() {
+  PlayerSettings s;
+  s.index = players_.size();
+  s.server = server_;
+  if (!tokens_.empty()) s.token = tokens_[s.index % tokens_.size()];
+  s.pattern = options_.pattern;
+  s.seed = options_.seed;
+  s.impairment = options_.impairment;
+  s.viewRateHz = options_.viewRateHz;
+  players_.push_back(std::make_unique<Player>(io_, s));
+  players_.back()->start();
+}
+
+bool Fleet::churnOne() {
+  if (stopped_ || players_.empty()) return false;
+  auto connected = [&](std::size_t i) {
+    for (const Retiring& r : retiring_) {
+      if (r.index == i) return false;  // already leaving
+    }
+    bool yes = false;
+    players_[i]->read(
+        [&](const PlayerRecord& r) { yes = !r.churned && r.state == client::ClientState::kConnected; });
+    return yes;
+  };
+  // A random player; when it is not connected, the next one that is.
+  const std::size_t n = players_.size();
+  const std::size_t first = static_cast<std::size_t>(churnRng_.uniform() * static_cast<double>(n)) % n;
+  std::size_t pick = n;
+  for (std::size_t k = 0; k < n && pick == n; ++k) {
+    if (connected((first + k) % n)) pick = (first + k) % n;
+  }
+  if (pick == n) return false;
+  players_[pick]->leave([] {}, true);
+  // As in stop(): the relay holds the Disconnect as long as the simulated latency.
+  const double ms = options_.impairment.active()
+                        ? options_.impairment.latencyMs + options_.impairment.jitterMs + 50.0
+                        : 50.0;
+  retiring_.push_back({pick, std::chrono::steady_clock::now() +
+                                 std::chrono::milliseconds(static_cast<long>(std::min(ms, 2000.0)))});
+  add();
+  return true;
+}
+
+void Fleet::service() {
+  const auto now = std::chrono::steady_clock::now();
+  std::erase_if(retiring_, [&](const Retiring& r) {
+    if (r.due > now) return false;
+    players_[r.index]->retire();
+    return true;
+  });
 }
 
 Fleet::Marks Fleet::mark() const {
@@ -61,7 +106,8 @@ Window Fleet::window(Marks& marks, bool advance) const {
         for (std::size_t k = std::min(from[s], v.size()); k < v.size(); ++k) w.values[s].push_back(v[k]);
         if (advance) marks[i][s] = v.size();
       }
-      if (r.started) ++w.players;
+      if (r.started && !r.churned) ++w.players;
+      if (r.churned) ++w.churned;
       if (r.everConnected) ++w.connectedEver;
       if (r.state == client::ClientState::kAwaitingChallenge ||
           r.state == client::ClientState::kAwaitingAccept) {
@@ -129,6 +175,7 @@ Counts Fleet::counts() const {
       if (r.started) ++c.started;
       if (r.everConnected) ++c.connected;
       if (r.left) ++c.connectedAtEnd;
+      if (r.churned) ++c.churned;
       switch (r.state) {
         case client::ClientState::kRefused:
           ++c.refused;
@@ -140,7 +187,7 @@ Counts Fleet::counts() const {
           if (c.timedOutExample.empty()) c.timedOutExample = r.message;
           break;
         case client::ClientState::kDisconnected:
-          if (!r.left) {
+          if (!r.left && !r.churned) {
             ++c.disconnected;
             if (c.disconnectedExample.empty()) c.disconnectedExample = r.message;
           }
@@ -168,6 +215,10 @@ Counts Fleet::counts() const {
       c.relayForwardedToServer += r.relay.forwarded[0];
       c.relayForwardedToClient += r.relay.forwarded[1];
       for (std::size_t k = 0; k < c.samples.size(); ++k) c.samples[k] += r.sampleKinds[k];
+      c.entitiesLost += r.viewLoss.lost;
+      c.entitiesVanished += r.viewLoss.vanished;
+      c.entitiesLostJoining += r.viewLoss.lostJoining;
+      c.entitiesVanishedJoining += r.viewLoss.vanishedJoining;
     });
   }
   return c;

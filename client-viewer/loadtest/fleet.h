@@ -3,6 +3,7 @@
 // stopped. Reading a window takes each player's lock briefly; the players keep running.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -20,7 +21,8 @@ namespace steerd::loadtest {
 // What the players measured since a mark (or since the start).
 struct Window {
   std::array<std::vector<double>, kSeriesCount> values;
-  std::size_t players = 0;  // started
+  std::size_t players = 0;  // started, less those churned out
+  std::size_t churned = 0;  // left before the end and replaced (--churn-per-second)
   std::size_t connected = 0, connectedEver = 0, handshaking = 0;
   double kbpsIn = 0, kbpsOut = 0;  // mean over connected players, last full second
 };
@@ -32,7 +34,16 @@ class Fleet {
 
   // Creates and starts players up to `total` (players already there keep running).
   void spawn(std::size_t total);
+  // Players created so far, those started in place of churned ones included.
   std::size_t size() const { return players_.size(); }
+  // Players started by spawn(), not counting those in place of churned ones.
+  std::size_t spawned() const { return spawned_; }
+  // One player, chosen at random among those connected, leaves (says Disconnect) and a new one
+  // starts in its place. Returns false when none is connected.
+  bool churnOne();
+  // Timed work of the main loop: frees the players that left by churn once their Disconnect had
+  // time to pass their relay.
+  void service();
 
   // A new mark at the current end of every player's series.
   using Marks = std::vector<SeriesMark>;
@@ -53,6 +64,7 @@ class Fleet {
 
  private:
   void waitFor(std::atomic<std::size_t>& remaining, std::chrono::milliseconds limit);
+  void add();  // a new player, started
 
   LoadOptions options_;
   asio::ip::udp::endpoint server_;
@@ -62,6 +74,13 @@ class Fleet {
   std::vector<std::thread> threads_;
   std::size_t threadCount_ = 1;
   std::vector<std::unique_ptr<Player>> players_;
+  std::size_t spawned_ = 0;  // players started by spawn() (not in place of churned ones)
+  SplitMix64 churnRng_;
+  struct Retiring {
+    std::size_t index;
+    std::chrono::steady_clock::time_point due;
+  };
+  std::vector<Retiring> retiring_;
   bool stopped_ = false;
 };
 

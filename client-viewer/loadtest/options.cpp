@@ -37,6 +37,10 @@ std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptio
       ->default_str("");
   app.add_option("--ramp", out.rampPerSecond, "Players started per second (0: all at once)")
       ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--churn-per-second", out.churnPerSecond,
+                 "While holding, players per second that leave (say Disconnect) and are replaced by new "
+                 "ones; each time a connected player chosen at random (from --seed)")
+      ->check(CLI::Range(0.0, 1e4));
   app.add_option("--loss", out.impairment.loss,
                  "Simulated loss: probability of dropping each datagram, each way")
       ->check(CLI::Range(0.0, 1.0));
@@ -95,6 +99,7 @@ std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptio
   // CLI11's range checks let NaN through (every comparison with NaN is false).
   const std::pair<const char*, double> numbers[] = {{"--duration", out.durationSeconds},
                                                     {"--ramp", out.rampPerSecond},
+                                                    {"--churn-per-second", out.churnPerSecond},
                                                     {"--loss", out.impairment.loss},
                                                     {"--latency", out.impairment.latencyMs},
                                                     {"--jitter", out.impairment.jitterMs},

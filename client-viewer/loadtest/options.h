@@ -29,6 +29,7 @@ struct LoadOptions {
   std::size_t players = 0;
   double durationSeconds = 0.0;
   double rampPerSecond = 100.0;  // players started per second; 0: all at once
+  double churnPerSecond = 0.0;   // while holding: players per second that leave and are replaced
   ImpairmentConfig impairment;
   Pattern pattern = Pattern::kWalk;
   std::string reportFile;

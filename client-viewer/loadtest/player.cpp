@@ -38,6 +38,8 @@ const char* seriesName(Series s) {
       return "connect_ms";
     case kTickLag:
       return "tester_tick_lag_ms";
+    case kLostGap:
+      return "lost_entity_gap_ms";
     case kSeriesCount:
       break;
   }
@@ -48,7 +50,8 @@ Player::Player(asio::io_context& io, PlayerSettings settings)
     : settings_(std::move(settings)),
       relay_(makeRelay(io)),
       client_(makeClient(io)),
-      timer_(client_->executor()),  // the player's ticks run on the client's strand
+      strand_(client_->executor()),
+      timer_(strand_),  // the player's ticks run on the client's strand
       period_(std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / settings_.inputRateHz))),
       viewPeriod_(std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / settings_.viewRateHz))) {
   std::lock_guard lock(mutex_);
@@ -84,7 +87,7 @@ std::unique_ptr<client::Client> Player::makeClient(asio::io_context& io) {
 Player::~Player() = default;
 
 void Player::start() {
-  asio::dispatch(client_->executor(), [this] {
+  asio::dispatch(strand_, [this] {
     {
       std::lock_guard lock(mutex_);
       record_.started = true;
@@ -168,6 +171,10 @@ void Player::onConnected(client::TimePoint now) {
   client_->setPlayer(mover_->x(), mover_->y(), 0.0f, 0.0f);
   nextSecond_ = now + std::chrono::seconds(1);
   ratesValid_ = false;  // the client's first rate window began at connect(): skip it
+  ViewLossConfig view;
+  view.interestRadius = info.interestRadius;
+  view.tickRate = tickRate_;
+  viewLoss_.emplace(view);
   std::lock_guard lock(mutex_);
   record_.everConnected = true;
   push(kConnect, Ms(now - connectStarted_).count());
@@ -257,9 +264,21 @@ void Player::onSnapshot(std::uint32_t tick, client::TimePoint arrival) {
     stallEndSeen_ = true;
     stallEnd_ = arrival;
   }
-  if (haveArrival_) {
+  // Entities gone from view while inside the area of interest (from the player's first tick on).
+  const wire::SnapshotRecord* record = viewLoss_ ? client_->latestSnapshot() : nullptr;
+  if (record != nullptr && record->tick == tick) {
+    gaps_.clear();
+    viewLoss_->observe(*record, client_->server().playerEntity, playerArchetype_, gaps_);
+  } else {
+    record = nullptr;
+  }
+  if (haveArrival_ || record != nullptr) {
     std::lock_guard lock(mutex_);
-    push(kSnapshotInterval, Ms(arrival - lastArrival_).count());
+    if (haveArrival_) push(kSnapshotInterval, Ms(arrival - lastArrival_).count());
+    if (record != nullptr) {
+      for (double g : gaps_) push(kLostGap, g);
+      record_.viewLoss = viewLoss_->counts();
+    }
   }
   haveArrival_ = true;
   lastArrival_ = arrival;
@@ -267,8 +286,12 @@ void Player::onSnapshot(std::uint32_t tick, client::TimePoint arrival) {
 
 void Player::push(Series s, double value) { record_.series[s].push_back(static_cast<float>(value)); }
 
-void Player::leave(std::function<void()> done) {
-  asio::dispatch(client_->executor(), [this, done = std::move(done)] {
+void Player::leave(std::function<void()> done, bool churned) {
+  asio::dispatch(strand_, [this, churned, done = std::move(done)] {
+    if (!client_) {  // retired
+      done();
+      return;
+    }
     const auto now = Clock::now();
     const bool wasTicking = ticking_;
     ticking_ = false;
@@ -284,10 +307,31 @@ void Player::leave(std::function<void()> done) {
     client_->disconnect();
     {
       std::lock_guard lock(mutex_);
-      record_.left = wasConnected;
-      if (!wasTicking) record_.state = before;
+      if (churned) {
+        record_.churned = true;
+        record_.state = client_->state();
+      } else if (!record_.churned) {
+        record_.left = wasConnected;
+        if (!wasTicking) record_.state = before;
+      }
     }
     done();
+  });
+}
+
+void Player::retire() {
+  if (relay_) {
+    asio::dispatch(relay_->executor(), [this] {
+      relay_->stop();
+      std::lock_guard lock(mutex_);
+      record_.relay = relay_->counters();
+    });
+  }
+  asio::dispatch(strand_, [this] {
+    ticking_ = false;
+    timer_.cancel();
+    viewLoss_.reset();
+    client_.reset();
   });
 }
 

@@ -22,6 +22,7 @@
 #include "loadtest/impairment.h"
 #include "loadtest/movement.h"
 #include "loadtest/relay.h"
+#include "loadtest/view_loss.h"
 
 namespace steerd::loadtest {
 
@@ -36,6 +37,7 @@ enum Series : std::uint8_t {
   kEntities,  // entities in the interpolated view, once a second
   kConnect,   // connect() to Accept
   kTickLag,   // how late the player's own input tick ran (the tester's load, not the server's)
+  kLostGap,   // how long each NPC lost from view while inside the interest area was out of it
   kSeriesCount,
 };
 const char* seriesName(Series s);
@@ -44,7 +46,8 @@ using SeriesMark = std::array<std::size_t, kSeriesCount>;
 struct PlayerRecord {
   bool started = false;
   bool everConnected = false;
-  bool left = false;  // we disconnected it at the end
+  bool left = false;     // we disconnected it at the end
+  bool churned = false;  // we disconnected it before the end (--churn-per-second), and replaced it
   client::ClientState state = client::ClientState::kIdle;
   std::string message;  // why refused, timed out, disconnected or failed
   std::array<std::vector<float>, kSeriesCount> series;
@@ -52,6 +55,7 @@ struct PlayerRecord {
   std::uint64_t snapshots = 0, snapshotParts = 0, snapshotsAbandoned = 0, decodeFailures = 0;
   std::uint64_t bytesIn = 0, bytesOut = 0, datagramsIn = 0, datagramsOut = 0, sendFailures = 0;
   RelayCounters relay;
+  ViewLossCounts viewLoss;
   double kbpsIn = 0.0, kbpsOut = 0.0;  // the last full second
 };
 
@@ -78,10 +82,14 @@ class Player {
   // Both may be called from any thread; the work runs on the player's strand.
   void start();
   // Stops ticking, closes an open stall, says Disconnect if connected, and records the final
-  // counters; then `done` runs (on the strand).
-  void leave(std::function<void()> done);
+  // counters; then `done` runs (on the strand). `churned`: it leaves before the end of the run
+  // (PlayerRecord::churned), not at it (PlayerRecord::left).
+  void leave(std::function<void()> done, bool churned = false);
   // Closes the relay (after leave(), once its Disconnect had time to get through).
   void close(std::function<void()> done);
+  // After leave(): closes the relay and frees the client (its snapshot ring); the record stays.
+  // leave() and close() may still be called; they do nothing more.
+  void retire();
 
   // Runs `f` with the record, under the player's lock.
   template <class F>
@@ -108,6 +116,7 @@ class Player {
   std::string relayError_;
   std::shared_ptr<ImpairedRelay> relay_;
   std::unique_ptr<client::Client> client_;
+  client::Client::Executor strand_;  // the client's: every handler of the player runs on it
   asio::steady_timer timer_;
   std::chrono::nanoseconds period_;
   client::TimePoint scheduled_{}, lastMove_{}, connectStarted_{}, nextSecond_{}, nextView_{};
@@ -123,6 +132,8 @@ class Player {
   std::uint32_t newestTick_ = 0;
   client::TimePoint lastArrival_{};
   bool haveArrival_ = false;
+  std::optional<ViewLossTracker> viewLoss_;  // once connected
+  std::vector<double> gaps_;
 
   mutable std::mutex mutex_;
   PlayerRecord record_;

@@ -24,9 +24,9 @@ std::string progressLine(const Window& w, const ProgressInfo& info) {
   }
   std::snprintf(
       buf, sizeof buf,
-      "[%6.1f s] players %zu/%zu connected %zu (connecting %zu) | kbps in %.1f out %.1f per player | "
-      "snapshot interval p99 %s | stalls %zu | %s | tester lag p99 %.1f ms",
-      info.elapsedSeconds, w.players, info.target, w.connected, w.handshaking, w.kbpsIn, w.kbpsOut,
+      "[%6.1f s] players %zu/%zu connected %zu (connecting %zu, churned %zu) | kbps in %.1f out %.1f "
+      "per player | snapshot interval p99 %s | stalls %zu | %s | tester lag p99 %.1f ms",
+      info.elapsedSeconds, w.players, info.target, w.connected, w.handshaking, w.churned, w.kbpsIn, w.kbpsOut,
       interval.count ? (std::to_string(static_cast<int>(interval.p99 + 0.5)) + " ms").c_str() : "n/a",
       stalls.count, tick.c_str(), lag.p99);
   return buf;

@@ -144,6 +144,7 @@ std::string reportJson(const Report& r) {
       .field("players", static_cast<std::uint64_t>(o.players))
       .field("duration_s", o.durationSeconds)
       .field("ramp_per_s", o.rampPerSecond)
+      .field("churn_per_s", o.churnPerSecond)
       .field("pattern", patternName(o.pattern))
       .field("loss", o.impairment.loss)
       .field("latency_ms", o.impairment.latencyMs)
@@ -175,6 +176,11 @@ std::string reportJson(const Report& r) {
       .field("send_failures", c.sendFailures)
       .field("bytes_in", c.bytesIn)
       .field("bytes_out", c.bytesOut)
+      .field("churned", c.churned)
+      .field("entities_lost", c.entitiesLost)
+      .field("entities_vanished", c.entitiesVanished)
+      .field("entities_lost_joining", c.entitiesLostJoining)
+      .field("entities_vanished_joining", c.entitiesVanishedJoining)
       .endObject();
   j.key("why").beginObject();
   j.field("refused", c.refusedExample).field("timed_out", c.timedOutExample);
@@ -238,6 +244,9 @@ std::string reportTable(const Report& r) {
       "steer-loadtest: %zu players (%s) against %s for %.1f s (ramp %.1f s), seed %llu, %llu thread(s)\n",
       o.players, patternName(o.pattern), o.server.c_str(), r.elapsedSeconds, r.rampSeconds,
       static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(r.threads));
+  if (o.churnPerSecond > 0) {
+    out += format("churn: %.3g players per second leave and are replaced\n", o.churnPerSecond);
+  }
   if (o.impairment.active()) {
     out += format("simulated network: loss %.3g, latency %.3g ms +- %.3g ms each way\n", o.impairment.loss,
                   o.impairment.latencyMs, o.impairment.jitterMs);
@@ -252,7 +261,8 @@ std::string reportTable(const Report& r) {
                                                  {kKbpsOut, "kbps out (per player)"},
                                                  {kEntities, "entities in view"},
                                                  {kConnect, "connect (ms)"},
-                                                 {kTickLag, "tester tick lag (ms)"}};
+                                                 {kTickLag, "tester tick lag (ms)"},
+                                                 {kLostGap, "lost entity gap (ms)"}};
   for (const auto& [s, label] : rows) {
     const Summary& m = r.series[s];
     out += format("%-28s %9zu %9.1f %9.1f %9.1f %9.1f\n", label, m.count, m.p50, m.p95, m.p99, m.max);
@@ -266,6 +276,8 @@ std::string reportTable(const Report& r) {
       static_cast<unsigned long long>(c.timedOut), static_cast<unsigned long long>(c.timedOutAfterConnect),
       static_cast<unsigned long long>(c.disconnected), static_cast<unsigned long long>(c.failed),
       static_cast<unsigned long long>(c.stillConnecting));
+  if (c.churned > 0)
+    out += format("  churned (left early and replaced) %llu\n", static_cast<unsigned long long>(c.churned));
   const std::pair<const std::string*, const char*> whys[] = {{&c.refusedExample, "refused"},
                                                              {&c.timedOutExample, "timed out"},
                                                              {&c.disconnectedExample, "disconnected"},
@@ -290,6 +302,12 @@ std::string reportTable(const Report& r) {
       static_cast<unsigned long long>(samples), pct(client::SampleKind::kInterpolated),
       pct(client::SampleKind::kExtrapolated), pct(client::SampleKind::kStalled),
       pct(client::SampleKind::kBehind), pct(client::SampleKind::kEmpty));
+  out += format(
+      "view: NPCs gone while well inside the interest area: lost %llu (seen again), vanished %llu (not "
+      "seen again within 5 s: despawned, or lost for good); of them in a player's first 2 s: %llu, %llu\n",
+      static_cast<unsigned long long>(c.entitiesLost), static_cast<unsigned long long>(c.entitiesVanished),
+      static_cast<unsigned long long>(c.entitiesLostJoining),
+      static_cast<unsigned long long>(c.entitiesVanishedJoining));
   if (o.impairment.active()) {
     out += format("simulated drops: %llu to the server, %llu to the clients\n",
                   static_cast<unsigned long long>(c.relayDroppedToServer),

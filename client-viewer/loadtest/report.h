@@ -34,6 +34,11 @@ struct Counts {
   std::uint64_t relayDroppedToServer = 0, relayDroppedToClient = 0;
   std::uint64_t relayForwardedToServer = 0, relayForwardedToClient = 0;
   std::array<std::uint64_t, 5> samples{};  // by client::SampleKind
+  std::uint64_t churned = 0;               // players that left before the end and were replaced
+  // NPCs gone from a player's view while well inside its interest area (view_loss.h): seen again
+  // later (lost), or not within 5 s (vanished: despawned, or lost for good).
+  std::uint64_t entitiesLost = 0, entitiesVanished = 0;
+  std::uint64_t entitiesLostJoining = 0, entitiesVanishedJoining = 0;  // of which in a player's first 2 s
   // An example message per outcome, to say why.
   std::string refusedExample, timedOutExample, disconnectedExample, failedExample;
 };

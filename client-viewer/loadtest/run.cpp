@@ -2,8 +2,10 @@
 
 #include <sys/resource.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -23,6 +25,20 @@ using Clock = std::chrono::steady_clock;
 using udp = asio::ip::udp;
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// SIGINT or SIGTERM: end the run early, the players leave, and the report is written as usual. A
+// second one kills (SA_RESETHAND).
+std::atomic<bool> stopRequested{false};
+extern "C" void onStopSignal(int) { stopRequested.store(true); }
+
+void catchStopSignals() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
 
 // Every player holds a socket (two behind a relay): raise the soft limit on open files to the hard one.
 void raiseFileLimit(std::size_t needed) {
@@ -125,8 +141,16 @@ class Runner {
     return s;
   }
 
+  bool stopping() {
+    if (!stopRequested.load()) return false;
+    if (!toldStopping_ && !o_.quiet) std::fprintf(stderr, "steer-loadtest: signal: stopping the run early\n");
+    toldStopping_ = true;
+    return true;
+  }
+
   // Progress once a second; then sleeps a little.
   void idle(std::size_t target) {
+    fleet_.service();
     const auto now = Clock::now();
     if (now >= nextProgress_) {
       nextProgress_ += std::chrono::seconds(1);
@@ -158,23 +182,31 @@ class Runner {
   // Starts players at the ramp rate until `target` run.
   void rampTo(std::size_t target) {
     const auto begin = Clock::now();
-    const std::size_t base = fleet_.size();
-    while (fleet_.size() < target) {
+    const std::size_t base = fleet_.spawned();
+    while (fleet_.spawned() < target && !stopping()) {
       std::size_t due = target;
       if (o_.rampPerSecond > 0) {
         const double n = 1.0 + std::floor(o_.rampPerSecond * seconds(Clock::now() - begin));
         due = std::min<std::size_t>(target, base + static_cast<std::size_t>(std::min(n, 1e9)));
       }
       fleet_.spawn(due);
-      if (fleet_.size() < target) idle(target);
+      if (fleet_.spawned() < target) idle(target);
     }
   }
 
   // Holds for `duration` s, or until every player has ended. Returns false in the second case.
   bool hold(double duration, std::size_t target) {
+    const auto begin = Clock::now();
     const auto end =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(duration));
-    while (Clock::now() < end) {
+        begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(duration));
+    double churned = 0;
+    while (Clock::now() < end && !stopping()) {
+      // Players leaving and joining: as many as the rate says by now (none when nobody is connected).
+      const double due = std::floor(o_.churnPerSecond * seconds(Clock::now() - begin));
+      while (churned < due) {
+        fleet_.churnOne();
+        ++churned;
+      }
       idle(target);
       if (fleet_.allEnded()) {
         std::fprintf(stderr, "steer-loadtest: every player has ended (none connected): stopping early\n");
@@ -217,7 +249,7 @@ class Runner {
         for (const auto& f : step.verdict.failures) std::fprintf(stderr, "  %s\n", f.c_str());
       }
       result.steps.push_back(step);
-      if (!held) break;
+      if (!held || stopping()) break;
       result.highestHeld = target;
       if (target >= o_.players) break;
       target = std::min(o_.players, target + o_.capacityStep);
@@ -260,7 +292,7 @@ class Runner {
   std::optional<ServerSample> first_, last_, prevSecond_;
   Fleet::Marks progressMarks_;
   Clock::time_point start_, nextProgress_;
-  bool toldUnreachable_ = false, warnedForeign_ = false;
+  bool toldUnreachable_ = false, warnedForeign_ = false, toldStopping_ = false;
 };
 
 }  // namespace
@@ -289,6 +321,7 @@ int runLoadTest(const LoadOptions& o) {
     return 2;
   }
   raiseFileLimit(o.players * (o.impairment.active() ? 2 : 1) + 64);
+  catchStopSignals();
   Runner runner(o, *server, std::move(tokens));
   return runner.run();
 }
