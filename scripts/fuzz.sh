@@ -10,6 +10,8 @@
 # A crash or sanitizer report fails the script and leaves the input in build/fuzz/crash-*.
 # Usage: scripts/fuzz.sh [RUNS]                   the scaled runs above (default RUNS 200000)
 #        scripts/fuzz.sh --all RUNS [TARGET...]   every target (or those named) RUNS times each
+# FUZZ_JOBS=J splits each target's runs over J processes (seeds 1..J, a corpus copy each), for
+# long runs on several cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 all=0
@@ -84,9 +86,23 @@ fuzz() {
   local target=$1 n=$((runs / $2))
   ((all)) && n=$runs
   if ((${#only[@]})) && [[ " ${only[*]} " != *" $target "* ]]; then return; fi
-  echo "== $target: $n inputs"
+  local jobs=${FUZZ_JOBS:-1}
+  echo "== $target: $n inputs ($jobs process(es))"
   local start=$SECONDS
-  "./fuzz/$target" -runs="$n" -max_len="$3" -print_final_stats=1 "$4" 2>&1 | tail -n 12
+  if ((jobs <= 1)); then
+    "./fuzz/$target" -runs="$n" -max_len="$3" -print_final_stats=1 "$4" 2>&1 | tail -n 12
+  else
+    local pids=() j failed=0
+    for ((j = 1; j <= jobs; j++)); do
+      rm -rf "$4-$j" && cp -r "$4" "$4-$j"
+      "./fuzz/$target" -seed="$j" -runs="$((n / jobs))" -max_len="$3" -print_final_stats=1 "$4-$j" \
+        >"$target-$j.log" 2>&1 &
+      pids+=($!)
+    done
+    for j in "${!pids[@]}"; do wait "${pids[$j]}" || failed=1; done
+    for ((j = 1; j <= jobs; j++)); do tail -n 12 "$target-$j.log"; done
+    ((failed == 0)) || { echo "== $target: a process failed (build/fuzz/$target-*.log)"; exit 1; }
+  fi
   echo "== $target: done in $((SECONDS - start)) s"
 }
 fuzz packet_fuzzer 1 1400 corpus
