@@ -63,6 +63,8 @@ std::string_view dropReasonName(DropReason r) {
       return "bad_command";
     case DropReason::kBadSeal:
       return "bad_seal";
+    case DropReason::kStaleInput:
+      return "stale_input";
     case DropReason::kCount:
       break;
   }

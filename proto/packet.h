@@ -86,6 +86,7 @@ enum class DropReason : std::uint8_t {
   kControlNotAllowed,    // a Control packet from a client without the control role
   kBadCommand,           // a Control packet with more commands than a datagram could hold
   kBadSeal,              // a sealed datagram that does not authenticate (forged, or another session's)
+  kStaleInput,           // an Input whose newest input was applied already (overtaken on the way)
   kCount,
 };
 std::string_view dropReasonName(DropReason r);

@@ -168,7 +168,9 @@ void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
     }
   }
   if (p.anyInput && newest.sequence() <= p.lastSequence) {
-    metrics_.drop(wire::DropReason::kReplayed);
+    // Overtaken by a later Input on the way (or sent twice): nothing new in it. Not a replay,
+    // which the seal refuses before this (a reordering link makes many of these).
+    metrics_.drop(wire::DropReason::kStaleInput);
     return;
   }
   const AgentId body = p.view.player();

@@ -111,7 +111,7 @@ TEST(Session, BadInputsAreCountedAndNeverMoveThePlayer) {
   c.input(8, 50, std::numeric_limits<float>::infinity());
   c.input(4, 60, 60);  // older than what was applied
   ASSERT_TRUE(s.stepUntil([&] {
-    return s.drops(wire::DropReason::kBadInput) == 3 && s.drops(wire::DropReason::kReplayed) == 1;
+    return s.drops(wire::DropReason::kBadInput) == 3 && s.drops(wire::DropReason::kStaleInput) == 1;
   }));
   EXPECT_FLOAT_EQ(s.world->agents().px[s.world->slotOf(me)], 50.0f);
   EXPECT_FLOAT_EQ(s.world->agents().py[s.world->slotOf(me)], 50.0f);
