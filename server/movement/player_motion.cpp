@@ -1,0 +1,181 @@
+#include "movement/player_motion.h"
+
+#include <cmath>
+#include <limits>
+
+#include "steering/locomotion.h"
+#include "steering/velocity_matching.h"
+
+namespace steerd::movement {
+
+namespace {
+
+using steer::dot;
+using steer::isFinite;
+using steer::length;
+using steer::lengthSq;
+
+// Takes away the part of `v` that points into a surface with outward normal `n` (unit).
+Vec2 slide(Vec2 v, Vec2 n) {
+  const float into = dot(v, n);
+  return into < 0.0f ? v - n * into : v;
+}
+
+// The point of segment [a, b] nearest to p.
+Vec2 nearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 ab = b - a;
+  const float len2 = lengthSq(ab);
+  if (!(len2 > 0.0f)) return a;
+  const float t = std::clamp(dot(p - a, ab) / len2, 0.0f, 1.0f);
+  return a + ab * t;
+}
+
+}  // namespace
+
+CollisionScene::CollisionScene(float minX, float minY, float maxX, float maxY, std::vector<Circle> obstacles,
+                               std::vector<Segment> walls)
+    : minX_(minX),
+      minY_(minY),
+      maxX_(maxX),
+      maxY_(maxY),
+      bounded_(minX < maxX && minY < maxY),
+      obstacles_(std::move(obstacles)),
+      walls_(std::move(walls)) {
+  bucket();
+}
+
+void CollisionScene::bucket() {
+  columns_ = rows_ = 0;
+  if (!bounded_ || (obstacles_.empty() && walls_.empty())) return;
+  // Cells of at least 8 m, at most kMaxCellsPerSide a side; shapes outside the bounds land in the
+  // edge cells (lookups clamp the same way).
+  const float side = std::max(maxX_ - minX_, maxY_ - minY_);
+  cell_ = std::max(8.0f, side / static_cast<float>(kMaxCellsPerSide));
+  originX_ = minX_;
+  originY_ = minY_;
+  columns_ = std::max(1, static_cast<int>(std::ceil((maxX_ - minX_) / cell_)));
+  rows_ = std::max(1, static_cast<int>(std::ceil((maxY_ - minY_) / cell_)));
+  const auto cellCount = static_cast<std::size_t>(columns_) * static_cast<std::size_t>(rows_);
+  auto clampCell = [](float v, int n) {
+    if (!(v >= 0.0f)) return 0;
+    return v >= static_cast<float>(n - 1) ? n - 1 : static_cast<int>(v);
+  };
+  // Each shape's box of cells, for a count pass and a fill pass.
+  auto forCells = [&](float lx, float ly, float hx, float hy, auto&& f) {
+    const int x0 = clampCell((lx - originX_) / cell_, columns_),
+              x1 = clampCell((hx - originX_) / cell_, columns_);
+    const int y0 = clampCell((ly - originY_) / cell_, rows_), y1 = clampCell((hy - originY_) / cell_, rows_);
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x)
+        f(static_cast<std::size_t>(y) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(x));
+  };
+  auto eachShape = [&](auto&& f) {
+    for (std::uint32_t i = 0; i < obstacles_.size(); ++i) {
+      const Circle& c = obstacles_[i];
+      forCells(c.centre.x - c.radius, c.centre.y - c.radius, c.centre.x + c.radius, c.centre.y + c.radius,
+               [&](std::size_t cell) { f(cell, i); });
+    }
+    for (std::uint32_t j = 0; j < walls_.size(); ++j) {
+      const Segment& w = walls_[j];
+      forCells(std::min(w.from.x, w.to.x), std::min(w.from.y, w.to.y), std::max(w.from.x, w.to.x),
+               std::max(w.from.y, w.to.y), [&](std::size_t cell) { f(cell, kWallBit | j); });
+    }
+  };
+  cellStart_.assign(cellCount + 1, 0);
+  eachShape([&](std::size_t cell, std::uint32_t) { ++cellStart_[cell + 1]; });
+  for (std::size_t c = 0; c < cellCount; ++c) cellStart_[c + 1] += cellStart_[c];
+  entries_.assign(cellStart_[cellCount], 0);
+  std::vector<std::uint32_t> fill(cellStart_.begin(), cellStart_.end() - 1);
+  eachShape([&](std::size_t cell, std::uint32_t e) { entries_[fill[cell]++] = e; });
+}
+
+Vec2 clampedMove(Vec2 move) {
+  if (!isFinite(move)) return {};
+  const float len2 = lengthSq(move);
+  return len2 > 1.0f ? move / std::sqrt(len2) : move;
+}
+
+PlayerState resolveContacts(PlayerState s, float radius, const CollisionScene& scene) {
+  std::vector<std::uint32_t> scratch;
+  const float r = std::max(radius, 0.0f);
+  for (int pass = 0; pass < kCollisionPasses; ++pass) {
+    bool touched = false;
+    scene.near(
+        s.position, r, scratch,
+        [&](std::uint32_t i) {
+          const Circle& c = scene.obstacles()[i];
+          const float reach = c.radius + r;
+          const Vec2 d = s.position - c.centre;
+          const float d2 = lengthSq(d);
+          if (!(d2 < reach * reach)) return;
+          const float dist = std::sqrt(d2);
+          // At the very centre there is no way out: +x, so both ends agree.
+          const Vec2 n = dist > steer::kEpsilon ? d / dist : Vec2{1.0f, 0.0f};
+          s.position = c.centre + n * reach;
+          s.velocity = slide(s.velocity, n);
+          touched = true;
+        },
+        [&](std::uint32_t j) {
+          const Segment& w = scene.walls()[j];
+          const Vec2 q = nearestOnSegment(s.position, w.from, w.to);
+          const Vec2 d = s.position - q;
+          const float d2 = lengthSq(d);
+          if (!(d2 < r * r)) return;
+          const float dist = std::sqrt(d2);
+          // On the wall's line: out by its left-hand normal (a wall has no inside to prefer).
+          Vec2 n = dist > steer::kEpsilon ? d / dist
+                                          : steer::perp(steer::normalizedOr(w.to - w.from, {1.0f, 0.0f}));
+          s.position = q + n * r;
+          s.velocity = slide(s.velocity, n);
+          touched = true;
+        });
+    if (scene.minX() < scene.maxX() && scene.minY() < scene.maxY()) {
+      auto clampAxis = [&](float& p, float& v, float lo, float hi) {
+        if (lo > hi) lo = hi = (lo + hi) * 0.5f;  // a world narrower than the body: its middle
+        if (p < lo) {
+          p = lo;
+          v = std::max(v, 0.0f);
+          touched = true;
+        } else if (p > hi) {
+          p = hi;
+          v = std::min(v, 0.0f);
+          touched = true;
+        }
+      };
+      clampAxis(s.position.x, s.velocity.x, scene.minX() + r, scene.maxX() - r);
+      clampAxis(s.position.y, s.velocity.y, scene.minY() + r, scene.maxY() - r);
+    }
+    if (!touched) break;
+  }
+  return s;
+}
+
+PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, const steer::BodyLimits& limits,
+                       const CollisionScene& scene) {
+  if (!(intent.dt > 0.0f) || !isFinite(intent.dt) || !isFinite(state.position) || !isFinite(state.velocity))
+    return state;
+  const Vec2 move = clampedMove(intent.move);
+  const float maxSpeed = isFinite(limits.maxSpeed) ? std::max(limits.maxSpeed, 0.0f) : 0.0f;
+  // Substeps: none longer than kMaxSubstepSeconds, and none moving the body more than half its
+  // radius (so it meets a thin wall before it is past it); at most 64.
+  float count = std::ceil(intent.dt / kMaxSubstepSeconds);
+  if (limits.radius > 0.0f) count = std::max(count, std::ceil(maxSpeed * intent.dt / (0.5f * limits.radius)));
+  const int substeps = static_cast<int>(std::clamp(count, 1.0f, 64.0f));
+  const float dt = intent.dt / static_cast<float>(substeps);
+  const steer::DynamicStep step = steer::DynamicStep::of(limits, dt);
+  steer::Body body;
+  body.limits = limits;
+  PlayerState s = state;
+  for (int k = 0; k < substeps; ++k) {
+    body.position = s.position;
+    body.velocity = s.velocity;
+    // Velocity matching (STEERING.md): the force that takes v to the velocity asked for, within
+    // kPlayerTimeToTarget, as fast as maxForce allows.
+    const Vec2 force = steer::velocityMatch(body, move * maxSpeed, {kPlayerTimeToTarget}).linear;
+    const steer::Body next = steer::integrateDynamicStep(body, force, step);
+    s = resolveContacts({next.position, next.velocity}, limits.radius, scene);
+  }
+  return s;
+}
+
+}  // namespace steerd::movement
