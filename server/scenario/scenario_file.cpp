@@ -493,8 +493,11 @@ class TakenSpots {
  private:
   static constexpr float kCell = 8.0f;
   static std::int64_t cellOf(Vec2 p) {
-    return (static_cast<std::int64_t>(std::floor(p.x / kCell)) << 32) ^
-           static_cast<std::int64_t>(static_cast<std::uint32_t>(std::floor(p.y / kCell)));
+    // Through int64 first: a negative coordinate's cell is negative, and a negative float does not
+    // convert to an unsigned integer (found by the scenario fuzzer: bounds below zero).
+    const auto cx = static_cast<std::uint64_t>(static_cast<std::int64_t>(std::floor(p.x / kCell)));
+    const auto cy = static_cast<std::uint64_t>(static_cast<std::int64_t>(std::floor(p.y / kCell)));
+    return static_cast<std::int64_t>((cx << 32) ^ (cy & 0xffffffffu));
   }
   std::unordered_map<std::int64_t, std::vector<std::pair<Vec2, float>>> cells_;
 };

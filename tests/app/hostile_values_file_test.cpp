@@ -71,5 +71,25 @@ TEST(HostileValuesFile, ASpawnBoxOfNoWidthOrHeightSpawnsAlongItsLine) {
   }
 }
 
+// Found by the scenario fuzzer: the spawn spacing's grid turned a negative coordinate's cell
+// into an unsigned integer (undefined). A world below zero spawns its agents inside it.
+TEST(HostileValuesFile, AWorldBelowZeroSpawnsItsAgentsInside) {
+  std::string text = replacedIn(kGood, "min { x: 0 y: 0 } max { x: 100 y: 100 }",
+                                "min { x: -100 y: -100 } max { x: 0 y: 0 }");
+  text = replacedIn(text, "center { x: 50 y: 50 }", "center { x: -50 y: -50 }");
+  text = replacedIn(text, "count: 3 min { x: 10 y: 10 } max { x: 20 y: 20 }",
+                    "count: 30 min { x: -99 y: -99 } max { x: -1 y: -1 }");
+  const ScenarioLoad r = loadScenarioText(text, "t.txtpb", {1, 1, 0}, true);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  ASSERT_EQ(r.world->agentCount(), 30u);
+  const AgentColumns& a = r.world->agents();
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    EXPECT_LT(a.px[s], 0.0f);
+    EXPECT_LT(a.py[s], 0.0f);
+    EXPECT_GT(a.px[s], -100.0f);
+    EXPECT_GT(a.py[s], -100.0f);
+  }
+}
+
 }  // namespace
 }  // namespace steerd
