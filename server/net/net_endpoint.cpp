@@ -278,6 +278,14 @@ void NetEndpoint::onConnectResponse(const wire::Decoded& d) {
     if (!here->second.accept.empty()) sendRaw(here->second, here->second.accept);
     return;
   }
+  if (here != connections_.end() &&
+      Clock::now() - here->second.lastReceived < std::chrono::duration<double>(kReplaceAfterSilenceSeconds)) {
+    // A new key while the session at this address still speaks: not a restarted client (whose
+    // old session falls silent at once), so no new session, and no key exchange to spend. A
+    // restarted client's resends get in once the old session has been quiet that long.
+    metrics_.drop(wire::DropReason::kRateLimited);
+    return;
+  }
   if (stopped_) return refuse(wire::REFUSE_SHUTTING_DOWN, "server is shutting down");
   // A key pair of the server's own for every session: even a client that reuses its key gets new
   // session keys, so nothing sealed for an earlier session opens in this one.

@@ -89,6 +89,9 @@ class NetEndpoint {
   static constexpr int kMaxScenePartsPerRequest = 16;
   // A Control packet with more commands than this is malformed (a datagram holds fewer real ones).
   static constexpr int kMaxCommandsPerPacket = 256;
+  // A ConnectResponse with a new key from an admitted address replaces that session only once it
+  // has been silent this long (a restarted client); before, it is dropped (rate_limited).
+  static constexpr double kReplaceAfterSilenceSeconds = 1.0;
 
  private:
   struct Connection;

@@ -112,15 +112,27 @@ TEST(SealedSession, ANewKeyFromAnAdmittedAddressIsANewClientThere) {
   const auto repeated = c.connect(s);
   ASSERT_TRUE(repeated);
   EXPECT_EQ(repeated->accept().client_id(), first->accept().client_id());
-  // A client restarted on the same port: a new key, a new session, the old one ended.
+  // A new key while the session at this address still speaks: dropped, the session stays.
+  c.input(1, 30, 30);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
   c.keys = wire::KeyPair::generate();
+  ASSERT_TRUE(c.challenge(s));
+  wire::Packet resp;
+  resp.mutable_connect_response()->set_cookie(c.cookie);
+  resp.mutable_connect_response()->set_public_key(c.keys.publicKey);
+  c.send(resp, wire::kMinConnectResponseBytes);
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kRateLimited) == 1; }));
+  EXPECT_EQ(s.metrics.sessionsReplaced.load(), 0u);
+  // A client restarted on the same port: its old session falls silent, and once it has been
+  // silent kReplaceAfterSilenceSeconds, a new key is a new session and the old one ends.
+  std::this_thread::sleep_for(std::chrono::duration<double>(NetEndpoint::kReplaceAfterSilenceSeconds + 0.1));
   const auto restarted = c.connect(s);
   ASSERT_TRUE(restarted);
   EXPECT_NE(restarted->accept().client_id(), first->accept().client_id());
   EXPECT_EQ(s.metrics.sessionsReplaced.load(), 1u);
   ASSERT_TRUE(s.stepUntil([&] { return s.session->clientCount() == 1; }));
   c.input(1, 30, 30);
-  EXPECT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+  EXPECT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 2; }));
 }
 
 TEST(SealedSession, AnUnusableKeyFromAnAdmittedAddressLeavesTheSessionAlone) {
@@ -133,6 +145,12 @@ TEST(SealedSession, AnUnusableKeyFromAnAdmittedAddressLeavesTheSessionAlone) {
   wire::Packet resp;
   resp.mutable_connect_response()->set_cookie(*cookie);
   resp.mutable_connect_response()->set_public_key(std::string(3, 'k'));
+  c.send(resp, wire::kMinConnectResponseBytes);
+  // While the session speaks, a new key from its address is dropped before any key check...
+  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kRateLimited) == 1; }));
+  // ...and once it has been silent long enough, a bad key is refused with its reason, and the
+  // session is still there.
+  std::this_thread::sleep_for(std::chrono::duration<double>(NetEndpoint::kReplaceAfterSilenceSeconds + 0.1));
   c.send(resp, wire::kMinConnectResponseBytes);
   const auto answer = c.await(s, wire::Packet::kRefuse);
   ASSERT_TRUE(answer);
