@@ -5,7 +5,8 @@
 // for is carried, not removed. So, from one complete snapshot to the next newer one, an entity
 // that goes from the client's record while it was well inside the area (predicted within
 // `inside` x the radius of the player both at the old tick and at the new one) should not have
-// gone at all, unless it was despawned. Ids are never reused, so one that comes back later was
+// gone at all, unless it was despawned. An id never names another agent (a departed agent's index
+// comes back with a new generation, so a new id), so one that comes back later was
 // lost, not despawned: that is `lost`. One that does not come back within `comeBackSeconds` of
 // server time was despawned (by the control API) or lost for good: `vanished` (in a world nobody
 // despawns from, a fault too).

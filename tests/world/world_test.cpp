@@ -96,7 +96,8 @@ TEST(World, DespawnKeepsOtherAgentsAndIds) {
   EXPECT_FLOAT_EQ(w.agents().px[w.slotOf(c)], 30.0f);
   EXPECT_THROW(w.despawn(b), std::out_of_range);
   EXPECT_THROW(w.setExternalState(b, {1, 1}, {}), std::out_of_range);
-  // Ids are never reused; the world keeps stepping and hashing.
+  // A departed id is not given again (its index waits World::kIndexReuseDelayTicks, then comes
+  // back with a new generation); the world keeps stepping and hashing.
   EXPECT_EQ(w.spawn(0, {5, 5}), 3u);
   w.step();
   EXPECT_EQ(w.agentCount(), 3u);
