@@ -87,6 +87,12 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                  "Role of the token --issue-token prints: player, or control (a game-logic client whose "
                  "commands drive the NPCs: docs/CONTROL.md)")
       ->check(CLI::IsMember({"player", "control"}));
+  app.add_option("--player-input", out.playerInput,
+                 "How clients move their players: position (the client says where; the server checks "
+                 "bounds, speed and jumps) or intent (the client says where it wants to go; the server "
+                 "moves the body, colliding with the scene: docs/PROTOCOL.md)")
+      ->check(CLI::IsMember({"position", "intent"}))
+      ->envname("STEERD_PLAYER_INPUT");
   app.add_flag("--allow-control", out.allowControl,
                "Give every client the control role (spawn, despawn and command NPCs; local development "
                "only: in production give control tokens with --issue-token ID --role control)")

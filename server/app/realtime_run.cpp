@@ -277,6 +277,8 @@ int runRealtime(const Options& options) {
   sessionConfig.clientKbps = options.clientKbps;
   sessionConfig.interestRadius = options.interestRadius;
   sessionConfig.controller.maxAgents = options.maxAgents;
+  sessionConfig.playerInput =
+      options.playerInput == "intent" ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
   net::GameSession session(*world, *endpoint, metrics, sessionConfig);
   endpoint->start();
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,

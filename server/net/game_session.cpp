@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "net/wire_scene.h"
@@ -29,6 +30,19 @@ GameSession::GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& met
   }
   spdlog::debug("static scene: {} part(s) for clients", scene.parts.size());
   endpoint_.setScene(scene.parts);
+  // Players collide with the scene as clients decode it (1/64 m), not the file's exact values:
+  // a client predicting its player with the same model then gets the same floats.
+  wire::SceneGeometry decoded;
+  for (const wire::Scene& part : scene.parts) {
+    if (const std::string error = wire::decodeScenePart(part, decoded); !error.empty())
+      spdlog::error("static scene part {} does not decode: {}", part.part(), error);
+  }
+  std::vector<movement::Circle> circles;
+  for (const auto& o : decoded.obstacles) circles.push_back({{o.centre.x, o.centre.y}, o.radius});
+  std::vector<movement::Segment> walls;
+  for (const auto& w : decoded.walls) walls.push_back({{w.from.x, w.from.y}, {w.to.x, w.to.y}});
+  const Bounds& b = world.geometry().bounds;
+  collision_ = movement::CollisionScene(b.minX, b.minY, b.maxX, b.maxY, std::move(circles), std::move(walls));
 }
 
 void GameSession::beforeTick() {
@@ -52,6 +66,7 @@ void GameSession::beforeTick() {
         break;
     }
   }
+  if (config_.playerInput == PlayerInputMode::kIntent) applyIntents();
   // Commands held back for want of room for their results go in now that acks made room, in join
   // order; then every command taken this tick is applied, in the order taken.
   for (const std::uint32_t id : order_) {
@@ -167,6 +182,78 @@ void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
       return;
     }
   }
+  if (config_.playerInput == PlayerInputMode::kIntent) {
+    intentInput(p, in);
+  } else {
+    positionInput(p, in);
+  }
+}
+
+// Every input the client has not had applied goes in the queue (each once, whichever datagram
+// brought it); applyIntents steps the body with them in sequence order.
+void GameSession::intentInput(Player& p, const wire::Input& in) {
+  for (const auto& i : in.inputs()) {
+    const bool finite = std::isfinite(i.move_x()) && std::isfinite(i.move_y()) && std::isfinite(i.dt());
+    if (!finite || !(i.dt() > 0.0f) || i.dt() > kMaxIntentDt) {
+      metrics_.drop(wire::DropReason::kBadInput);  // the whole Input: a client that sends this is broken
+      return;
+    }
+  }
+  bool anyNew = false;
+  for (const auto& i : in.inputs()) {
+    if (p.anyInput && i.sequence() <= p.lastSequence) continue;  // applied already
+    if (p.pending.count(i.sequence())) continue;                 // queued already
+    if (p.pending.size() >= kMaxPendingIntents) {
+      // More inputs than time lets it spend (a speed hack, or a flood): not queued.
+      metrics_.drop(wire::DropReason::kRateLimited);
+      return;
+    }
+    p.pending.emplace(i.sequence(), i);
+    anyNew = true;
+  }
+  if (!anyNew) metrics_.drop(wire::DropReason::kStaleInput);
+}
+
+void GameSession::applyIntents() {
+  const double tickSeconds = 1.0 / config_.tickRate;
+  const steer::BodyLimits& limits = world_.archetypes()[playerArchetype_].limits;
+  for (const std::uint32_t id : order_) {
+    Player& p = clients_.at(id);
+    const AgentId body = p.view.player();
+    if (body == kNoBody || !world_.isAlive(body)) continue;
+    // Time passes for every client alike; what it does not spend now it may spend a little later
+    // (inputs come in bursts), never more than kMaxIntentBankSeconds ahead.
+    p.bank = std::min(p.bank + tickSeconds, tickSeconds + kMaxIntentBankSeconds);
+    while (!p.pending.empty()) {
+      const auto next = p.pending.begin();
+      if (p.anyInput && next->first != p.lastSequence + 1) {
+        // One is missing (lost on the way): wait a little for the resend in a later Input.
+        if (p.gapSinceTick == 0) p.gapSinceTick = world_.tick() + 1;
+        if (world_.tick() + 1 - p.gapSinceTick < kIntentGapWaitTicks) break;
+        metrics_.inputsSkipped.fetch_add(next->first - p.lastSequence - 1, std::memory_order_relaxed);
+      }
+      const double dt = next->second.dt();
+      if (dt > p.bank + 1e-4) break;  // ahead of real time (past float rounding): it waits
+      const std::uint32_t slot = world_.slotOf(body);
+      const AgentColumns& a = world_.agents();
+      const movement::PlayerState moved = movement::stepPlayer(
+          {{a.px[slot], a.py[slot]}, {a.vx[slot], a.vy[slot]}},
+          {{next->second.move_x(), next->second.move_y()}, next->second.dt()}, limits, collision_);
+      world_.setExternalState(body, moved.position, moved.velocity);
+      p.bank -= dt;
+      p.anyInput = true;
+      p.lastSequence = next->first;
+      p.lastInputTick = world_.tick();
+      p.gapSinceTick = 0;
+      p.pending.erase(next);
+      metrics_.inputsApplied.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+}
+
+// The newest input says where the player is; the server checks it can be (bounds, speed, jumps).
+void GameSession::positionInput(Player& p, const wire::Input& in) {
+  const wire::PlayerInput& newest = in.inputs(0);
   if (p.anyInput && newest.sequence() <= p.lastSequence) {
     // Overtaken by a later Input on the way (or sent twice): nothing new in it. Not a replay,
     // which the seal refuses before this (a reordering link makes many of these).

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "control/control.h"
+#include "movement/player_motion.h"
 #include "net/client_view.h"
 #include "net/control_link.h"
 #include "net/debug_watch.h"
@@ -20,6 +22,12 @@
 
 namespace steerd::net {
 
+// How a client moves its player (steerd --player-input).
+enum class PlayerInputMode : std::uint8_t {
+  kPosition,  // the client says where its player is; the server validates (bounds, speed, jumps)
+  kIntent,    // the client says where it wants to go; the server moves the body (server/movement/)
+};
+
 struct SessionConfig {
   double tickRate = 30.0;                // Hz
   double sendRate = 20.0;                // snapshots per second
@@ -27,6 +35,7 @@ struct SessionConfig {
   float interestRadius = 0.0f;           // m; 0: whole world
   control::ControllerConfig controller;  // the control API's limits (agent cap)
   ControlLimits controlLimits;           // each control client's channel
+  PlayerInputMode playerInput = PlayerInputMode::kPosition;
 };
 
 class GameSession {
@@ -45,6 +54,17 @@ class GameSession {
   // Accept.player_entity of a client without a body (ConnectResponse.no_body).
   static constexpr std::uint32_t kNoBody = 0xffffffffu;
 
+  // Intent inputs: the longest step one may ask for; how many may wait for their turn; how long a
+  // missing one is waited for before it is passed over; how much time a client may bank (its
+  // inputs' dt may add up to the time that passed, plus this).
+  static constexpr float kMaxIntentDt = 0.1f;
+  static constexpr std::size_t kMaxPendingIntents = 32;
+  static constexpr std::uint64_t kIntentGapWaitTicks = 3;
+  static constexpr double kMaxIntentBankSeconds = 0.25;
+  // The static shapes players collide with: the scene as clients get it (quantised), so a client
+  // stepping its own player with the same model gets the same floats.
+  const movement::CollisionScene& collisionScene() const { return collision_; }
+
  private:
   struct Player {
     ClientView view;
@@ -54,6 +74,11 @@ class GameSession {
     std::uint64_t lastInputTick = 0;
     std::unique_ptr<ControlLink> link = nullptr;  // clients with the control role
     control::SubscriberId subscriber = 0;
+    // Intent mode: inputs not applied yet, by sequence; the time the client may still spend; the
+    // tick since which the next one in sequence has been missing (0: none missing).
+    std::map<std::uint32_t, wire::PlayerInput> pending{};
+    double bank = 0.0;
+    std::uint64_t gapSinceTick = 0;
   };
   void join(const NetEvent& e);
   void onControl(std::uint32_t clientId, const wire::Control& packet);
@@ -62,6 +87,9 @@ class GameSession {
   double now() const { return static_cast<double>(world_.tick()) / config_.tickRate; }
   void leave(std::uint32_t clientId);
   void input(std::uint32_t clientId, const wire::Input& input);
+  void positionInput(Player& p, const wire::Input& input);
+  void intentInput(Player& p, const wire::Input& input);
+  void applyIntents();  // before the tick, every client's due inputs in sequence order
   void debugSelect(std::uint32_t clientId, const wire::DebugSelect& select);
   void sendDebugInfo();  // outside the snapshot schedule and budget
 
@@ -71,6 +99,7 @@ class GameSession {
   SessionConfig config_;
   ArchetypeIndex playerArchetype_;
   InputLimits limits_;
+  movement::CollisionScene collision_;
   std::unordered_map<std::uint32_t, Player> clients_;
   std::vector<std::uint32_t> order_;  // client ids in join order: a fixed sending order
   std::vector<NetEvent> events_;

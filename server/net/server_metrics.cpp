@@ -92,6 +92,9 @@ std::string ServerMetrics::render() const {
   counter(out, "steerd_refusals_total",
           "Connection attempts refused (full, bad token, bad key, shutting down).", refusals.load(kRelaxed));
   counter(out, "steerd_inputs_applied_total", "Player inputs applied.", inputsApplied.load(kRelaxed));
+  counter(out, "steerd_inputs_skipped_total",
+          "Intent inputs never received (lost on the way), passed over after waiting for them.",
+          inputsSkipped.load(kRelaxed));
   counter(out, "steerd_inputs_clamped_total", "Player inputs clamped to the speed limit.",
           inputsClamped.load(kRelaxed));
   counter(out, "steerd_snapshots_sent_total", "Snapshots sent (all parts).", snapshotsSent.load(kRelaxed));

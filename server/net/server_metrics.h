@@ -41,6 +41,7 @@ struct ServerMetrics {
   Counter connects{0}, disconnects{0}, timeouts{0}, refusals{0};
   Counter sessionsReplaced{0};  // a connection with a token whose client id held a session took it
   Counter inputsApplied{0}, inputsClamped{0};
+  Counter inputsSkipped{0};  // intent inputs never received, passed over after the gap wait
   Counter snapshotsSent{0}, snapshotParts{0}, snapshotBytes{0}, snapshotEntities{0};
   Counter sceneParts{0}, sceneBytes{0};  // static scene parts sent on request
   Counter debugInfos{0}, debugBytes{0};  // DebugInfo datagrams (--allow-debug)
