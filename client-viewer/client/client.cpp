@@ -623,6 +623,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     info.interestRadius = std::isfinite(a.interest_radius()) ? std::max(a.interest_radius(), 0.0f) : 0.0f;
     info.debugAllowed = a.debug_allowed();
     info.controlAllowed = a.control_allowed();
+    const wire::PlayerLimits& pl = a.player_limits();
+    info.playerLimits = {pl.radius(), pl.mass(), pl.max_speed(), pl.max_force(), pl.max_turn_rate()};
+    info.playerIntents = a.player_intents();
 
     clock.setTickRate(info.tickRate);
     clock.seed(info.serverTick, now, now - lastHandshakeSend);

@@ -103,6 +103,12 @@ struct ServerInfo {
   float interestRadius = 0.0f;          // m around the player that snapshots cover; 0: everything
   bool debugAllowed = false;            // the server answers watchAgent() (steerd --allow-debug)
   bool controlAllowed = false;          // the server applies this client's commands (control role)
+  // The player archetype's limits, and whether the server moves players from intents (steerd
+  // --player-input intent), for predicting the player with server/movement's model.
+  struct PlayerLimits {
+    float radius = 0, mass = 0, maxSpeed = 0, maxForce = 0, maxTurnRate = 0;
+  } playerLimits;
+  bool playerIntents = false;
 };
 
 struct ClientStats {

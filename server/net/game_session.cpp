@@ -139,6 +139,14 @@ void GameSession::join(const NetEvent& e) {
   a->set_debug_allowed(endpoint_.debugAllowed());
   a->set_control_allowed(e.controlRole);
   a->set_public_key(e.publicKey);
+  const steer::BodyLimits& pl = world_.archetypes()[playerArchetype_].limits;
+  wire::PlayerLimits* limits = a->mutable_player_limits();
+  limits->set_radius(pl.radius);
+  limits->set_mass(pl.mass);
+  limits->set_max_speed(pl.maxSpeed);
+  limits->set_max_force(pl.maxForce);
+  limits->set_max_turn_rate(pl.maxTurnRate);
+  a->set_player_intents(config_.playerInput == PlayerInputMode::kIntent);
   for (const auto& arch : world_.archetypes()) a->add_archetypes(arch.name);
   OutDatagram d{clientId, {}};
   if (wire::encodeDatagram({wire::Packet::kAccept, 0, 0, 0}, p, d.bytes)) {

@@ -168,6 +168,13 @@ std::size_t acceptBytes(const pb::Scenario& s, bool builtinPlayer) {
   a->set_debug_allowed(true);
   a->set_control_allowed(true);
   a->set_public_key(std::string(wire::kPublicKeyBytes, 'k'));
+  wire::PlayerLimits* limits = a->mutable_player_limits();
+  limits->set_radius(1.0f);
+  limits->set_mass(1.0f);
+  limits->set_max_speed(1.0f);
+  limits->set_max_force(1.0f);
+  limits->set_max_turn_rate(1.0f);
+  a->set_player_intents(true);
   for (const auto& arch : s.archetypes()) a->add_archetypes(arch.name());
   if (builtinPlayer) a->add_archetypes(kPlayerArchetypeName);
   return wire::kHeaderBytes + p.ByteSizeLong();

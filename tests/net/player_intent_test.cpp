@@ -50,6 +50,9 @@ TEST(PlayerIntent, WalkingIntoAWallStopsAtItAndSlidesAlongIt) {
   const AgentId body = a->accept().player_entity();
   const steer::Vec2 start = positionOf(s, body);
   ASSERT_LT(start.x, 105.0f);
+  // The Accept says how the server takes input and what a client needs to predict its player.
+  EXPECT_TRUE(a->accept().player_intents());
+  EXPECT_EQ(a->accept().player_limits().radius(), playerRadius(s));
   const float limit = 110.0f - playerRadius(s);
   // Three seconds east and a little north, one intent a tick.
   for (std::uint32_t seq = 1; seq <= 90; ++seq) {
