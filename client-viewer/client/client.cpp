@@ -74,7 +74,8 @@ class LossWindow {
 
 struct PlayerSample {
   std::uint32_t sequence = 0;
-  float x = 0, y = 0, vx = 0, vy = 0;
+  float x = 0, y = 0, vx = 0, vy = 0;  // position mode
+  float mx = 0, my = 0, dt = 0;        // intent mode
 };
 
 // Parts of one tick received so far.
@@ -318,15 +319,24 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     auto* in = p.mutable_input();
     if (havePlayer) {
       std::move_backward(history.begin(), history.begin() + 3, history.end());
-      history[0] = {++inputSequence, player.x, player.y, player.vx, player.vy};
+      history[0] = player;
+      history[0].sequence = ++inputSequence;
+      // An intent is one input interval long (the server spends real time on it, not more).
+      history[0].dt = info.playerIntents ? static_cast<float>(1.0 / options.inputRateHz) : 0.0f;
       historyCount = std::min<std::size_t>(historyCount + 1, history.size());
       for (std::size_t i = 0; i < historyCount; ++i) {
         auto* pi = in->add_inputs();
         pi->set_sequence(history[i].sequence);
-        pi->set_x(history[i].x);
-        pi->set_y(history[i].y);
-        pi->set_vx(history[i].vx);
-        pi->set_vy(history[i].vy);
+        if (info.playerIntents) {
+          pi->set_move_x(history[i].mx);
+          pi->set_move_y(history[i].my);
+          pi->set_dt(history[i].dt);
+        } else {
+          pi->set_x(history[i].x);
+          pi->set_y(history[i].y);
+          pi->set_vx(history[i].vx);
+          pi->set_vy(history[i].vy);
+        }
       }
     }
     in->set_ack_snapshot(newestComplete);
@@ -673,6 +683,16 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       ++counters.partsMalformed;
       return;
     }
+    // The server's own record of this client's player (intent mode), newest tick wins; checked
+    // like any peer's numbers (finite) before anyone reconciles against it.
+    if (part.has_own() && (!own || tick > own->tick)) {
+      const wire::OwnPlayer& o = part.own();
+      if (std::isfinite(o.x()) && std::isfinite(o.y()) && std::isfinite(o.vx()) && std::isfinite(o.vy())) {
+        own = OwnPlayerState{tick, o.last_input(), o.x(), o.y(), o.vx(), o.vy()};
+      } else {
+        ++counters.partsMalformed;
+      }
+    }
     if (record(tick) != nullptr) {
       ++counters.partsDuplicate;
       return;
@@ -840,6 +860,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   wire::AckTracker acks;
   LossWindow loss;
 
+  std::optional<OwnPlayerState> own;  // Snapshot.own, the newest
   bool havePlayer = false;
   PlayerSample player;
   std::array<PlayerSample, 4> history{};  // newest first
@@ -896,7 +917,11 @@ void Client::disconnect() { impl_->disconnect(); }
 
 void Client::setPlayer(float x, float y, float vx, float vy) {
   impl_->havePlayer = true;
-  impl_->player = {0, x, y, vx, vy};
+  impl_->player = {0, x, y, vx, vy, 0, 0, 0};
+}
+void Client::setMove(float mx, float my) {
+  impl_->havePlayer = true;
+  impl_->player = {0, 0, 0, 0, 0, mx, my, 0};
 }
 
 ClientState Client::state() const { return impl_->state; }
@@ -913,6 +938,7 @@ asio::ip::udp::endpoint Client::localEndpoint() const {
 Client::Executor Client::executor() const { return impl_->strand; }
 
 const wire::SnapshotRecord* Client::latestSnapshot() const { return impl_->record(impl_->newestComplete); }
+std::optional<OwnPlayerState> Client::ownPlayer() const { return impl_->own; }
 std::uint32_t Client::ackedTick() const { return impl_->newestComplete; }
 const std::string& Client::lastDecodeError() const { return impl_->lastDecodeError; }
 const wire::SceneGeometry& Client::scene() const { return impl_->sceneGeometry; }

@@ -111,6 +111,14 @@ struct ServerInfo {
   bool playerIntents = false;
 };
 
+// The server's exact state of this client's player and the last input it applied, from the
+// newest snapshot that carried it (Snapshot.own: servers in intent mode).
+struct OwnPlayerState {
+  std::uint32_t tick = 0;       // the snapshot's
+  std::uint32_t lastInput = 0;  // PlayerInput.sequence of the last input applied (0: none yet)
+  float x = 0, y = 0, vx = 0, vy = 0;
+};
+
 struct ClientStats {
   // Timing.
   double rttMs = 0.0;        // smoothed
@@ -178,6 +186,10 @@ class Client {
   // The player's desired position (m) and velocity (m/s), sent with every following input. No
   // input is sent before the first call (inputs carry only ack_snapshot until then).
   void setPlayer(float x, float y, float vx, float vy);
+  // Intent mode (ServerInfo::playerIntents): the direction the player wants to move in (length
+  // <= 1: the share of max speed), sent with every following input, each one input interval
+  // long; the server moves the body (server/movement/). No input is sent before the first call.
+  void setMove(float mx, float my);
 
   ClientState state() const;
   const std::string& stateMessage() const;  // why Refused/TimedOut/Disconnected/Failed
@@ -190,6 +202,8 @@ class Client {
 
   // Snapshots: the newest complete one (null before any) and the tick acknowledged with inputs.
   const wire::SnapshotRecord* latestSnapshot() const;
+  // Snapshot.own, the newest (servers in intent mode); nullopt before one came.
+  std::optional<OwnPlayerState> ownPlayer() const;
   std::uint32_t ackedTick() const;
   // Why a snapshot or scene part was last refused (empty if never).
   const std::string& lastDecodeError() const;

@@ -140,7 +140,8 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   wire::SnapshotRecord record;
   const wire::SnapshotContent content{tick, updated_, removed_};
   // Packet wrapper: one tag byte and a two-byte length.
-  std::vector<wire::Snapshot> parts = wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3, record);
+  std::vector<wire::Snapshot> parts =
+      wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record);
   std::size_t actual = 0;
   for (const auto& part : parts) actual += wire::kHeaderBytes + wire::partBodyBytes(part);
   const double ratio = static_cast<double>(actual) / static_cast<double>(std::max<std::size_t>(used, 1));

@@ -16,6 +16,7 @@ namespace steerd::net {
 struct InterestConfig {
   float radius = 0.0f;             // m around the player; 0: the whole world
   std::size_t budgetBytes = 1600;  // per snapshot (kbps * 1000 / 8 / send rate)
+  std::size_t partReserve = 0;     // bytes each part leaves free (for Snapshot.own in part 0)
 };
 
 struct SnapshotStats {

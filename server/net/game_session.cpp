@@ -341,6 +341,8 @@ void GameSession::afterTick() {
   InterestConfig interest;
   interest.radius = config_.interestRadius;
   interest.budgetBytes = static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
+  const bool intents = config_.playerInput == PlayerInputMode::kIntent;
+  if (intents) interest.partReserve = kOwnPlayerBytes;
   if (order_.empty()) return;
   wireStatesOf(world_, wireStates_);
   // Clients are independent: each chunk builds and encodes its clients' snapshots on the world's
@@ -353,8 +355,20 @@ void GameSession::afterTick() {
       std::vector<OutDatagram>& mine = perClient_[k];
       mine.clear();
       SnapshotStats stats;
-      std::vector<wire::Snapshot> parts =
-          clients_.at(id).view.build(world_, wireStates_, tick, interest, stats);
+      Player& player = clients_.at(id);
+      std::vector<wire::Snapshot> parts = player.view.build(world_, wireStates_, tick, interest, stats);
+      if (intents && !parts.empty() && player.view.player() != kNoBody &&
+          world_.isAlive(player.view.player())) {
+        // The client's own body, exact, with the last input applied: what it reconciles against.
+        const std::uint32_t slot = world_.slotOf(player.view.player());
+        const AgentColumns& a = world_.agents();
+        wire::OwnPlayer* own = parts.front().mutable_own();
+        own->set_last_input(player.anyInput ? player.lastSequence : 0);
+        own->set_x(a.px[slot]);
+        own->set_y(a.py[slot]);
+        own->set_vx(a.vx[slot]);
+        own->set_vy(a.vy[slot]);
+      }
       for (auto& part : parts) {
         *packet.mutable_snapshot() = std::move(part);
         OutDatagram d{id, {}};

@@ -61,6 +61,8 @@ class GameSession {
   static constexpr std::size_t kMaxPendingIntents = 32;
   static constexpr std::uint64_t kIntentGapWaitTicks = 3;
   static constexpr double kMaxIntentBankSeconds = 0.25;
+  // What Snapshot.own takes at most (tag, length, five fields), left free in every part.
+  static constexpr std::size_t kOwnPlayerBytes = 32;
   // The static shapes players collide with: the scene as clients get it (quantised), so a client
   // stepping its own player with the same model gets the same floats.
   const movement::CollisionScene& collisionScene() const { return collision_; }

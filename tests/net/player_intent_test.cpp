@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "udp_harness.h"
 
@@ -135,6 +136,30 @@ TEST(PlayerIntent, EachInputIsAppliedOnceAndAMissingOneIsPassedOverAfterAWait) {
   sendIntents(c, 2, 1, 0.0f, 1.0f, 1.0f / 30.0f);
   ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kStaleInput) == 2; }));
   EXPECT_EQ(s.metrics.inputsApplied.load(), 2u);
+}
+
+TEST(PlayerIntent, SnapshotsCarryTheClientsOwnBodyExactWithTheLastInputApplied) {
+  Server s(walledField());
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a);
+  const AgentId body = a->accept().player_entity();
+  for (std::uint32_t seq = 1; seq <= 5; ++seq) sendIntents(c, seq, 1, 0.6f, -0.8f, 1.0f / 30.0f);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 5; }));
+  const steer::Vec2 there = positionOf(s, body);
+  // The next snapshot's part 0: input 5 applied, the body exactly where the server has it.
+  std::optional<wire::OwnPlayer> own;
+  ASSERT_TRUE(s.stepUntil([&] {
+    wire::Decoded d;
+    while (c.receive(d)) {
+      if (d.drop == wire::DropReason::kNone && d.packet.has_snapshot() && d.packet.snapshot().has_own() &&
+          d.packet.snapshot().own().last_input() == 5)
+        own = d.packet.snapshot().own();
+    }
+    return own.has_value();
+  }));
+  EXPECT_EQ(own->x(), there.x);
+  EXPECT_EQ(own->y(), there.y);
 }
 
 }  // namespace
