@@ -323,6 +323,10 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       history[0].sequence = ++inputSequence;
       // An intent is one input interval long (the server spends real time on it, not more).
       history[0].dt = info.playerIntents ? static_cast<float>(1.0 / options.inputRateHz) : 0.0f;
+      if (info.playerIntents) {
+        updatePredictionScene();
+        prediction.applyInput(history[0].sequence, {history[0].mx, history[0].my}, history[0].dt);
+      }
       historyCount = std::min<std::size_t>(historyCount + 1, history.size());
       for (std::size_t i = 0; i < historyCount; ++i) {
         auto* pi = in->add_inputs();
@@ -636,6 +640,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     const wire::PlayerLimits& pl = a.player_limits();
     info.playerLimits = {pl.radius(), pl.mass(), pl.max_speed(), pl.max_force(), pl.max_turn_rate()};
     info.playerIntents = a.player_intents();
+    if (info.playerIntents) {
+      // Bounds only until the static scene is whole (then updatePredictionScene adds its shapes).
+      prediction = PlayerPrediction(
+          predictionLimits(), movement::CollisionScene(info.minX, info.minY, info.maxX, info.maxY, {}, {}));
+      predictionHasScene = false;
+    }
 
     clock.setTickRate(info.tickRate);
     clock.seed(info.serverTick, now, now - lastHandshakeSend);
@@ -689,6 +699,18 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       const wire::OwnPlayer& o = part.own();
       if (std::isfinite(o.x()) && std::isfinite(o.y()) && std::isfinite(o.vx()) && std::isfinite(o.vy())) {
         own = OwnPlayerState{tick, o.last_input(), o.x(), o.y(), o.vx(), o.vy()};
+        if (info.playerIntents) {
+          updatePredictionScene();
+          const std::optional<float> error =
+              prediction.reconcile(o.last_input(), {{o.x(), o.y()}, {o.vx(), o.vy()}}, secondsOf(now));
+          if (error) {
+            ++counters.predictionSamples;
+            counters.predictionErrorSumM += *error;
+            counters.predictionErrorMaxM =
+                std::max(counters.predictionErrorMaxM, static_cast<double>(*error));
+          }
+          counters.predictionCorrections = prediction.corrections();
+        }
       } else {
         ++counters.partsMalformed;
       }
@@ -861,6 +883,31 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   LossWindow loss;
 
   std::optional<OwnPlayerState> own;  // Snapshot.own, the newest
+  PlayerPrediction prediction;        // intent mode
+  bool predictionHasScene = false;
+
+  static double secondsOf(TimePoint t) { return Seconds(t.time_since_epoch()).count(); }
+  steer::BodyLimits predictionLimits() const {
+    steer::BodyLimits l;
+    l.radius = info.playerLimits.radius;
+    l.mass = info.playerLimits.mass;
+    l.maxSpeed = info.playerLimits.maxSpeed;
+    l.maxForce = info.playerLimits.maxForce;
+    l.maxTurnRate = info.playerLimits.maxTurnRate;
+    return l;
+  }
+  // The server steps players against the scene as it sends it: once the client has it whole, so
+  // does the prediction.
+  void updatePredictionScene() {
+    if (predictionHasScene || !options.fetchScene || !sceneComplete()) return;
+    std::vector<movement::Circle> circles;
+    for (const auto& o : sceneGeometry.obstacles) circles.push_back({{o.centre.x, o.centre.y}, o.radius});
+    std::vector<movement::Segment> walls;
+    for (const auto& w : sceneGeometry.walls) walls.push_back({{w.from.x, w.from.y}, {w.to.x, w.to.y}});
+    prediction.setScene(movement::CollisionScene(info.minX, info.minY, info.maxX, info.maxY,
+                                                 std::move(circles), std::move(walls)));
+    predictionHasScene = true;
+  }
   bool havePlayer = false;
   PlayerSample player;
   std::array<PlayerSample, 4> history{};  // newest first
@@ -939,6 +986,12 @@ Client::Executor Client::executor() const { return impl_->strand; }
 
 const wire::SnapshotRecord* Client::latestSnapshot() const { return impl_->record(impl_->newestComplete); }
 std::optional<OwnPlayerState> Client::ownPlayer() const { return impl_->own; }
+std::optional<PredictedPlayer> Client::predictedPlayer(TimePoint now) const {
+  const PlayerPrediction& p = impl_->prediction;
+  if (!impl_->info.playerIntents || !p.started()) return std::nullopt;
+  const movement::Vec2 at = p.renderPosition(Impl::secondsOf(now));
+  return PredictedPlayer{at.x, at.y, p.state().velocity.x, p.state().velocity.y};
+}
 std::uint32_t Client::ackedTick() const { return impl_->newestComplete; }
 const std::string& Client::lastDecodeError() const { return impl_->lastDecodeError; }
 const wire::SceneGeometry& Client::scene() const { return impl_->sceneGeometry; }

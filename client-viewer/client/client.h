@@ -32,6 +32,7 @@
 
 #include "client/clock_sync.h"
 #include "client/interpolation.h"
+#include "client/prediction.h"
 #include "proto/control.pb.h"
 #include "proto/packet.h"
 #include "proto/reliable_channel.h"
@@ -119,7 +120,18 @@ struct OwnPlayerState {
   float x = 0, y = 0, vx = 0, vy = 0;
 };
 
+// The player as predicted (intent mode): after every input sent, with the corrections eased out.
+struct PredictedPlayer {
+  float x = 0, y = 0;    // to draw at the time asked for
+  float vx = 0, vy = 0;  // predicted
+};
+
 struct ClientStats {
+  // Prediction (intent mode): each Snapshot.own against what was predicted for that input.
+  std::uint64_t predictionSamples = 0;  // reports compared
+  double predictionErrorSumM = 0.0;     // their distances, summed (mean = sum / samples)
+  double predictionErrorMaxM = 0.0;
+  std::uint64_t predictionCorrections = 0;  // reconciles that moved the prediction (> 1 mm)
   // Timing.
   double rttMs = 0.0;        // smoothed
   double rttJitterMs = 0.0;  // smoothed mean deviation of the RTT
@@ -204,6 +216,9 @@ class Client {
   const wire::SnapshotRecord* latestSnapshot() const;
   // Snapshot.own, the newest (servers in intent mode); nullopt before one came.
   std::optional<OwnPlayerState> ownPlayer() const;
+  // The player predicted from the inputs sent (intent mode), with corrections eased out; nullopt
+  // before the first Snapshot.own. With fetchScene it collides with the static scene once whole.
+  std::optional<PredictedPlayer> predictedPlayer(TimePoint now = Clock::now()) const;
   std::uint32_t ackedTick() const;
   // Why a snapshot or scene part was last refused (empty if never).
   const std::string& lastDecodeError() const;

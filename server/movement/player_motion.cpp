@@ -30,6 +30,26 @@ Vec2 nearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
   return a + ab * t;
 }
 
+// Whether segment [a, b] crosses segment [c, d] (touching at an end counts).
+bool segmentsCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const float d1 = steer::cross(b - a, c - a), d2 = steer::cross(b - a, d - a);
+  const float d3 = steer::cross(d - c, a - c), d4 = steer::cross(d - c, b - c);
+  return ((d1 > 0.0f) != (d2 > 0.0f) || d1 == 0.0f || d2 == 0.0f) &&
+         ((d3 > 0.0f) != (d4 > 0.0f) || d3 == 0.0f || d4 == 0.0f) && !(d1 == 0.0f && d2 == 0.0f);
+}
+
+// Whether moving the body's centre from `from` to `to` goes through a wall.
+bool crossesWall(Vec2 from, Vec2 to, const CollisionScene& scene, std::vector<std::uint32_t>& scratch) {
+  bool crosses = false;
+  scene.near(
+      from, steer::distance(from, to), scratch, [](std::uint32_t) {},
+      [&](std::uint32_t j) {
+        const Segment& w = scene.walls()[j];
+        if (segmentsCross(from, to, w.from, w.to)) crosses = true;
+      });
+  return crosses;
+}
+
 }  // namespace
 
 CollisionScene::CollisionScene(float minX, float minY, float maxX, float maxY, std::vector<Circle> obstacles,
@@ -150,6 +170,27 @@ PlayerState resolveContacts(PlayerState s, float radius, const CollisionScene& s
   return s;
 }
 
+bool isClear(Vec2 position, float radius, const CollisionScene& scene) {
+  std::vector<std::uint32_t> scratch;
+  const float r = std::max(radius, 0.0f);
+  constexpr float kSlack = 1e-4f;  // what a push-out leaves to float rounding
+  bool clear = true;
+  scene.near(
+      position, r, scratch,
+      [&](std::uint32_t i) {
+        const Circle& c = scene.obstacles()[i];
+        const float reach = c.radius + r - kSlack;
+        if (reach > 0.0f && lengthSq(position - c.centre) < reach * reach) clear = false;
+      },
+      [&](std::uint32_t j) {
+        const Segment& w = scene.walls()[j];
+        const float reach = r - kSlack;
+        if (reach > 0.0f && lengthSq(position - nearestOnSegment(position, w.from, w.to)) < reach * reach)
+          clear = false;
+      });
+  return clear;
+}
+
 PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, const steer::BodyLimits& limits,
                        const CollisionScene& scene) {
   if (!(intent.dt > 0.0f) || !isFinite(intent.dt) || !isFinite(state.position) || !isFinite(state.velocity))
@@ -166,6 +207,7 @@ PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, con
   steer::Body body;
   body.limits = limits;
   PlayerState s = state;
+  std::vector<std::uint32_t> scratch;
   for (int k = 0; k < substeps; ++k) {
     body.position = s.position;
     body.velocity = s.velocity;
@@ -173,7 +215,17 @@ PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, con
     // kPlayerTimeToTarget, as fast as maxForce allows.
     const Vec2 force = steer::velocityMatch(body, move * maxSpeed, {kPlayerTimeToTarget}).linear;
     const steer::Body next = steer::integrateDynamicStep(body, force, step);
-    s = resolveContacts({next.position, next.velocity}, limits.radius, scene);
+    const PlayerState resolved = resolveContacts({next.position, next.velocity}, limits.radius, scene);
+    // A gap narrower than the body (a rock beside a wall): the pushes cannot all be met, or one of
+    // them pushes the body through the wall. Then the substep is not taken: the body stops where
+    // it was clear.
+    const bool blocked = !isClear(resolved.position, limits.radius, scene) ||
+                         crossesWall(s.position, resolved.position, scene, scratch);
+    if (blocked && isClear(s.position, limits.radius, scene)) {
+      s.velocity = {};
+    } else {
+      s = resolved;
+    }
   }
   return s;
 }

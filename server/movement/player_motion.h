@@ -107,6 +107,10 @@ PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, con
 // passes), removing the part of `velocity` that points into what it touched. Also what a
 // teleport-free spawn point check uses: a position that comes back unchanged is free.
 PlayerState resolveContacts(PlayerState state, float radius, const CollisionScene& scene);
+// Whether a body of `radius` at `position` overlaps no shape (beyond float rounding) and is inside
+// the bounds' reach of the shapes. A substep whose push-out leaves the body overlapping (a gap
+// narrower than the body) is not taken: the body stops clear.
+bool isClear(Vec2 position, float radius, const CollisionScene& scene);
 
 // --- implementation of the template ------------------------------------------------------------
 

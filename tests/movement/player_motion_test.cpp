@@ -149,5 +149,16 @@ TEST(PlayerMotion, AGridOfManyShapesFindsTheSameContactsAsNone) {
   EXPECT_GT(p.position.x + p.position.y, 100.0f) << "it got through the field";
 }
 
+TEST(PlayerMotion, AGapNarrowerThanTheBodyStopsItClearInsteadOfSqueezingIn) {
+  // A rock whose edge is 0.5 m from a wall: a body of radius 0.5 does not fit between them.
+  const CollisionScene s(0, 0, 200, 200, {{{104, 50}, 1.5f}}, {{{106, 40}, {106, 60}}});
+  PlayerState p{{105.4f, 44.0f}, {}};
+  for (int i = 0; i < 120; ++i) {
+    p = stepPlayer(p, {{0.1f, 1.0f}, 1.0f / 30.0f}, playerLimits(), s);
+    ASSERT_LE(penetration(p.position, 0.5f, s), 1e-4f) << "step " << i;
+  }
+  EXPECT_LT(p.position.y, 50.0f) << "it stopped short of the gap";
+}
+
 }  // namespace
 }  // namespace steerd::movement
