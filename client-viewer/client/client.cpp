@@ -704,6 +704,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
           const std::optional<float> error =
               prediction.reconcile(o.last_input(), {{o.x(), o.y()}, {o.vx(), o.vy()}}, secondsOf(now));
           if (error) {
+            if (predictionErrors.size() < kMaxPredictionErrors) predictionErrors.push_back(*error);
             ++counters.predictionSamples;
             counters.predictionErrorSumM += *error;
             counters.predictionErrorMaxM =
@@ -882,8 +883,10 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   wire::AckTracker acks;
   LossWindow loss;
 
-  std::optional<OwnPlayerState> own;  // Snapshot.own, the newest
-  PlayerPrediction prediction;        // intent mode
+  std::optional<OwnPlayerState> own;    // Snapshot.own, the newest
+  PlayerPrediction prediction;          // intent mode
+  std::vector<float> predictionErrors;  // since takePredictionErrors, m
+  static constexpr std::size_t kMaxPredictionErrors = 4096;
   bool predictionHasScene = false;
 
   static double secondsOf(TimePoint t) { return Seconds(t.time_since_epoch()).count(); }
@@ -986,6 +989,10 @@ Client::Executor Client::executor() const { return impl_->strand; }
 
 const wire::SnapshotRecord* Client::latestSnapshot() const { return impl_->record(impl_->newestComplete); }
 std::optional<OwnPlayerState> Client::ownPlayer() const { return impl_->own; }
+void Client::takePredictionErrors(std::vector<float>& out) {
+  out.insert(out.end(), impl_->predictionErrors.begin(), impl_->predictionErrors.end());
+  impl_->predictionErrors.clear();
+}
 std::optional<PredictedPlayer> Client::predictedPlayer(TimePoint now) const {
   const PlayerPrediction& p = impl_->prediction;
   if (!impl_->info.playerIntents || !p.started()) return std::nullopt;

@@ -219,6 +219,8 @@ class Client {
   // The player predicted from the inputs sent (intent mode), with corrections eased out; nullopt
   // before the first Snapshot.own. With fetchScene it collides with the static scene once whole.
   std::optional<PredictedPlayer> predictedPlayer(TimePoint now = Clock::now()) const;
+  // Each prediction error measured since the last call (m; the newest 4,096 kept), appended.
+  void takePredictionErrors(std::vector<float>& out);
   std::uint32_t ackedTick() const;
   // Why a snapshot or scene part was last refused (empty if never).
   const std::string& lastDecodeError() const;

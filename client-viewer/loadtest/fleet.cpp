@@ -204,6 +204,7 @@ Counts Fleet::counts() const {
           break;
       }
       c.decodeFailures += r.decodeFailures;
+      c.predictionCorrections += r.predictionCorrections;
       c.snapshots += r.snapshots;
       c.snapshotParts += r.snapshotParts;
       c.snapshotsAbandoned += r.snapshotsAbandoned;

@@ -40,6 +40,8 @@ const char* seriesName(Series s) {
       return "tester_tick_lag_ms";
     case kLostGap:
       return "lost_entity_gap_ms";
+    case kPredictionError:
+      return "prediction_error_m";
     case kSeriesCount:
       break;
   }
@@ -130,7 +132,20 @@ void Player::onTick() {
     mover_->step(dt, settings_.pattern == Pattern::kChase || settings_.pattern == Pattern::kFlee
                          ? nearestNpc()
                          : std::nullopt);
-    client_->setPlayer(mover_->x(), mover_->y(), mover_->vx(), mover_->vy());
+    const client::ServerInfo& info = client_->server();
+    const auto predicted = info.playerIntents ? client_->predictedPlayer(now) : std::nullopt;
+    if (predicted) {
+      // Intent mode: the body follows the pattern's point, steered from where it is predicted
+      // (its velocity plus a pull towards the point), as a person at a keyboard would.
+      const float speed = std::max(info.playerLimits.maxSpeed, 1e-3f);
+      const float wx = mover_->vx() + 2.0f * (mover_->x() - predicted->x);
+      const float wy = mover_->vy() + 2.0f * (mover_->y() - predicted->y);
+      client_->setMove(wx / speed, wy / speed);
+    } else if (!info.playerIntents) {
+      client_->setPlayer(mover_->x(), mover_->y(), mover_->vx(), mover_->vy());
+    } else {
+      client_->setMove(0.0f, 0.0f);  // before the first own state: stand, and be heard
+    }
   }
   client_->update(now);
   const client::ClientState state = client_->state();
@@ -167,8 +182,13 @@ void Player::onConnected(client::TimePoint now) {
   }
   lastMove_ = now;
   nextView_ = now;
-  // The first input teleports the body to where this player starts.
-  client_->setPlayer(mover_->x(), mover_->y(), 0.0f, 0.0f);
+  // The first input teleports the body to where this player starts (position mode; in intent
+  // mode the body starts where the server put it and walks to the pattern).
+  if (info.playerIntents) {
+    client_->setMove(0.0f, 0.0f);
+  } else {
+    client_->setPlayer(mover_->x(), mover_->y(), 0.0f, 0.0f);
+  }
   nextSecond_ = now + std::chrono::seconds(1);
   ratesValid_ = false;  // the client's first rate window began at connect(): skip it
   ViewLossConfig view;
@@ -254,6 +274,10 @@ void Player::copyCounters(client::TimePoint now) {
   record_.datagramsIn = s.datagramsIn;
   record_.datagramsOut = s.datagramsOut;
   record_.sendFailures = s.sendFailures;
+  record_.predictionCorrections = s.predictionCorrections;
+  predictionErrors_.clear();
+  client_->takePredictionErrors(predictionErrors_);
+  for (const float e : predictionErrors_) push(kPredictionError, e);
   if (relay_) record_.relay = relay_->counters();
 }
 

@@ -34,10 +34,11 @@ enum Series : std::uint8_t {
   kRtt,               // smoothed RTT, once a second
   kKbpsIn,            // kbit/s, once a second
   kKbpsOut,
-  kEntities,  // entities in the interpolated view, once a second
-  kConnect,   // connect() to Accept
-  kTickLag,   // how late the player's own input tick ran (the tester's load, not the server's)
-  kLostGap,   // how long each NPC lost from view while inside the interest area was out of it
+  kEntities,         // entities in the interpolated view, once a second
+  kConnect,          // connect() to Accept
+  kTickLag,          // how late the player's own input tick ran (the tester's load, not the server's)
+  kLostGap,          // how long each NPC lost from view while inside the interest area was out of it
+  kPredictionError,  // metres: each Snapshot.own against the prediction for its input (intent mode)
   kSeriesCount,
 };
 const char* seriesName(Series s);
@@ -53,6 +54,7 @@ struct PlayerRecord {
   std::array<std::vector<float>, kSeriesCount> series;
   std::array<std::uint64_t, 5> sampleKinds{};  // by client::SampleKind
   std::uint64_t snapshots = 0, snapshotParts = 0, snapshotsAbandoned = 0, decodeFailures = 0;
+  std::uint64_t predictionCorrections = 0;  // intent mode: reconciles that moved the prediction
   std::uint64_t bytesIn = 0, bytesOut = 0, datagramsIn = 0, datagramsOut = 0, sendFailures = 0;
   RelayCounters relay;
   ViewLossCounts viewLoss;
@@ -107,7 +109,8 @@ class Player {
   std::optional<Point> nearestNpc() const;
   void perSecond(client::TimePoint now);
   void copyCounters(client::TimePoint now);
-  void push(Series s, double value);  // caller holds the lock
+  void push(Series s, double value);     // caller holds the lock
+  std::vector<float> predictionErrors_;  // scratch for copyCounters
 
   std::shared_ptr<ImpairedRelay> makeRelay(asio::io_context& io);
   std::unique_ptr<client::Client> makeClient(asio::io_context& io);

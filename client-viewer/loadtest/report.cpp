@@ -170,6 +170,7 @@ std::string reportJson(const Report& r) {
       .field("failed", c.failed)
       .field("still_connecting", c.stillConnecting)
       .field("decode_failures", c.decodeFailures)
+      .field("prediction_corrections", c.predictionCorrections)
       .field("snapshots", c.snapshots)
       .field("snapshot_parts", c.snapshotParts)
       .field("snapshots_abandoned", c.snapshotsAbandoned)

@@ -26,7 +26,8 @@ struct Counts {
   std::uint64_t failed = 0;                // local error (sockets)
   std::uint64_t stillConnecting = 0;       // handshake not finished when the run ended
   std::uint64_t decodeFailures = 0;
-  std::uint64_t snapshots = 0;  // complete snapshots received
+  std::uint64_t predictionCorrections = 0;  // intent mode: reconciles that moved a prediction
+  std::uint64_t snapshots = 0;              // complete snapshots received
   std::uint64_t snapshotParts = 0;
   std::uint64_t snapshotsAbandoned = 0;
   std::uint64_t sendFailures = 0;

@@ -257,9 +257,19 @@ void App::updateScene(client::TimePoint now, double dt, bool imguiMouse, bool im
       }
     }
     if (player_.active()) {
+      const auto predicted = info.playerIntents ? c->predictedPlayer(now) : std::nullopt;
+      if (predicted) player_.follow({predicted->x, predicted->y});
       const Motion& m = player_.update(input, dt);
-      c->setPlayer(m.position.x, m.position.y, m.velocity.x, m.velocity.y);
-      scene_.avatar = m;
+      if (info.playerIntents) {
+        // Intent mode: what the keys, the pointer or the bot ask for, as a share of max speed;
+        // the avatar drawn is the prediction (it stops at walls as the server's body does).
+        const float speed = std::max(info.playerLimits.maxSpeed, 1e-3f);
+        c->setMove(m.velocity.x / speed, m.velocity.y / speed);
+        if (predicted) scene_.avatar = Motion{{predicted->x, predicted->y}, {predicted->vx, predicted->vy}};
+      } else {
+        c->setPlayer(m.position.x, m.position.y, m.velocity.x, m.velocity.y);
+        scene_.avatar = m;
+      }
     }
 
     updateOperator();

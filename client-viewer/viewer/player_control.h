@@ -30,6 +30,11 @@ class PlayerControl {
 
   // Moves the avatar `dt` seconds.
   const Motion& update(const ControlInput& input, double dt);
+  // Intent mode: the server moves the body, and the avatar is where the client predicts it
+  // (walls and rocks included): the next update starts from there.
+  void follow(Point position) {
+    if (active_) motion_.position = area_.clamp(position);
+  }
 
  private:
   bool active_ = false;

@@ -88,9 +88,10 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                  "commands drive the NPCs: docs/CONTROL.md)")
       ->check(CLI::IsMember({"player", "control"}));
   app.add_option("--player-input", out.playerInput,
-                 "How clients move their players: position (the client says where; the server checks "
-                 "bounds, speed and jumps) or intent (the client says where it wants to go; the server "
-                 "moves the body, colliding with the scene: docs/PROTOCOL.md)")
+                 "How clients move their players: intent (the client says where it wants to go; the "
+                 "server moves the body, colliding with the scene, and the client predicts it: "
+                 "docs/PROTOCOL.md) or position (the client says where, for games whose player "
+                 "movement is authoritative elsewhere; the server checks bounds, speed and jumps)")
       ->check(CLI::IsMember({"position", "intent"}))
       ->envname("STEERD_PLAYER_INPUT");
   app.add_flag("--allow-control", out.allowControl,
