@@ -162,5 +162,32 @@ TEST(PlayerIntent, SnapshotsCarryTheClientsOwnBodyExactWithTheLastInputApplied) 
   EXPECT_EQ(own->y(), there.y);
 }
 
+TEST(PlayerIntent, PositionsInAnIntentAreIgnoredAndASequenceJumpBuysNoTime) {
+  Server s(walledField());
+  RawClient c(s.endpoint->port());
+  const auto a = c.connect(s);
+  ASSERT_TRUE(a);
+  const AgentId body = a->accept().player_entity();
+  const steer::Vec2 start = positionOf(s, body);
+  // A teleport: position fields on the other side of the wall, with a still intent.
+  wire::Packet p;
+  auto* i = p.mutable_input()->add_inputs();
+  i->set_sequence(1);
+  i->set_x(180.0f);
+  i->set_y(180.0f);
+  i->set_dt(1.0f / 30.0f);
+  c.send(p);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+  EXPECT_EQ(positionOf(s, body).x, start.x);
+  EXPECT_EQ(positionOf(s, body).y, start.y);
+  // A jump of a billion in sequence: passed over after the wait, then one step's worth, no more.
+  sendIntents(c, 1'000'000'000u, 1, 0.0f, -1.0f, 0.1f);
+  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 2; }));
+  EXPECT_EQ(s.metrics.inputsSkipped.load(), 1'000'000'000u - 2u);
+  const float speed =
+      s.world->archetypes()[static_cast<std::size_t>(s.world->archetypeIndex("player"))].limits.maxSpeed;
+  EXPECT_LE(steer::distance(positionOf(s, body), start), speed * 0.1f + 1e-4f);
+}
+
 }  // namespace
 }  // namespace steerd::net
