@@ -23,6 +23,11 @@ void Hud::record(client::TimePoint now, const client::ClientStats& stats) {
   rtt_.push(static_cast<float>(stats.rttMs));
   kbpsIn_.push(static_cast<float>(stats.kbpsIn));
   kbpsOut_.push(static_cast<float>(stats.kbpsOut));
+  const std::uint64_t samples = stats.predictionSamples - lastPredictionSamples_;
+  const double sum = stats.predictionErrorSumM - lastPredictionSum_;
+  predictionCm_.push(samples > 0 ? static_cast<float>(100.0 * sum / static_cast<double>(samples)) : 0.0f);
+  lastPredictionSamples_ = stats.predictionSamples;
+  lastPredictionSum_ = stats.predictionErrorSumM;
 }
 
 namespace {
@@ -90,6 +95,14 @@ void Hud::draw(const client::ClientStats& stats, const Scene& scene, const HudFr
     ImGui::PlotLines("##kbps", kbpsIn_.values().data(), static_cast<int>(kbpsIn_.values().size()),
                      static_cast<int>(kbpsIn_.offset()), overlay, 0.0f, std::max(1.0f, kbpsIn_.max() * 1.25f),
                      ImVec2(ImGui::GetContentRegionAvail().x, 44.0f));
+    if (stats.predictionSamples > 0) {
+      std::snprintf(overlay, sizeof overlay, "prediction %.1f cm (max %.0f)", predictionCm_.latest(),
+                    100.0 * stats.predictionErrorMaxM);
+      ImGui::PlotLines(
+          "##prediction", predictionCm_.values().data(), static_cast<int>(predictionCm_.values().size()),
+          static_cast<int>(predictionCm_.offset()), overlay, 0.0f,
+          std::max(1.0f, predictionCm_.max() * 1.25f), ImVec2(ImGui::GetContentRegionAvail().x, 44.0f));
+    }
     ImGui::TextDisabled("last %.0f s", kSamples * kSampleSeconds);
   }
   ImGui::Separator();
