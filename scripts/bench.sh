@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -21,6 +21,8 @@
 #   churn  bench/churn: tick and memory before and after a million players joining and leaving
 #          (crowd-crossing, 64 alive at once), then the same ticks without churn to compare with
 #          (flags go to it: --scenario --cycles --per-tick --players --threads)
+#   players  bench/player_motion: the server's cost of moving 1,000 players from their inputs
+#          (intent mode) on the default scenario's scene (flags: --scenario --players --ticks)
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -31,20 +33,20 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths | control | churn) ;;
+  all | micro | tick | net | crowd | paths | control | churn | players) ;;
   -h | --help)
     sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players] [flags...]" >&2
     exit 2
     ;;
 esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput churn -j"$(nproc)"
+cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput churn player_motion -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
@@ -61,6 +63,10 @@ fi
 
 if [ "$mode" = control ]; then
   build/release/bench/command_throughput "$@"
+  exit 0
+fi
+if [ "$mode" = players ]; then
+  build/release/bench/player_motion "$@"
   exit 0
 fi
 if [ "$mode" = churn ]; then
