@@ -40,7 +40,7 @@ struct Truth {
 // A real-time server on its own thread: the default scenario at 30 Hz, snapshots at 20 Hz.
 class RealtimeServer {
  public:
-  explicit RealtimeServer(net::NetConfig config = {}) {
+  explicit RealtimeServer(net::NetConfig config = {}, net::SessionConfig session = {}) {
     ScenarioOptions o;
     o.seed = 3;
     o.threads = 1;
@@ -48,7 +48,7 @@ class RealtimeServer {
     config.bind = "127.0.0.1";
     config.port = 0;
     endpoint_ = std::make_unique<net::NetEndpoint>(config, metrics_);
-    session_ = std::make_unique<net::GameSession>(*world_, *endpoint_, metrics_, net::SessionConfig{});
+    session_ = std::make_unique<net::GameSession>(*world_, *endpoint_, metrics_, session);
     endpoint_->start();
     thread_ = std::thread([this] { loop(); });
   }
