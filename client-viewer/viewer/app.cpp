@@ -38,8 +38,12 @@ constexpr double kScreenshotGraceSeconds = 15.0;
 
 App::App(ViewerOptions options)
     : options_(std::move(options)),
-      connection_(
-          ConnectionConfig{options_.host, options_.port, options_.token, options_.interpDelaySnapshots}),
+      connection_(ConnectionConfig{options_.host,
+                                   options_.port,
+                                   options_.token,
+                                   options_.interpDelaySnapshots,
+                                   5.0,
+                                   {options_.loss, options_.latencyMs, options_.jitterMs}}),
       operator_([this](control::Command command) -> std::uint32_t {
         client::Client* c = connection_.client();
         return c != nullptr ? c->sendCommand(std::move(command)) : 0;

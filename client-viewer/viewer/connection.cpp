@@ -51,6 +51,21 @@ void Connection::start(client::TimePoint now) {
     endpoint = results.begin()->endpoint();
   }
 
+  if (relay_) {
+    relay_->stop();
+    relay_.reset();
+  }
+  if (config_.impairment.active()) {
+    // A bad link to look at: the load tester's relay between the client and the server.
+    relay_ = loadtest::ImpairedRelay::create(asio::make_strand(io_), endpoint, config_.impairment,
+                                             static_cast<std::uint64_t>(attempts_), 0, ec);
+    if (!relay_) {
+      failWith("cannot open the impairing relay: " + ec.message());
+      return;
+    }
+    relay_->start();
+    endpoint = relay_->endpoint();
+  }
   client::ClientOptions o;
   o.server = endpoint;
   o.token = config_.token;

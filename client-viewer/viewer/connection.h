@@ -11,6 +11,7 @@
 #include <asio.hpp>
 
 #include "client/client.h"
+#include "loadtest/relay.h"
 
 namespace steerd::viewer {
 
@@ -19,7 +20,8 @@ struct ConnectionConfig {
   std::uint16_t port = 0;
   std::string token;
   double interpDelaySnapshots = 2.0;
-  double connectTimeoutSeconds = 5.0;  // no Accept or Refuse by then: "cannot reach"
+  double connectTimeoutSeconds = 5.0;     // no Accept or Refuse by then: "cannot reach"
+  loadtest::ImpairmentConfig impairment;  // active: the client talks through an impairing relay
 };
 
 enum class LinkState : std::uint8_t { kConnecting, kConnected, kFailed };
@@ -56,6 +58,7 @@ class Connection {
   ConnectionConfig config_;
   asio::io_context io_;
   std::unique_ptr<client::Client> client_;
+  std::shared_ptr<loadtest::ImpairedRelay> relay_;  // when config_.impairment is active
   LinkState state_ = LinkState::kConnecting;
   std::string problem_;
   bool newProblem_ = false;

@@ -86,6 +86,13 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
   app.add_option("--interp-delay", out.interpDelaySnapshots,
                  "Interpolation delay, in snapshot intervals (more: smoother under loss, later)")
       ->check(CLI::Range(0.0, 30.0));
+  app.add_option("--loss", out.loss,
+                 "Simulated loss each way, 0..1 (a relay in front of the viewer's client)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--latency", out.latencyMs, "Simulated one-way delay, ms, added each way")
+      ->check(CLI::Range(0.0, 10000.0));
+  app.add_option("--jitter", out.jitterMs, "Simulated delay variation, +- ms (uniform; reorders)")
+      ->check(CLI::Range(0.0, 10000.0));
   std::vector<std::string> overlays;
   app.add_option("--overlay", overlays,
                  "Overlays on from the start: velocity, ghosts, ids, interest, and for the selected agent "
@@ -116,8 +123,11 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
     return app.exit(e);
   }
   // CLI11's Range lets NaN through (every comparison with NaN is false).
-  for (const auto& [name, value] :
-       {std::pair{"--after", out.after}, {"--interp-delay", out.interpDelaySnapshots}}) {
+  for (const auto& [name, value] : {std::pair{"--after", out.after},
+                                    {"--interp-delay", out.interpDelaySnapshots},
+                                    {"--loss", out.loss},
+                                    {"--latency", out.latencyMs},
+                                    {"--jitter", out.jitterMs}}) {
     if (!std::isfinite(value)) {
       std::fprintf(stderr, "%s must be a finite number\nRun with --help for more information.\n", name);
       return 2;

@@ -34,6 +34,9 @@ struct ViewerOptions {
   std::optional<BotPattern> bot;
   int width = 1280, height = 800;  // window size, logical pixels
   double interpDelaySnapshots = 2.0;
+  // A bad link to look at (the load tester's relay in front of the viewer's client): loss
+  // probability, one-way delay and its +- jitter, ms.
+  double loss = 0.0, latencyMs = 0.0, jitterMs = 0.0;
   // Overlays switched on from the start (--overlay velocity,ghosts,ids,interest,forces,target,sensors,
   // corridor,context): for screenshots.
   bool velocity = false, ghosts = false, ids = false, interest = false;
