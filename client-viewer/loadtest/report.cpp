@@ -157,6 +157,10 @@ std::string reportJson(const Report& r) {
       .field("capacity_step", static_cast<std::uint64_t>(o.capacityStep))
       .endObject();
   j.field("elapsed_s", r.elapsedSeconds).field("ramp_s", r.rampSeconds);
+  // Intent mode: reconciles that moved a player's prediction, per second of the run (all players).
+  j.field(
+      "prediction_corrections_per_s",
+      r.elapsedSeconds > 0 ? static_cast<double>(r.counts.predictionCorrections) / r.elapsedSeconds : 0.0);
   j.key("counts")
       .beginObject()
       .field("players", c.players)
