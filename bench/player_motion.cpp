@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "movement/player_motion.h"
+#include "movement/wire_collision.h"
 #include "net/wire_scene.h"
 #include "proto/scene_codec.h"
 #include "scenario/scenario_file.h"
@@ -40,12 +40,8 @@ int main(int argc, char** argv) {
       wire::encodeScene(net::wireSceneOf(world.geometry()), wire::kMaxScenePartBytes);
   wire::SceneGeometry decoded;
   for (const auto& part : encoded.parts) (void)wire::decodeScenePart(part, decoded);
-  std::vector<movement::Circle> circles;
-  for (const auto& c : decoded.obstacles) circles.push_back({{c.centre.x, c.centre.y}, c.radius});
-  std::vector<movement::Segment> walls;
-  for (const auto& w : decoded.walls) walls.push_back({{w.from.x, w.from.y}, {w.to.x, w.to.y}});
   const Bounds& b = world.geometry().bounds;
-  const movement::CollisionScene scene(b.minX, b.minY, b.maxX, b.maxY, circles, walls);
+  const movement::CollisionScene scene = movement::collisionSceneOf(decoded, b.minX, b.minY, b.maxX, b.maxY);
   const steer::BodyLimits& limits =
       world.archetypes()[static_cast<std::size_t>(std::max(world.archetypeIndex("player"), 0))].limits;
 
@@ -71,7 +67,7 @@ int main(int argc, char** argv) {
   for (double m : ms) mean += m;
   mean /= static_cast<double>(ms.size());
   std::printf("scenario %s (%zu obstacles, %zu walls), %zu players, one input each a tick, %d ticks\n",
-              scenario.c_str(), circles.size(), walls.size(), players, ticks);
+              scenario.c_str(), scene.obstacles().size(), scene.walls().size(), players, ticks);
   std::printf("player movement: mean %.3f ms a tick, p99 %.3f ms, max %.3f ms (%.2f us a player)\n", mean,
               ms[ms.size() * 99 / 100], ms.back(),
               1000.0 * mean / static_cast<double>(std::max<std::size_t>(players, 1)));

@@ -9,6 +9,7 @@
 #include <span>
 #include <sstream>
 
+#include "movement/wire_collision.h"
 #include "proto/session_seal.h"
 #include "proto/varint_size.h"
 
@@ -903,12 +904,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   // does the prediction.
   void updatePredictionScene() {
     if (predictionHasScene || !options.fetchScene || !sceneComplete()) return;
-    std::vector<movement::Circle> circles;
-    for (const auto& o : sceneGeometry.obstacles) circles.push_back({{o.centre.x, o.centre.y}, o.radius});
-    std::vector<movement::Segment> walls;
-    for (const auto& w : sceneGeometry.walls) walls.push_back({{w.from.x, w.from.y}, {w.to.x, w.to.y}});
-    prediction.setScene(movement::CollisionScene(info.minX, info.minY, info.maxX, info.maxY,
-                                                 std::move(circles), std::move(walls)));
+    prediction.setScene(
+        movement::collisionSceneOf(sceneGeometry, info.minX, info.minY, info.maxX, info.maxY));
     predictionHasScene = true;
   }
   bool havePlayer = false;

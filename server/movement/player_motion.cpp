@@ -115,8 +115,12 @@ Vec2 clampedMove(Vec2 move) {
   return len2 > 1.0f ? move / std::sqrt(len2) : move;
 }
 
-PlayerState resolveContacts(PlayerState s, float radius, const CollisionScene& scene) {
-  std::vector<std::uint32_t> scratch;
+namespace {
+
+// resolveContacts and isClear with the caller's scratch: stepPlayer calls them every substep of
+// every player's every input, so they allocate nothing there.
+PlayerState resolveContactsWith(PlayerState s, float radius, const CollisionScene& scene,
+                                std::vector<std::uint32_t>& scratch) {
   const float r = std::max(radius, 0.0f);
   for (int pass = 0; pass < kCollisionPasses; ++pass) {
     bool touched = false;
@@ -170,8 +174,8 @@ PlayerState resolveContacts(PlayerState s, float radius, const CollisionScene& s
   return s;
 }
 
-bool isClear(Vec2 position, float radius, const CollisionScene& scene) {
-  std::vector<std::uint32_t> scratch;
+bool isClearWith(Vec2 position, float radius, const CollisionScene& scene,
+                 std::vector<std::uint32_t>& scratch) {
   const float r = std::max(radius, 0.0f);
   constexpr float kSlack = 1e-4f;  // what a push-out leaves to float rounding
   bool clear = true;
@@ -189,6 +193,18 @@ bool isClear(Vec2 position, float radius, const CollisionScene& scene) {
           clear = false;
       });
   return clear;
+}
+
+}  // namespace
+
+PlayerState resolveContacts(PlayerState state, float radius, const CollisionScene& scene) {
+  std::vector<std::uint32_t> scratch;
+  return resolveContactsWith(state, radius, scene, scratch);
+}
+
+bool isClear(Vec2 position, float radius, const CollisionScene& scene) {
+  std::vector<std::uint32_t> scratch;
+  return isClearWith(position, radius, scene, scratch);
 }
 
 PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, const steer::BodyLimits& limits,
@@ -215,13 +231,14 @@ PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, con
     // kPlayerTimeToTarget, as fast as maxForce allows.
     const Vec2 force = steer::velocityMatch(body, move * maxSpeed, {kPlayerTimeToTarget}).linear;
     const steer::Body next = steer::integrateDynamicStep(body, force, step);
-    const PlayerState resolved = resolveContacts({next.position, next.velocity}, limits.radius, scene);
+    const PlayerState resolved =
+        resolveContactsWith({next.position, next.velocity}, limits.radius, scene, scratch);
     // A gap narrower than the body (a rock beside a wall): the pushes cannot all be met, or one of
     // them pushes the body through the wall. Then the substep is not taken: the body stops where
     // it was clear.
-    const bool blocked = !isClear(resolved.position, limits.radius, scene) ||
+    const bool blocked = !isClearWith(resolved.position, limits.radius, scene, scratch) ||
                          crossesWall(s.position, resolved.position, scene, scratch);
-    if (blocked && isClear(s.position, limits.radius, scene)) {
+    if (blocked && isClearWith(s.position, limits.radius, scene, scratch)) {
       s.velocity = {};
     } else {
       s = resolved;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "movement/wire_collision.h"
 #include "net/wire_scene.h"
 #include "world/scenarios.h"
 
@@ -37,12 +38,8 @@ GameSession::GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& met
     if (const std::string error = wire::decodeScenePart(part, decoded); !error.empty())
       spdlog::error("static scene part {} does not decode: {}", part.part(), error);
   }
-  std::vector<movement::Circle> circles;
-  for (const auto& o : decoded.obstacles) circles.push_back({{o.centre.x, o.centre.y}, o.radius});
-  std::vector<movement::Segment> walls;
-  for (const auto& w : decoded.walls) walls.push_back({{w.from.x, w.from.y}, {w.to.x, w.to.y}});
   const Bounds& b = world.geometry().bounds;
-  collision_ = movement::CollisionScene(b.minX, b.minY, b.maxX, b.maxY, std::move(circles), std::move(walls));
+  collision_ = movement::collisionSceneOf(decoded, b.minX, b.minY, b.maxX, b.maxY);
 }
 
 void GameSession::beforeTick() {
