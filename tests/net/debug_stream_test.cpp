@@ -130,8 +130,12 @@ TEST(DebugStream, ASelectedAgentIsDescribedWithItsBehavioursAndForces) {
   EXPECT_EQ(info->target_id(), static_cast<std::int32_t>(a->accept().player_entity()));
   EXPECT_FLOAT_EQ(info->max_speed(), 5.0f);
   EXPECT_GT(info->detection_box_length(), 0.0f);
+  // The feelers are drawn on the heading this DebugInfo reports, whichever tick it was built on
+  // (the deer may reverse on the spot on that very tick; debug_info_test.cpp pins that case).
   ASSERT_EQ(info->feeler_x_size(), 3);
-  EXPECT_GT(info->feeler_x(0) * info->heading_x() + info->feeler_y(0) * info->heading_y(), 0.0f);  // ahead
+  const float feeler = Archetype{}.wallFeelerLength;                  // the harness's deer keeps the default
+  EXPECT_NEAR(info->feeler_x(0), feeler * info->heading_x(), 1e-4f);  // straight ahead, full length
+  EXPECT_NEAR(info->feeler_y(0), feeler * info->heading_y(), 1e-4f);
 }
 
 TEST(DebugStream, ANavigatingAgentsCorridorComesWithIt) {
