@@ -11,6 +11,7 @@
 #include "app/options.h"
 #include "app/realtime_run.h"
 #include "net/connect_token.h"
+#include "record/replay.h"
 #include "scenario/scenario_file.h"
 
 int main(int argc, char** argv) {
@@ -64,6 +65,13 @@ int main(int argc, char** argv) {
       }
       std::printf("%s: ok (%s)\n", options.checkScenario.c_str(), load.summary.c_str());
       return 0;
+    }
+    if (!options.replay.empty()) {
+      const steerd::record::ReplayResult r = steerd::record::replayRecording(
+          {options.replay, options.threads, steerd::scenarioOptionsOf(options).navCacheDir});
+      for (const auto& d : r.details) std::printf("  %s\n", d.c_str());
+      std::printf("%s\n", r.summary.c_str());
+      return r.exitCode();
     }
     return options.headless ? steerd::runHeadless(options, stdout) : steerd::runRealtime(options);
   } catch (const std::exception& e) {

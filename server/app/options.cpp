@@ -132,6 +132,13 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                "Run --ticks ticks as fast as possible, no network; print state_hash");
   app.add_option("--ticks", out.ticks, "Ticks to run (required with --headless; 0 = until SIGINT otherwise)");
   app.add_flag("--report", out.report, "With --headless: measure and print motion quality");
+  app.add_option("--record", out.record,
+                 "Record the session to this file: the scenario, the seed, every join, leave, input and "
+                 "command, and every tick's state hash (docs/RECORDING.md)");
+  app.add_option("--replay", out.replay,
+                 "Re-run a recording headless (any --threads), check every tick against it, report the "
+                 "first tick that differs, and exit (0: every tick equal)")
+      ->check(CLI::ExistingFile);
   app.add_option("--log-level", out.logLevel, "trace, debug, info, warn, error, critical, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option("--status-interval", out.statusInterval, "Seconds between status lines (0: none)")
@@ -173,6 +180,17 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   }
   if (out.report && !out.headless) {
     std::fprintf(stderr, "--report works with --headless only\nRun with --help for more information.\n");
+    return 2;
+  }
+  if (!out.record.empty() && (out.headless || !out.replay.empty() || !out.checkScenario.empty())) {
+    std::fprintf(stderr,
+                 "--record records a real-time server (a --headless run is already reproduced by its seed)\n"
+                 "Run with --help for more information.\n");
+    return 2;
+  }
+  if (!out.replay.empty() && out.headless) {
+    std::fprintf(
+        stderr, "--replay runs headless by itself: drop --headless\nRun with --help for more information.\n");
     return 2;
   }
   if (out.threads == 0) out.threads = std::max(1u, std::thread::hardware_concurrency());

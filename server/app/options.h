@@ -21,6 +21,8 @@ struct Options {
   bool headless = false;
   std::uint64_t ticks = 0;  // headless: ticks to run (required); realtime: 0 runs until a signal
   bool report = false;
+  std::string record;  // real-time: write a recording of the session here (docs/RECORDING.md)
+  std::string replay;  // re-run this recording headless, checking every tick's state hash
   std::string logLevel = "info";
   double statusInterval = 1.0;                  // s between status lines; 0 turns them off
   bool watch = false;                           // reload the scenario file's archetypes when it changes

@@ -17,6 +17,9 @@
 #include "net/http_endpoint.h"
 #include "net/net_endpoint.h"
 #include "net/server_metrics.h"
+#include "net/server_tick.h"
+#include "record/recorded_scenario.h"
+#include "record/session_recorder.h"
 #include "scenario/scenario_file.h"
 #include "world/scenarios.h"
 
@@ -29,7 +32,8 @@ using Clock = std::chrono::steady_clock;
 class RealtimeServer {
  public:
   RealtimeServer(const Options& options, World& world, net::GameSession& session, net::NetEndpoint& endpoint,
-                 net::ServerMetrics& metrics, AgonesSdk* agones, std::string startOnly)
+                 net::ServerMetrics& metrics, AgonesSdk* agones, std::string startOnly,
+                 record::SessionRecorder* recorder)
       : options_(options),
         agones_(agones),
         world_(world),
@@ -40,7 +44,11 @@ class RealtimeServer {
         timer_(io_),
         signals_(io_, SIGINT, SIGTERM),
         reloadSignal_(io_, SIGHUP),
-        startOnly_(std::move(startOnly)) {}
+        startOnly_(std::move(startOnly)),
+        tick_(world, session, endpoint, options.tickRate),
+        recorder_(recorder) {
+    tick_.setObserver(recorder);
+  }
 
   void run() {
     signals_.async_wait([this](const std::error_code& ec, int signal) {
@@ -77,18 +85,12 @@ class RealtimeServer {
     for (int i = 0; i < plan.ticks; ++i) {
       // A tick, as timed and reported, is everything the simulation thread does for it: inputs,
       // the world's step, and building every client's snapshot.
-      const auto a = Clock::now();
-      session_.beforeTick();
-      world_.step();
-      const auto b = Clock::now();
-      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(b.time_since_epoch()).count();
-      endpoint_.publishTick(static_cast<std::uint32_t>(world_.tick()), ns, options_.tickRate);
-      session_.afterTick();
-      const auto c = Clock::now();
-      const double ms = std::chrono::duration<double, std::milli>(c - a).count();
-      stats_.add(ms);
-      metrics_.tickMs.observe(ms);
-      metrics_.snapshotMs.observe(std::chrono::duration<double, std::milli>(c - b).count());
+      const std::int64_t ns =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+      const net::TickTimes times = tick_.run(ns);
+      stats_.add(times.tickMs);
+      metrics_.tickMs.observe(times.tickMs);
+      metrics_.snapshotMs.observe(times.snapshotMs);
       metrics_.ticks.fetch_add(1, std::memory_order_relaxed);
       metrics_.agents.store(world_.agentCount(), std::memory_order_relaxed);
       metrics_.lastTick.store(world_.tick(), std::memory_order_relaxed);
@@ -188,7 +190,13 @@ class RealtimeServer {
       spdlog::warn("reload ({}): built-in scenario '{}' has no file to reload", why, options_.scenario);
       return;
     }
-    ScenarioLoad load = loadScenarioFile(options_.scenario, scenarioOptionsOf(options_), false);
+    record::RecordedScenario text;
+    std::string readError;
+    if (!record::readScenario(options_.scenario, text, readError)) {
+      spdlog::error("reload ({}) rejected: {}; the running version stays in force", why, readError);
+      return;
+    }
+    ScenarioLoad load = loadScenarioText(text.text, options_.scenario, scenarioOptionsOf(options_), false);
     for (const auto& e : load.errors) spdlog::error("{}", e);
     std::string problem =
         load.errors.empty() ? std::string{} : std::to_string(load.errors.size()) + " error(s)";
@@ -199,6 +207,7 @@ class RealtimeServer {
                     options_.scenario, problem);
       return;
     }
+    if (recorder_ != nullptr) recorder_->reloaded(std::move(text.text));
     const std::size_t added = world_.archetypes().size() - archetypesBefore;
     spdlog::info("reloaded {} ({}): archetype parameters and behaviours updated at tick {}, {} agents kept{}",
                  options_.scenario, why, world_.tick(), world_.agentCount(),
@@ -233,6 +242,8 @@ class RealtimeServer {
   std::filesystem::file_time_type watchedTime_;
   Clock::time_point last_, lastStatus_;
   TickStats stats_;
+  net::ServerTick tick_;
+  record::SessionRecorder* recorder_;
   std::uint64_t totalLate_ = 0;
   bool stopping_ = false;
 };
@@ -240,7 +251,13 @@ class RealtimeServer {
 }  // namespace
 
 int runRealtime(const Options& options) {
-  ScenarioLoad load = openScenario(options.scenario, scenarioOptionsOf(options));
+  // What the world is built from is read once: a recording embeds those very bytes.
+  record::RecordedScenario scenario;
+  if (std::string error; !record::readScenario(options.scenario, scenario, error)) {
+    spdlog::error("{}", error);
+    return 2;
+  }
+  ScenarioLoad load = record::loadRecordedScenario(scenario, scenarioOptionsOf(options));
   for (const auto& e : load.errors) spdlog::error("{}", e);
   if (!load.world) return 2;
   auto world = std::move(load.world);
@@ -280,6 +297,30 @@ int runRealtime(const Options& options) {
   sessionConfig.playerInput =
       options.playerInput == "intent" ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
   net::GameSession session(*world, *endpoint, metrics, sessionConfig);
+  std::unique_ptr<record::SessionRecorder> recorder;
+  if (!options.record.empty()) {
+    record::Header header;
+    header.set_scenario_name(scenario.name);
+    header.set_scenario_text(scenario.text);
+    header.set_builtin_scenario(scenario.builtin);
+    header.set_seed(options.seed);
+    header.set_agents(options.agents);
+    header.set_tick_rate(options.tickRate);
+    header.set_player_intents(sessionConfig.playerInput == net::PlayerInputMode::kIntent);
+    header.set_max_agents(options.maxAgents);
+    header.set_send_rate(options.sendRate);
+    header.set_started_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+    header.set_start_tick(world->tick());
+    std::string error;
+    recorder = record::SessionRecorder::start(options.record, std::move(header), error);
+    if (!recorder) {
+      spdlog::error("{}", error);
+      return 2;
+    }
+    spdlog::info("recording to {} (replay with steerd --replay {})", options.record, options.record);
+  }
   endpoint->start();
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
                options.seed, world->agentCount(), options.tickRate, options.threads);
@@ -300,10 +341,19 @@ int runRealtime(const Options& options) {
     agones = std::make_unique<AgonesSdk>(agonesConfig);
     agones->ready();  // listening now: retried until the sidecar answers
   }
-  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get(), load.startOnly);
+  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get(), load.startOnly,
+                        recorder.get());
   server.run();
   endpoint->stop();
   http->stop();
+  if (recorder) {
+    if (recorder->finish()) {
+      spdlog::info("recorded {} ticks ({} bytes) to {}", recorder->ticks(), recorder->bytes(),
+                   options.record);
+    } else {
+      spdlog::error("the recording {} is incomplete: {}", options.record, recorder->error());
+    }
+  }
   spdlog::info("stopped cleanly at tick {} (state_hash {:016x})", world->tick(), world->stateHash());
   return 0;
 }

@@ -12,7 +12,7 @@
 
 namespace steerd::net {
 
-GameSession::GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& metrics,
+GameSession::GameSession(World& world, SessionTransport& endpoint, ServerMetrics& metrics,
                          const SessionConfig& config)
     : world_(world),
       endpoint_(endpoint),

@@ -16,8 +16,8 @@
 #include "net/control_link.h"
 #include "net/debug_watch.h"
 #include "net/input_validation.h"
-#include "net/net_endpoint.h"
 #include "net/server_metrics.h"
+#include "net/session_transport.h"
 #include "world/world.h"
 
 namespace steerd::net {
@@ -40,7 +40,7 @@ struct SessionConfig {
 
 class GameSession {
  public:
-  GameSession(World& world, NetEndpoint& endpoint, ServerMetrics& metrics, const SessionConfig& config);
+  GameSession(World& world, SessionTransport& endpoint, ServerMetrics& metrics, const SessionConfig& config);
 
   // Before a tick: joins, leaves and inputs the network thread handed over.
   void beforeTick();
@@ -48,6 +48,9 @@ class GameSession {
   void afterTick();
 
   std::size_t clientCount() const { return clients_.size(); }
+  // What the last beforeTick() took from the network, in the order it was applied (a recording
+  // keeps it: server/record/).
+  const std::vector<NetEvent>& takenEvents() const { return events_; }
   // The control API the session's control clients drive; an embedding process may use it too.
   control::Controller& controller() { return controller_; }
 
@@ -96,7 +99,7 @@ class GameSession {
   void sendDebugInfo();  // outside the snapshot schedule and budget
 
   World& world_;
-  NetEndpoint& endpoint_;
+  SessionTransport& endpoint_;
   ServerMetrics& metrics_;
   SessionConfig config_;
   ArchetypeIndex playerArchetype_;

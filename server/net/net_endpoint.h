@@ -22,6 +22,7 @@
 #include "net/handoff_queue.h"
 #include "net/rate_limited_log.h"
 #include "net/server_metrics.h"
+#include "net/session_transport.h"
 #include "proto/packet.h"
 #include "proto/scene_codec.h"
 #include "proto/session_seal.h"
@@ -38,28 +39,7 @@ struct NetConfig {
   bool allowControl = false;         // every client has the control role (else: a control token's)
 };
 
-// Network thread -> simulation thread.
-struct NetEvent {
-  enum class Kind : std::uint8_t { kJoin, kLeave, kInput, kDebugSelect, kControl };
-  Kind kind = Kind::kInput;
-  std::uint32_t clientId = 0;
-  wire::Input input;                                             // kInput
-  wire::DebugSelect debug;                                       // kDebugSelect
-  wire::Control control;                                         // kControl
-  wire::DisconnectReason reason = wire::DISCONNECT_UNSPECIFIED;  // kLeave
-  bool controlRole = false;                                      // kJoin: may send Control
-  bool noBody = false;                                           // kJoin: no player body
-  std::string publicKey;  // kJoin: the server's key for this session, for the Accept (session_seal.h)
-};
-
-// Simulation thread -> network thread: a whole datagram (encodeDatagram) for one client; the
-// network thread writes the header's sequence and ack fields before sending.
-struct OutDatagram {
-  std::uint32_t clientId = 0;
-  std::vector<std::uint8_t> bytes;
-};
-
-class NetEndpoint {
+class NetEndpoint final : public SessionTransport {
  public:
   // Binds the socket; throws std::system_error (with the address) when it cannot.
   NetEndpoint(const NetConfig& config, ServerMetrics& metrics);
@@ -68,19 +48,19 @@ class NetEndpoint {
   NetEndpoint& operator=(const NetEndpoint&) = delete;
 
   std::uint16_t port() const { return port_; }
-  bool debugAllowed() const { return config_.allowDebug; }
+  bool debugAllowed() const override { return config_.allowDebug; }
   void start();
   // Tells every connected client the server is going (three Disconnect datagrams each), then
   // stops the thread. Safe to call twice.
   void stop();
 
   // Simulation thread.
-  void takeEvents(std::vector<NetEvent>& out) { events_.takeAll(out); }
-  void send(std::vector<OutDatagram>& batch);
-  void publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate);
+  void takeEvents(std::vector<NetEvent>& out) override { events_.takeAll(out); }
+  void send(std::vector<OutDatagram>& batch) override;
+  void publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate) override;
   // The static scene's parts (wire::encodeScene), answered to SceneRequests from then on. Any
   // thread, any time (the scene is static: once, before or after start()).
-  void setScene(const std::vector<wire::Scene>& parts);
+  void setScene(const std::vector<wire::Scene>& parts) override;
 
   // Scene parts sent on request: at most kSceneBurstParts at once and kScenePartsPerSecond a
   // second per client; a request for more than kMaxScenePartsPerRequest parts is malformed.

@@ -410,13 +410,11 @@ void World::think(const StepContext& ctx) {
   }
 }
 
-std::uint64_t World::stateHash() const {
+void World::visitState(const StateSink& sink) const {
   // Exact bits of every field that carries into the next tick, in index order (a fresh world's id
   // order): a stronger promise than a quantised hash, and what "bit-identical for any thread
   // count" means.
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  XXH3_64bits_update(state, &tick_, sizeof tick_);
+  sink(kWorldIndex, StatePart::kTick, &tick_, sizeof tick_);
   const AgentColumns& a = current_;
   for (std::uint32_t index = 0; index < slotOfId_.size(); ++index) {
     const std::uint32_t s = slotOfId_[index];
@@ -428,23 +426,29 @@ std::uint64_t World::stateHash() const {
     if (order != fetchOrders_.end() && order->holder == id) {
       // The fetch order it holds (none: nothing hashed, as before orders existed).
       const std::uint32_t o[5] = {order->stray, order->group, order->giver, order->entry, order->giveUpTicks};
-      XXH3_64bits_update(state, o, sizeof o);
-      XXH3_64bits_update(state, &order->doneWithin, sizeof order->doneWithin);
-      XXH3_64bits_update(state, &order->givenTick, sizeof order->givenTick);
+      sink(index, StatePart::kFetchOrder, o, sizeof o);
+      sink(index, StatePart::kFetchOrder, &order->doneWithin, sizeof order->doneWithin);
+      sink(index, StatePart::kFetchOrder, &order->givenTick, sizeof order->givenTick);
     }
     const float f[8] = {
         a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory[s].wanderX, a.memory[s].wanderY};
     const std::int32_t i[4] = {a.memory[s].pathIndex, a.memory[s].targetId,
                                static_cast<std::int32_t>(a.archetype[s]), a.memory[s].brainState};
-    XXH3_64bits_update(state, f, sizeof f);
-    XXH3_64bits_update(state, i, sizeof i);
+    sink(index, StatePart::kPosition, &f[0], 2 * sizeof(float));
+    sink(index, StatePart::kVelocity, &f[2], 2 * sizeof(float));
+    sink(index, StatePart::kHeading, &f[4], 2 * sizeof(float));
+    sink(index, StatePart::kWander, &f[6], 2 * sizeof(float));
+    sink(index, StatePart::kPath, &i[0], sizeof i[0]);
+    sink(index, StatePart::kTarget, &i[1], sizeof i[1]);
+    sink(index, StatePart::kArchetype, &i[2], sizeof i[2]);
+    sink(index, StatePart::kBrainState, &i[3], sizeof i[3]);
     if (archetypes_[a.archetype[s]].brain) {
       // What a brain carries to its next think: stats, sightings, when its state began.
       const BrainMemory& m = brainMemory_[index];
-      XXH3_64bits_update(state, &m.enteredTick, sizeof m.enteredTick);
-      XXH3_64bits_update(state, &m.lastThinkTick, sizeof m.lastThinkTick);
-      XXH3_64bits_update(state, m.stats.data(), sizeof m.stats);
-      XXH3_64bits_update(state, m.lastSeen.data(), sizeof m.lastSeen);
+      sink(index, StatePart::kBrainMemory, &m.enteredTick, sizeof m.enteredTick);
+      sink(index, StatePart::kBrainMemory, &m.lastThinkTick, sizeof m.lastThinkTick);
+      sink(index, StatePart::kBrainMemory, m.stats.data(), sizeof m.stats);
+      sink(index, StatePart::kBrainMemory, m.lastSeen.data(), sizeof m.lastSeen);
     }
     if (index < directives_.size() && directives_[index].kind != DirectiveKind::kNone) {
       // A control API goal (none: nothing hashed, as before goals existed).
@@ -453,11 +457,11 @@ std::uint64_t World::stateHash() const {
       const std::uint32_t k[4] = {
           static_cast<std::uint32_t>(d.kind), d.target, static_cast<std::uint32_t>(d.path),
           static_cast<std::uint32_t>(d.releaseOnArrival) | static_cast<std::uint32_t>(d.arrived) << 1};
-      XXH3_64bits_update(state, g, sizeof g);
-      XXH3_64bits_update(state, k, sizeof k);
+      sink(index, StatePart::kGoal, g, sizeof g);
+      sink(index, StatePart::kGoal, k, sizeof k);
     }
     if (index < marks_.size() && (marks_[index].tags | marks_[index].signals) != 0)
-      XXH3_64bits_update(state, &marks_[index], sizeof marks_[index]);
+      sink(index, StatePart::kMarks, &marks_[index], sizeof marks_[index]);
     if (navigation_ && index < navigation_->agentCount()) {
       // Where it is going and how far along its corridor.
       const NavAgent& n = navigation_->agent(index);
@@ -465,18 +469,55 @@ std::uint64_t World::stateHash() const {
       const std::uint32_t k[4] = {
           n.corner, static_cast<std::uint32_t>(n.corners.size()), n.goalsReached ^ (n.goalDraws << 16),
           static_cast<std::uint32_t>(n.waiting) | static_cast<std::uint32_t>(n.hasGoal) << 1};
-      XXH3_64bits_update(state, g, sizeof g);
-      XXH3_64bits_update(state, k, sizeof k);
+      sink(index, StatePart::kNavigation, g, sizeof g);
+      sink(index, StatePart::kNavigation, k, sizeof k);
     }
   }
   for (const PassedOver& p : passedOver_) {  // who may not be sent after whom, until when
     const std::uint32_t ids[2] = {p.holder, p.stray};
-    XXH3_64bits_update(state, ids, sizeof ids);
-    XXH3_64bits_update(state, &p.untilTick, sizeof p.untilTick);
+    sink(kWorldIndex, StatePart::kPassedOver, ids, sizeof ids);
+    sink(kWorldIndex, StatePart::kPassedOver, &p.untilTick, sizeof p.untilTick);
   }
+}
+
+std::uint64_t World::stateHash() const {
+  // One stream over every piece: the same bytes in the same order, however they are cut.
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  visitState([state](std::uint32_t, StatePart, const void* bytes, std::size_t size) {
+    XXH3_64bits_update(state, bytes, size);
+  });
   const std::uint64_t h = XXH3_64bits_digest(state);
   XXH3_freeState(state);
   return h;
+}
+
+StateDigest World::stateDigest(std::size_t blocks) const {
+  StateDigest d;
+  d.indexCount = static_cast<std::uint32_t>(slotOfId_.size());
+  d.blocks.assign(blocks, 0);
+  std::vector<std::uint64_t> perIndex(externalCount_ > 0 ? d.indexCount : 0, 0);
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  visitState([&](std::uint32_t index, StatePart part, const void* bytes, std::size_t size) {
+    XXH3_64bits_update(state, bytes, size);
+    // Each piece hashed on its own, seeded with where it belongs, and summed: a part's or a
+    // block's sum changes when any of its pieces does.
+    const auto p = static_cast<std::size_t>(part);
+    const std::uint64_t h = XXH3_64bits_withSeed(bytes, size, (static_cast<std::uint64_t>(index) << 8) | p);
+    d.parts[p] += h;
+    if (index == kWorldIndex) return;
+    if (blocks > 0) d.blocks[StateDigest::blockOf(index, blocks, d.indexCount)] += h;
+    if (!perIndex.empty()) perIndex[index] += h;
+  });
+  d.whole = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  for (std::uint32_t index = 0; index < perIndex.size(); ++index) {
+    const std::uint32_t s = slotOfId_[index];
+    if (s != kNoSlot && (current_.memory[s].flags & kAgentExternal) != 0)
+      d.external.emplace_back(current_.id[s], perIndex[index]);
+  }
+  return d;
 }
 
 StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {

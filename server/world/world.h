@@ -7,6 +7,7 @@
 // Nothing in phase 2 reads what it writes, so the world is bit-identical for any thread count.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -22,6 +23,7 @@
 #include "world/groups.h"
 #include "world/navigation.h"
 #include "world/spatial_grid.h"
+#include "world/state_parts.h"
 #include "world/static_geometry.h"
 #include "world/thread_pool.h"
 
@@ -147,6 +149,16 @@ class World {
 
   // xxHash64 of every live agent's state in id order; equal hashes mean bit-identical worlds.
   std::uint64_t stateHash() const;
+  // What stateHash() covers, piece by piece in its order: sink(index, part, bytes, size) for
+  // each piece of each live agent (index: agentIndex of its id), then the world-wide pieces
+  // (index kWorldIndex). stateHash() and stateDigest() are both made from this one walk.
+  using StateSink =
+      std::function<void(std::uint32_t index, StatePart part, const void* bytes, std::size_t size)>;
+  void visitState(const StateSink& sink) const;
+  static constexpr std::uint32_t kWorldIndex = 0xffffffffu;
+  // stateHash() and, beside it, a hash per part and per block of agent indices (`blocks` blocks
+  // over [0, the highest index + 1)): where two worlds differ, which parts and which agents.
+  StateDigest stateDigest(std::size_t blocks) const;
 
  private:
   StaticGeometry geometry_;

@@ -15,13 +15,20 @@
 
 #include "net/game_session.h"
 #include "net/net_endpoint.h"
+#include "net/server_tick.h"
 #include "scenario/scenario_file.h"
 
 namespace steerd::testing {
 
 using Clock = std::chrono::steady_clock;
 
-struct Truth {
+struct Truth final : net::TickObserver {
+  void afterStep(const World& world, const std::vector<net::NetEvent>&) override {
+    std::lock_guard lock(mutex);
+    auto& positions = byTick[static_cast<std::uint32_t>(world.tick())];
+    const AgentColumns& a = world.agents();
+    for (std::size_t s = 0; s < a.size(); ++s) positions[a.id[s]] = {a.px[s], a.py[s]};
+  }
   std::mutex mutex;
   std::map<std::uint32_t, std::map<std::uint32_t, steer::Vec2>> byTick;  // tick -> id -> position
 
@@ -49,6 +56,8 @@ class RealtimeServer {
     config.port = 0;
     endpoint_ = std::make_unique<net::NetEndpoint>(config, metrics_);
     session_ = std::make_unique<net::GameSession>(*world_, *endpoint_, metrics_, session);
+    tick_ = std::make_unique<net::ServerTick>(*world_, *session_, *endpoint_, 30.0);
+    tick_->setObserver(&truth_);
     endpoint_->start();
     thread_ = std::thread([this] { loop(); });
   }
@@ -65,19 +74,8 @@ class RealtimeServer {
   void loop() {
     auto next = Clock::now();
     while (!stop_) {
-      session_->beforeTick();
-      world_->step();
-      {
-        std::lock_guard lock(truth_.mutex);
-        auto& positions = truth_.byTick[static_cast<std::uint32_t>(world_->tick())];
-        const AgentColumns& a = world_->agents();
-        for (std::size_t s = 0; s < a.size(); ++s) positions[a.id[s]] = {a.px[s], a.py[s]};
-      }
-      const auto now = Clock::now();
-      endpoint_->publishTick(
-          static_cast<std::uint32_t>(world_->tick()),
-          std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count(), 30.0);
-      session_->afterTick();
+      tick_->run(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
       next += std::chrono::microseconds(33333);
       std::this_thread::sleep_until(next);
     }
@@ -87,6 +85,7 @@ class RealtimeServer {
   std::unique_ptr<World> world_;
   std::unique_ptr<net::NetEndpoint> endpoint_;
   std::unique_ptr<net::GameSession> session_;
+  std::unique_ptr<net::ServerTick> tick_;
   Truth truth_;
   std::atomic<bool> stop_{false};
   std::thread thread_;

@@ -16,6 +16,7 @@
 
 #include "net/game_session.h"
 #include "net/net_endpoint.h"
+#include "net/server_tick.h"
 #include "proto/packet.h"
 #include "proto/session_seal.h"
 
@@ -58,6 +59,7 @@ struct Server {
     config.port = 0;
     endpoint = std::make_unique<NetEndpoint>(config, metrics);
     session = std::make_unique<GameSession>(*world, *endpoint, metrics, setup.session);
+    tick = std::make_unique<ServerTick>(*world, *session, *endpoint, 30.0);
     endpoint->start();
   }
   ~Server() { endpoint->stop(); }
@@ -68,12 +70,7 @@ struct Server {
     return s;
   }
 
-  void step() {
-    session->beforeTick();
-    world->step();
-    endpoint->publishTick(static_cast<std::uint32_t>(world->tick()), 1, 30.0);
-    session->afterTick();
-  }
+  void step() { tick->run(1); }
   // Ticks (with a short sleep so the network thread runs) until `done` or 5 s have passed.
   bool stepUntil(const std::function<bool()>& done) {
     const auto deadline = std::chrono::steady_clock::now() + 5s;
@@ -91,6 +88,7 @@ struct Server {
   AgentId deer = 0;
   std::unique_ptr<NetEndpoint> endpoint;
   std::unique_ptr<GameSession> session;
+  std::unique_ptr<ServerTick> tick;
 };
 
 struct RawClient {

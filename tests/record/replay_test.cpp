@@ -1,0 +1,277 @@
+// Record and replay in one process: a session on the default scenario with players joining,
+// moving and leaving and a control client spawning and commanding an NPC, recorded as the server
+// records it (SessionRecorder on the ServerTick), replays with every tick's hash equal for 1 and 4
+// threads; an input changed in the recording (its checksums made good again) is reported at its
+// tick with the parts and agents that differ; a recording cut anywhere replays up to its cut.
+#include "record/replay.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "net/game_session.h"
+#include "net/server_tick.h"
+#include "record/recorded_scenario.h"
+#include "record/recording_file.h"
+#include "record/session_recorder.h"
+
+namespace steerd::record {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string tempPath(const std::string& name) {
+  return (fs::temp_directory_path() / ("steerd_replay_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+class FeedTransport final : public net::SessionTransport {
+ public:
+  std::vector<net::NetEvent> next;
+  void takeEvents(std::vector<net::NetEvent>& out) override {
+    out.clear();
+    out.swap(next);
+  }
+  void send(std::vector<net::OutDatagram>& batch) override { batch.clear(); }
+  void publishTick(std::uint32_t, std::int64_t, double) override {}
+  void setScene(const std::vector<wire::Scene>&) override {}
+  bool debugAllowed() const override { return false; }
+};
+
+net::NetEvent join(std::uint32_t client, bool control = false) {
+  net::NetEvent e;
+  e.kind = net::NetEvent::Kind::kJoin;
+  e.clientId = client;
+  e.controlRole = control;
+  e.noBody = control;
+  return e;
+}
+net::NetEvent leave(std::uint32_t client) {
+  net::NetEvent e;
+  e.kind = net::NetEvent::Kind::kLeave;
+  e.clientId = client;
+  e.reason = wire::DISCONNECT_CLIENT_LEFT;
+  return e;
+}
+net::NetEvent intent(std::uint32_t client, std::uint32_t sequence, float mx, float my) {
+  net::NetEvent e;
+  e.kind = net::NetEvent::Kind::kInput;
+  e.clientId = client;
+  wire::PlayerInput* in = e.input.add_inputs();
+  in->set_sequence(sequence);
+  in->set_move_x(mx);
+  in->set_move_y(my);
+  in->set_dt(1.0f / 30.0f);
+  return e;
+}
+net::NetEvent control(std::uint32_t client, std::uint32_t packet, std::vector<control::Command> commands) {
+  net::NetEvent e;
+  e.kind = net::NetEvent::Kind::kControl;
+  e.clientId = client;
+  e.control.set_packet(packet);
+  for (auto& c : commands) *e.control.add_commands() = std::move(c);
+  return e;
+}
+
+// What each tick's network hands over: two players join, walk figures and one leaves; a control
+// client spawns a wolf and sends it somewhere.
+std::vector<net::NetEvent> script(std::uint64_t tick, const World& world) {
+  std::vector<net::NetEvent> events;
+  if (tick == 1) events = {join(1), join(2, true)};
+  if (tick == 20) events.push_back(join(3));
+  if (tick >= 2 && tick < 150) {
+    const float a = static_cast<float>(tick) * 0.05f;
+    events.push_back(intent(1, static_cast<std::uint32_t>(tick - 1), std::cos(a), std::sin(2 * a)));
+  }
+  if (tick >= 21 && tick < 90)
+    events.push_back(intent(3, static_cast<std::uint32_t>(tick - 20), -1.0f, 0.3f));
+  if (tick == 90) events.push_back(leave(3));
+  if (tick == 10) {
+    control::Command spawn;
+    spawn.set_sequence(1);
+    spawn.mutable_spawn()->set_archetype(world.archetypes().front().name);
+    spawn.mutable_spawn()->mutable_position()->set_x(100);
+    spawn.mutable_spawn()->mutable_position()->set_y(100);
+    events.push_back(control(2, 0, {spawn}));
+  }
+  return events;
+}
+
+struct Recorded {
+  std::string path;
+  std::uint64_t hash = 0;
+};
+
+Recorded recordSession(const std::string& name, std::uint64_t ticks) {
+  Recorded r{tempPath(name), 0};
+  RecordedScenario scenario;
+  std::string error;
+  EXPECT_TRUE(readScenario("default", scenario, error)) << error;
+  ScenarioLoad load = loadRecordedScenario(scenario, ScenarioOptions(5, 2, 0));
+  EXPECT_TRUE(load.world);
+  World& world = *load.world;
+  net::SessionConfig config;
+  config.playerInput = net::PlayerInputMode::kIntent;
+  Header header;
+  header.set_scenario_name(scenario.name);
+  header.set_scenario_text(scenario.text);
+  header.set_seed(5);
+  header.set_tick_rate(config.tickRate);
+  header.set_player_intents(true);
+  header.set_max_agents(config.controller.maxAgents);
+  header.set_send_rate(config.sendRate);
+  auto recorder = SessionRecorder::start(r.path, header, error);
+  EXPECT_TRUE(recorder) << error;
+  net::ServerMetrics metrics;
+  FeedTransport transport;
+  net::GameSession session(world, transport, metrics, config);
+  net::ServerTick tick(world, session, transport, config.tickRate);
+  tick.setObserver(recorder.get());
+  for (std::uint64_t t = 1; t <= ticks; ++t) {
+    transport.next = script(t, world);
+    tick.run(static_cast<std::int64_t>(t) * 33'333'333);
+  }
+  EXPECT_TRUE(recorder->finish()) << recorder->error();
+  EXPECT_EQ(recorder->ticks(), ticks);
+  r.hash = world.stateHash();
+  return r;
+}
+
+std::vector<std::uint8_t> readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+void writeAll(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Rewrites a recording frame by frame through `edit` (frame index, frame), checksums made good.
+void rewrite(const std::string& from, const std::string& to,
+             const std::function<void(std::size_t, Frame&)>& edit) {
+  std::string error;
+  auto reader = RecordingReader::open(from, error);
+  ASSERT_TRUE(reader) << error;
+  std::vector<std::uint8_t> out = fileHeaderBytes();
+  Frame f;
+  for (std::size_t i = 0; reader->next(f) == RecordingReader::Status::kFrame; ++i) {
+    edit(i, f);
+    ASSERT_TRUE(appendFrame(f, out));
+  }
+  writeAll(to, out);
+}
+
+TEST(Replay, ALiveSessionReplaysWithEveryTickEqualForOneAndFourThreads) {
+  const Recorded rec = recordSession("equal", 200);
+  for (const unsigned threads : {1u, 4u}) {
+    const ReplayResult r = replayRecording({rec.path, threads, {}});
+    EXPECT_EQ(r.outcome, ReplayResult::Outcome::kEqual) << threads << " threads: " << r.summary;
+    EXPECT_EQ(r.ticks, 200u);
+    EXPECT_FALSE(r.cutShort);
+    EXPECT_EQ(r.exitCode(), 0);
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(rec.hash));
+    EXPECT_NE(r.summary.find(hash), std::string::npos) << r.summary;
+  }
+  fs::remove(rec.path);
+}
+
+TEST(Replay, AChangedInputIsReportedAtItsTickWithWhatDiffers) {
+  const Recorded rec = recordSession("tampered", 120);
+  const std::string bad = tempPath("tampered_bad");
+  // Frame 0 is the header; frame k is tick k. Player 1's input before tick 60 turns round.
+  rewrite(rec.path, bad, [](std::size_t i, Frame& f) {
+    if (i != 60 || !f.has_tick()) return;
+    for (Event& e : *f.mutable_tick()->mutable_events()) {
+      if (e.kind() == Event::INPUT && e.client_id() == 1)
+        e.mutable_input()->mutable_inputs(0)->set_move_x(-1.0f);
+    }
+  });
+  const ReplayResult r = replayRecording({bad, 1, {}});
+  EXPECT_EQ(r.outcome, ReplayResult::Outcome::kDiffers) << r.summary;
+  EXPECT_EQ(r.differingTick, 60u) << r.summary;
+  EXPECT_EQ(r.ticks, 59u);
+  EXPECT_EQ(r.exitCode(), 1);
+  std::string details;
+  for (const auto& d : r.details) details += d + "\n";
+  EXPECT_NE(details.find("position"), std::string::npos) << details;
+  EXPECT_NE(details.find("velocity"), std::string::npos) << details;
+  EXPECT_NE(details.find("players that differ: "), std::string::npos) << details;  // named exactly
+  fs::remove(bad);
+  fs::remove(rec.path);
+}
+
+TEST(Replay, AChangedRecordedHashIsReportedAtItsTick) {
+  const Recorded rec = recordSession("hash", 60);
+  const std::string bad = tempPath("hash_bad");
+  rewrite(rec.path, bad, [](std::size_t i, Frame& f) {
+    if (i == 33) f.mutable_tick()->set_state_hash(f.tick().state_hash() ^ 1);
+  });
+  const ReplayResult r = replayRecording({bad, 2, {}});
+  EXPECT_EQ(r.outcome, ReplayResult::Outcome::kDiffers) << r.summary;
+  EXPECT_EQ(r.differingTick, 33u);
+  fs::remove(bad);
+  fs::remove(rec.path);
+}
+
+TEST(Replay, ARecordingCutAnywhereReplaysUpToItsCut) {
+  // What a kill -9 leaves: the file up to some byte. Every whole tick before the cut replays.
+  const Recorded rec = recordSession("cut", 90);
+  const std::vector<std::uint8_t> good = readAll(rec.path);
+  const std::string cut = tempPath("cut_short");
+  std::uint64_t lastTicks = 0;
+  for (const double share : {0.3, 0.55, 0.8, 0.999}) {
+    const auto n = static_cast<std::size_t>(static_cast<double>(good.size()) * share);
+    writeAll(cut, std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+    const ReplayResult r = replayRecording({cut, 1, {}});
+    EXPECT_EQ(r.outcome, ReplayResult::Outcome::kEqual) << share << ": " << r.summary;
+    EXPECT_TRUE(r.cutShort);
+    EXPECT_NE(r.summary.find("cut short"), std::string::npos) << r.summary;
+    EXPECT_GT(r.ticks, lastTicks);  // more of the file, more ticks
+    lastTicks = r.ticks;
+  }
+  EXPECT_GE(lastTicks, 89u);
+  fs::remove(cut);
+  fs::remove(rec.path);
+}
+
+TEST(Replay, RecordingsThatCannotBeReplayedSayWhy) {
+  const Recorded rec = recordSession("header", 5);
+  const std::string bad = tempPath("header_bad");
+  rewrite(rec.path, bad, [](std::size_t i, Frame& f) {
+    if (i == 0) f.mutable_header()->set_scenario_text("archetypes { name: ");  // does not parse
+  });
+  ReplayResult r = replayRecording({bad, 1, {}});
+  EXPECT_EQ(r.outcome, ReplayResult::Outcome::kUnreadable) << r.summary;
+  EXPECT_EQ(r.exitCode(), 2);
+  EXPECT_NE(r.summary.find("does not load"), std::string::npos) << r.summary;
+
+  rewrite(rec.path, bad, [](std::size_t i, Frame& f) {
+    if (i == 0) f.mutable_header()->set_tick_rate(std::nan(""));
+  });
+  r = replayRecording({bad, 1, {}});
+  EXPECT_EQ(r.outcome, ReplayResult::Outcome::kUnreadable) << r.summary;
+
+  rewrite(rec.path, bad, [](std::size_t i, Frame& f) {
+    if (i == 2) f.mutable_tick()->mutable_events()->Add()->set_kind(static_cast<Event::Kind>(77));
+  });
+  r = replayRecording({bad, 1, {}});
+  EXPECT_EQ(r.outcome, ReplayResult::Outcome::kDamaged) << r.summary;
+
+  rewrite(rec.path, bad, [](std::size_t i, Frame& f) {
+    if (f.has_end()) f.mutable_end()->set_ticks(i + 100);
+  });
+  r = replayRecording({bad, 1, {}});
+  EXPECT_EQ(r.outcome, ReplayResult::Outcome::kDamaged) << r.summary;
+
+  r = replayRecording({tempPath("no-such-recording"), 1, {}});
+  EXPECT_EQ(r.outcome, ReplayResult::Outcome::kUnreadable);
+  EXPECT_NE(r.summary.find("no such file"), std::string::npos) << r.summary;
+  fs::remove(bad);
+  fs::remove(rec.path);
+}
+
+}  // namespace
+}  // namespace steerd::record
