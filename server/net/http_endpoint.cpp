@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <thread>
 
 namespace steerd::net {
 
@@ -43,6 +44,10 @@ HttpEndpoint::~HttpEndpoint() { stop(); }
 
 void HttpEndpoint::stop() {
   if (thread_.joinable()) {
+    // cpp-httplib's stop() does nothing until the listening thread has started its loop, which
+    // then runs for ever: a stop right after start (an early exit on a bad flag) must wait for it.
+    for (int i = 0; i < 5000 && !server_->is_running(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     server_->stop();
     thread_.join();
   }

@@ -31,6 +31,13 @@ expect_error "client-kbps" --client-kbps inf
 expect_error "token-key" --token-key /nonexistent/key
 expect_error "token-key" --issue-token 5
 expect_error "bind" --bind not-an-address --port 0 --metrics-port 0 --ticks 1
+# A bad setting found after the metrics endpoint is up: the process still exits at once (an HTTP
+# server stopped before its thread started listening used to hang it).
+AGONES_SDK_HTTP_PORT=notaport expect_error "AGONES_SDK_HTTP_PORT" --agones --port 0 --metrics-port 0
+expect_error "record" --record /nonexistent-dir/x.rec --port 0 --metrics-port 0
+expect_error "record" --headless --ticks 1 --record x.rec
+expect_error "replay" --replay /nonexistent/x.rec
+expect_error "replay" --replay "$0" --headless --ticks 1
 out=$(timeout 10 "$steerd" --help) || { echo "FAIL: --help exited non-zero"; fail=1; }
 grep -q -- "--headless" <<<"$out" || { echo "FAIL: --help does not list --headless"; fail=1; }
 exit $fail
