@@ -261,6 +261,31 @@ int runRealtime(const Options& options) {
   for (const auto& e : load.errors) spdlog::error("{}", e);
   if (!load.world) return 2;
   auto world = std::move(load.world);
+  std::unique_ptr<record::SessionRecorder> recorder;
+  if (!options.record.empty()) {
+    record::Header header;
+    header.set_scenario_name(scenario.name);
+    header.set_scenario_text(scenario.text);
+    header.set_builtin_scenario(scenario.builtin);
+    header.set_seed(options.seed);
+    header.set_agents(options.agents);
+    header.set_tick_rate(options.tickRate);
+    header.set_player_intents(options.playerInput == "intent");
+    header.set_max_agents(options.maxAgents);
+    header.set_send_rate(options.sendRate);
+    header.set_started_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+    header.set_start_tick(world->tick());
+    std::string error;
+    recorder = record::SessionRecorder::start(options.record, std::move(header), error);
+    if (!recorder) {
+      spdlog::error("{}", error);
+      return 2;
+    }
+    spdlog::info("recording to {} (replay with steerd --replay {})", options.record, options.record);
+  }
+  // (Before the network is up: nothing to take down when the file cannot be created.)
   net::NetConfig netConfig;
   netConfig.bind = options.bind;
   netConfig.port = options.port;
@@ -297,30 +322,6 @@ int runRealtime(const Options& options) {
   sessionConfig.playerInput =
       options.playerInput == "intent" ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
   net::GameSession session(*world, *endpoint, metrics, sessionConfig);
-  std::unique_ptr<record::SessionRecorder> recorder;
-  if (!options.record.empty()) {
-    record::Header header;
-    header.set_scenario_name(scenario.name);
-    header.set_scenario_text(scenario.text);
-    header.set_builtin_scenario(scenario.builtin);
-    header.set_seed(options.seed);
-    header.set_agents(options.agents);
-    header.set_tick_rate(options.tickRate);
-    header.set_player_intents(sessionConfig.playerInput == net::PlayerInputMode::kIntent);
-    header.set_max_agents(options.maxAgents);
-    header.set_send_rate(options.sendRate);
-    header.set_started_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-    header.set_start_tick(world->tick());
-    std::string error;
-    recorder = record::SessionRecorder::start(options.record, std::move(header), error);
-    if (!recorder) {
-      spdlog::error("{}", error);
-      return 2;
-    }
-    spdlog::info("recording to {} (replay with steerd --replay {})", options.record, options.record);
-  }
   endpoint->start();
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
                options.seed, world->agentCount(), options.tickRate, options.threads);

@@ -4,24 +4,23 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
+#include <cstdint>
 
 namespace steerd::net {
 
 class TokenBucket {
  public:
-  using Clock = std::chrono::steady_clock;
-
   TokenBucket(double capacity, double perSecond)
       : capacity_(capacity), perSecond_(perSecond), tokens_(capacity) {}
 
-  // Spends a token at `now`; false (nothing spent) when the bucket is empty.
-  bool take(Clock::time_point now) {
-    if (last_ != Clock::time_point{} && now > last_) {
-      tokens_ =
-          std::min(capacity_, tokens_ + std::chrono::duration<double>(now - last_).count() * perSecond_);
+  // Spends a token at `nowNs` (a steady clock, ns; the caller's, so tests use made-up time); false
+  // (nothing spent) when the bucket is empty.
+  bool take(std::int64_t nowNs) {
+    if (started_ && nowNs > lastNs_) {
+      tokens_ = std::min(capacity_, tokens_ + static_cast<double>(nowNs - lastNs_) / 1e9 * perSecond_);
     }
-    if (now > last_) last_ = now;
+    if (!started_ || nowNs > lastNs_) lastNs_ = nowNs;
+    started_ = true;
     if (tokens_ < 1.0) return false;
     tokens_ -= 1.0;
     return true;
@@ -31,7 +30,8 @@ class TokenBucket {
   double capacity_;
   double perSecond_;
   double tokens_;
-  Clock::time_point last_{};
+  std::int64_t lastNs_ = 0;
+  bool started_ = false;
 };
 
 }  // namespace steerd::net
