@@ -4,6 +4,7 @@
 // captured one cannot be played again.
 #include <gtest/gtest.h>
 
+#include "sim_net.h"
 #include "udp_harness.h"
 
 namespace steerd::net {
@@ -103,59 +104,60 @@ TEST(SealedSession, AConnectResponseWithoutAUsableKeyIsRefusedWithTheReason) {
   EXPECT_EQ(s.metrics.connects.load(), 0u);
 }
 
+// (On made-up time, sim_net.h: the rule turns on a second of silence.)
 TEST(SealedSession, ANewKeyFromAnAdmittedAddressIsANewClientThere) {
-  Server s;
-  RawClient c(s.endpoint->port());
-  const auto first = c.connect(s);
-  ASSERT_TRUE(first);
+  SimServer s;
+  SimClient c(s);
+  const auto first = c.connect();
+  ASSERT_TRUE(first && first->has_accept());
   // The same address asks again with the same key (its Accept was lost): the same Accept.
-  const auto repeated = c.connect(s);
-  ASSERT_TRUE(repeated);
+  const auto repeated = c.connect();
+  ASSERT_TRUE(repeated && repeated->has_accept());
   EXPECT_EQ(repeated->accept().client_id(), first->accept().client_id());
   // A new key while the session at this address still speaks: dropped, the session stays.
   c.input(1, 30, 30);
-  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 1; }));
+  s.step();
+  EXPECT_EQ(s.metrics.inputsApplied.load(), 1u);
   c.keys = wire::KeyPair::generate();
-  ASSERT_TRUE(c.challenge(s));
-  wire::Packet resp;
-  resp.mutable_connect_response()->set_cookie(c.cookie);
-  resp.mutable_connect_response()->set_public_key(c.keys.publicKey);
-  c.send(resp, wire::kMinConnectResponseBytes);
-  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kRateLimited) == 1; }));
+  EXPECT_FALSE(c.connect());
+  EXPECT_EQ(s.drops(wire::DropReason::kRateLimited), 1u);
   EXPECT_EQ(s.metrics.sessionsReplaced.load(), 0u);
   // A client restarted on the same port: its old session falls silent, and once it has been
   // silent kReplaceAfterSilenceSeconds, a new key is a new session and the old one ends.
-  std::this_thread::sleep_for(std::chrono::duration<double>(NetEndpoint::kReplaceAfterSilenceSeconds + 0.1));
-  const auto restarted = c.connect(s);
-  ASSERT_TRUE(restarted);
+  s.advance(NetProtocol::kReplaceAfterSilenceSeconds);
+  const auto restarted = c.connect();
+  ASSERT_TRUE(restarted && restarted->has_accept());
   EXPECT_NE(restarted->accept().client_id(), first->accept().client_id());
   EXPECT_EQ(s.metrics.sessionsReplaced.load(), 1u);
-  ASSERT_TRUE(s.stepUntil([&] { return s.session->clientCount() == 1; }));
+  s.step();
+  EXPECT_EQ(s.session->clientCount(), 1u);
   c.input(1, 30, 30);
-  EXPECT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() == 2; }));
+  s.step();
+  EXPECT_EQ(s.metrics.inputsApplied.load(), 2u);
 }
 
 TEST(SealedSession, AnUnusableKeyFromAnAdmittedAddressLeavesTheSessionAlone) {
-  Server s;
-  RawClient c(s.endpoint->port());
-  const auto first = c.connect(s);
-  ASSERT_TRUE(first);
-  const auto cookie = c.challenge(s);
-  ASSERT_TRUE(cookie);
+  SimServer s;
+  SimClient c(s);
+  ASSERT_TRUE(c.connect());
+  c.send(c.connectRequest({}), wire::kMinConnectDatagramBytes);
+  const auto challenge = c.take(wire::Packet::kChallenge);
+  ASSERT_TRUE(challenge && challenge->has_challenge());
   wire::Packet resp;
-  resp.mutable_connect_response()->set_cookie(*cookie);
+  resp.mutable_connect_response()->set_cookie(challenge->challenge().cookie());
   resp.mutable_connect_response()->set_public_key(std::string(3, 'k'));
   c.send(resp, wire::kMinConnectResponseBytes);
   // While the session speaks, a new key from its address is dropped before any key check...
-  ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kRateLimited) == 1; }));
+  EXPECT_EQ(s.drops(wire::DropReason::kRateLimited), 1u);
   // ...and once it has been silent long enough, a bad key is refused with its reason, and the
   // session is still there.
-  std::this_thread::sleep_for(std::chrono::duration<double>(NetEndpoint::kReplaceAfterSilenceSeconds + 0.1));
+  s.advance(NetProtocol::kReplaceAfterSilenceSeconds + 0.1);
   c.send(resp, wire::kMinConnectResponseBytes);
-  const auto answer = c.await(s, wire::Packet::kRefuse);
-  ASSERT_TRUE(answer);
+  const auto answer = c.take(wire::Packet::kRefuse);
+  ASSERT_TRUE(answer && answer->has_refuse());
   EXPECT_EQ(answer->refuse().reason(), wire::REFUSE_BAD_KEY);
   EXPECT_EQ(s.metrics.sessionsReplaced.load(), 0u);
+  s.step();
   EXPECT_EQ(s.session->clientCount(), 1u);
   EXPECT_EQ(s.metrics.disconnects.load(), 0u);
 }

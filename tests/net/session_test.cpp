@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "proto/snapshot_codec.h"
+#include "sim_net.h"
 #include "udp_harness.h"
 
 namespace steerd::net {
@@ -186,28 +187,30 @@ TEST(Session, TokensAreRequiredWhenTheServerHasAKey) {
   EXPECT_EQ(s.metrics.connects.load(), 1u);
 }
 
+// (On made-up time, sim_net.h: the timeout is half a second of it.)
 TEST(Session, AFullServerRefusesAndASilentClientTimesOut) {
-  NetConfig config;
-  config.maxClients = 1;
-  config.clientTimeoutSeconds = 0.5;
-  Server s(config);
-  RawClient first(s.endpoint->port());
-  const auto a = first.connect(s);
+  ServerSetup setup;
+  setup.net.maxClients = 1;
+  setup.net.clientTimeoutSeconds = 0.5;
+  SimServer s(setup);
+  SimClient first(s);
+  const auto a = first.connect();
   ASSERT_TRUE(a && a->has_accept());
-  RawClient second(s.endpoint->port());
-  const auto b = second.connect(s);
+  SimClient second(s);
+  const auto b = second.connect();
   ASSERT_TRUE(b && b->has_refuse());
   EXPECT_EQ(b->refuse().reason(), wire::REFUSE_SERVER_FULL);
   // `first` says nothing more: dropped, its body removed, and it is told so.
-  ASSERT_TRUE(s.stepUntil([&] { return s.metrics.timeouts.load() == 1 && s.session->clientCount() == 0; }));
+  ASSERT_TRUE(
+      s.stepUntil([&] { return s.metrics.timeouts.load() == 1 && s.session->clientCount() == 0; }, 30));
   EXPECT_EQ(s.world->agentCount(), 1u);
   EXPECT_FALSE(s.world->isAlive(a->accept().player_entity()));
-  const auto bye = first.await(s, wire::Packet::kDisconnect);
+  const auto bye = first.take(wire::Packet::kDisconnect);
   ASSERT_TRUE(bye.has_value());
   EXPECT_EQ(bye->disconnect().reason(), wire::DISCONNECT_TIMED_OUT);
   // Now there is room again.
-  RawClient third(s.endpoint->port());
-  const auto c = third.connect(s);
+  SimClient third(s);
+  const auto c = third.connect();
   ASSERT_TRUE(c && c->has_accept());
 }
 

@@ -91,18 +91,15 @@ struct Server {
   std::unique_ptr<ServerTick> tick;
 };
 
-struct RawClient {
-  explicit RawClient(std::uint16_t serverPort)
-      : socket(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
-    server = udp::endpoint(asio::ip::make_address("127.0.0.1"), serverPort);
-    socket.non_blocking(true);
-  }
-  void sendBytes(const std::vector<std::uint8_t>& d) { socket.send_to(asio::buffer(d), server); }
-  // Sealed with the session's keys when the kind is; before the Accept (no keys) in the clear, as
-  // a client without a session can only send it. `sealed` keeps what went out.
-  void send(const wire::Packet& p, std::size_t minSize = 0) {
+// The client's half of a session, byte by byte: shared by the UDP test client here and the
+// simulated one (sim_net.h).
+struct ClientSession {
+  // Encodes `p` into `sealed`: sealed with the session's keys when the kind is; before the Accept
+  // (no keys) in the clear, as a client without a session can only send it.
+  void encode(const wire::Packet& p, std::size_t minSize = 0) {
     std::vector<std::uint8_t> d;
-    ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), 0, 0, 0}, p, d, minSize));
+    ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), 0, ackSequence, ackBits}, p,
+                                     d, minSize));
     if (seal.ready() || !wire::sealedKind(d[5])) {
       ASSERT_TRUE(seal.protect(d, seq++, sealed));
     } else {
@@ -110,6 +107,64 @@ struct RawClient {
       d[7] = static_cast<std::uint8_t>(seq++ >> 8);
       sealed = d;
     }
+  }
+  // Opens and decodes a datagram from the server (d.drop says why not); an Accept gives the
+  // session's keys (once: a repeated one changes nothing).
+  void open(std::span<const std::uint8_t> datagram, wire::Decoded& d) {
+    std::vector<std::uint8_t> plain;
+    d.drop = seal.unprotect(datagram, plain);
+    if (d.drop == wire::DropReason::kNone) wire::decodeDatagram(plain, d);
+    if (d.drop == wire::DropReason::kNone && d.packet.has_accept() && !seal.ready()) {
+      if (const auto k = wire::clientSessionKeys(keys, d.packet.accept().public_key()))
+        seal = wire::SessionSeal(*k);
+    }
+  }
+  wire::Packet connectRequest(const std::string& token) {
+    seal = wire::SessionSeal();  // a new session (the key pair stays: the server must cope)
+    wire::Packet req;
+    req.mutable_connect_request()->set_token(token);
+    return req;
+  }
+  wire::Packet connectResponse(const std::string& token) const {
+    wire::Packet resp;
+    resp.mutable_connect_response()->set_cookie(cookie);
+    resp.mutable_connect_response()->set_token(token);
+    resp.mutable_connect_response()->set_public_key(keys.publicKey);
+    return resp;
+  }
+  static wire::Packet positionInput(std::uint32_t sequence, float x, float y, float vx, float vy,
+                                    std::uint32_t ack) {
+    wire::Packet p;
+    auto* in = p.mutable_input();
+    auto* i = in->add_inputs();
+    i->set_sequence(sequence);
+    i->set_x(x);
+    i->set_y(y);
+    i->set_vx(vx);
+    i->set_vy(vy);
+    in->set_ack_snapshot(ack);
+    return p;
+  }
+
+  std::uint64_t seq = 0;
+  std::uint16_t ackSequence = 0;  // the header's acks of the server's datagrams, as sent
+  std::uint32_t ackBits = 0;
+  wire::KeyPair keys = wire::KeyPair::generate();  // this client's, for the session's keys
+  wire::SessionSeal seal;                          // ready once the Accept came
+  std::vector<std::uint8_t> sealed;                // the last datagram sent
+  std::string cookie;
+};
+
+struct RawClient : ClientSession {
+  explicit RawClient(std::uint16_t serverPort)
+      : socket(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    server = udp::endpoint(asio::ip::make_address("127.0.0.1"), serverPort);
+    socket.non_blocking(true);
+  }
+  void sendBytes(const std::vector<std::uint8_t>& d) { socket.send_to(asio::buffer(d), server); }
+  // `sealed` keeps what went out.
+  void send(const wire::Packet& p, std::size_t minSize = 0) {
+    encode(p, minSize);
     sendBytes(sealed);
   }
   // One pending datagram, opened and decoded (d.drop says why not); false when none is waiting.
@@ -120,14 +175,7 @@ struct RawClient {
     const std::size_t n = socket.receive_from(asio::buffer(buf), from, 0, ec);
     if (ec) return false;
     if (bytes) *bytes = n;
-    std::vector<std::uint8_t> plain;
-    d.drop = seal.unprotect(std::span<const std::uint8_t>(buf.data(), n), plain);
-    if (d.drop == wire::DropReason::kNone) wire::decodeDatagram(plain, d);
-    // The Accept gives the session's keys (once: a repeated one changes nothing).
-    if (d.drop == wire::DropReason::kNone && d.packet.has_accept() && !seal.ready()) {
-      if (const auto k = wire::clientSessionKeys(keys, d.packet.accept().public_key()))
-        seal = wire::SessionSeal(*k);
-    }
+    open(std::span<const std::uint8_t>(buf.data(), n), d);
     return true;
   }
   // Next datagram of the given kind, skipping others, while the server keeps ticking; its size on
@@ -151,10 +199,7 @@ struct RawClient {
   // Step 1 of the handshake: a padded ConnectRequest, and the Challenge's cookie (also kept in
   // `cookie`); nullopt when none came.
   std::optional<std::string> challenge(Server& s, const std::string& token = {}) {
-    seal = wire::SessionSeal();  // a new session (the key pair stays: the server must cope)
-    wire::Packet req;
-    req.mutable_connect_request()->set_token(token);
-    send(req, wire::kMinConnectDatagramBytes);
+    send(connectRequest(token), wire::kMinConnectDatagramBytes);
     auto answer = await(s, wire::Packet::kChallenge);
     if (!answer) return std::nullopt;
     cookie = answer->challenge().cookie();
@@ -162,11 +207,7 @@ struct RawClient {
   }
   std::optional<wire::Packet> connect(Server& s, const std::string& token = {}) {
     if (!challenge(s, token)) return std::nullopt;
-    wire::Packet resp;
-    resp.mutable_connect_response()->set_cookie(cookie);
-    resp.mutable_connect_response()->set_token(token);
-    resp.mutable_connect_response()->set_public_key(keys.publicKey);
-    send(resp, wire::kMinConnectResponseBytes);
+    send(connectResponse(token), wire::kMinConnectResponseBytes);
     std::optional<wire::Packet> answer;
     s.stepUntil([&] {
       if (auto a = await1(wire::Packet::kAccept)) answer = a;
@@ -184,26 +225,12 @@ struct RawClient {
     return std::nullopt;
   }
   void input(std::uint32_t sequence, float x, float y, float vx = 0, float vy = 0, std::uint32_t ack = 0) {
-    wire::Packet p;
-    auto* in = p.mutable_input();
-    auto* i = in->add_inputs();
-    i->set_sequence(sequence);
-    i->set_x(x);
-    i->set_y(y);
-    i->set_vx(vx);
-    i->set_vy(vy);
-    in->set_ack_snapshot(ack);
-    send(p);
+    send(positionInput(sequence, x, y, vx, vy, ack));
   }
 
   asio::io_context io;
   udp::socket socket;
   udp::endpoint server;
-  std::uint64_t seq = 0;
-  wire::KeyPair keys = wire::KeyPair::generate();  // this client's, for the session's keys
-  wire::SessionSeal seal;                          // ready once the Accept came
-  std::vector<std::uint8_t> sealed;                // the last datagram send() sent
-  std::string cookie;
   std::size_t awaitedBytes = 0;  // of the datagram await() returned last
 };
 
