@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -21,6 +21,9 @@
 #   churn  bench/churn: tick and memory before and after a million players joining and leaving
 #          (crowd-crossing, 64 alive at once), then the same ticks without churn to compare with
 #          (flags go to it: --scenario --cycles --per-tick --players --threads)
+#   record bench/recording: what --record adds to a tick (state hash, digest, the recorder's write)
+#          and how fast --replay runs, on crowd worlds of 1k, 10k, 100k agents (flags: --scenario
+#          --agents --threads --ticks)
 #   players  bench/player_motion: the server's cost of moving 1,000 players from their inputs
 #          (intent mode) on the default scenario's scene (flags: --scenario --players --ticks)
 #   all    micro and tick (the default)
@@ -33,20 +36,20 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths | control | churn | players) ;;
+  all | micro | tick | net | crowd | paths | control | churn | players | record) ;;
   -h | --help)
     sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record] [flags...]" >&2
     exit 2
     ;;
 esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput churn player_motion -j"$(nproc)"
+cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput churn player_motion recording -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
@@ -67,6 +70,10 @@ if [ "$mode" = control ]; then
 fi
 if [ "$mode" = players ]; then
   build/release/bench/player_motion "$@"
+  exit 0
+fi
+if [ "$mode" = record ]; then
+  build/release/bench/recording "$@"
   exit 0
 fi
 if [ "$mode" = churn ]; then

@@ -7,6 +7,8 @@
 
 #include <xxhash.h>
 
+#include <cstring>
+
 #include "world/agent_update.h"
 #include "world/contact_projection.h"
 
@@ -410,7 +412,61 @@ void World::think(const StepContext& ctx) {
   }
 }
 
-void World::visitState(const StateSink& sink) const {
+namespace {
+
+// XXH3 fed in large chunks: a stream's hash does not depend on how it is cut, and one update per
+// few hundred bytes costs far less than one per field.
+class BufferedXxh3 {
+ public:
+  BufferedXxh3() : state_(XXH3_createState()) { XXH3_64bits_reset(state_); }
+  ~BufferedXxh3() { XXH3_freeState(state_); }
+  BufferedXxh3(const BufferedXxh3&) = delete;
+  BufferedXxh3& operator=(const BufferedXxh3&) = delete;
+  void add(const void* bytes, std::size_t size) {
+    if (used_ + size > sizeof buffer_) flush();
+    if (size > sizeof buffer_) {
+      XXH3_64bits_update(state_, bytes, size);
+      return;
+    }
+    std::memcpy(buffer_ + used_, bytes, size);
+    used_ += size;
+  }
+  std::uint64_t digest() {
+    flush();
+    return XXH3_64bits_digest(state_);
+  }
+
+ private:
+  void flush() {
+    if (used_ > 0) XXH3_64bits_update(state_, buffer_, used_);
+    used_ = 0;
+  }
+  XXH3_state_t* state_;
+  unsigned char buffer_[1024];
+  std::size_t used_ = 0;
+};
+
+// A piece's own hash for the digest's sums: a multiply-xorshift over its 8-byte words, seeded with
+// where the piece belongs. Not for the whole state (XXH3 is), only to say which part or block.
+std::uint64_t pieceHash(const void* bytes, std::size_t size, std::uint64_t seed) {
+  std::uint64_t h = (seed + 1) * 0x9e3779b97f4a7c15ull;
+  const auto* p = static_cast<const unsigned char*>(bytes);
+  for (std::size_t i = 0; i < size; i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p + i, std::min<std::size_t>(8, size - i));
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
+void World::visitState(const StateSink& sink) const { visitStateWith(sink); }
+
+template <class Sink>
+void World::visitStateWith(Sink&& sink) const {
   // Exact bits of every field that carries into the next tick, in index order (a fresh world's id
   // order): a stronger promise than a quantised hash, and what "bit-identical for any thread
   // count" means.
@@ -482,14 +538,10 @@ void World::visitState(const StateSink& sink) const {
 
 std::uint64_t World::stateHash() const {
   // One stream over every piece: the same bytes in the same order, however they are cut.
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  visitState([state](std::uint32_t, StatePart, const void* bytes, std::size_t size) {
-    XXH3_64bits_update(state, bytes, size);
-  });
-  const std::uint64_t h = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  return h;
+  BufferedXxh3 stream;
+  visitStateWith(
+      [&stream](std::uint32_t, StatePart, const void* bytes, std::size_t size) { stream.add(bytes, size); });
+  return stream.digest();
 }
 
 StateDigest World::stateDigest(std::size_t blocks) const {
@@ -497,21 +549,19 @@ StateDigest World::stateDigest(std::size_t blocks) const {
   d.indexCount = static_cast<std::uint32_t>(slotOfId_.size());
   d.blocks.assign(blocks, 0);
   std::vector<std::uint64_t> perIndex(externalCount_ > 0 ? d.indexCount : 0, 0);
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  visitState([&](std::uint32_t index, StatePart part, const void* bytes, std::size_t size) {
-    XXH3_64bits_update(state, bytes, size);
+  BufferedXxh3 stream;
+  visitStateWith([&](std::uint32_t index, StatePart part, const void* bytes, std::size_t size) {
+    stream.add(bytes, size);
     // Each piece hashed on its own, seeded with where it belongs, and summed: a part's or a
     // block's sum changes when any of its pieces does.
     const auto p = static_cast<std::size_t>(part);
-    const std::uint64_t h = XXH3_64bits_withSeed(bytes, size, (static_cast<std::uint64_t>(index) << 8) | p);
+    const std::uint64_t h = pieceHash(bytes, size, (static_cast<std::uint64_t>(index) << 8) | p);
     d.parts[p] += h;
     if (index == kWorldIndex) return;
     if (blocks > 0) d.blocks[StateDigest::blockOf(index, blocks, d.indexCount)] += h;
     if (!perIndex.empty()) perIndex[index] += h;
   });
-  d.whole = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
+  d.whole = stream.digest();
   for (std::uint32_t index = 0; index < perIndex.size(); ++index) {
     const std::uint32_t s = slotOfId_[index];
     if (s != kNoSlot && (current_.memory[s].flags & kAgentExternal) != 0)

@@ -199,6 +199,9 @@ class World {
   std::vector<std::string> tagNames_, signalNames_;
   StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;
   TickCounters counters_;
+  // visitState's walk with the sink inlined (defined and used in world.cpp only).
+  template <class Sink>
+  void visitStateWith(Sink&& sink) const;
 };
 
 }  // namespace steerd
