@@ -10,6 +10,7 @@
 #include "app/headless_run.h"
 #include "app/options.h"
 #include "app/realtime_run.h"
+#include "app/replay_serve.h"
 #include "net/connect_token.h"
 #include "record/replay.h"
 #include "scenario/scenario_file.h"
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
       std::printf("%s: ok (%s)\n", options.checkScenario.c_str(), load.summary.c_str());
       return 0;
     }
+    if (!options.replay.empty() && options.serve) return steerd::runReplayServe(options);
     if (!options.replay.empty()) {
       const steerd::record::ReplayResult r = steerd::record::replayRecording(
           {options.replay, options.threads, steerd::scenarioOptionsOf(options).navCacheDir});

@@ -139,6 +139,9 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                  "Re-run a recording headless (any --threads), check every tick against it, report the "
                  "first tick that differs, and exit (0: every tick equal)")
       ->check(CLI::ExistingFile);
+  app.add_flag("--serve", out.serve,
+               "With --replay: play the recording in real time for viewers (on --port) to watch, still "
+               "checking every tick; starts when the first viewer connects");
   app.add_option("--log-level", out.logLevel, "trace, debug, info, warn, error, critical, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option("--status-interval", out.statusInterval, "Seconds between status lines (0: none)")
@@ -186,6 +189,10 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
     std::fprintf(stderr,
                  "--record records a real-time server (a --headless run is already reproduced by its seed)\n"
                  "Run with --help for more information.\n");
+    return 2;
+  }
+  if (out.serve && out.replay.empty()) {
+    std::fprintf(stderr, "--serve works with --replay FILE only\nRun with --help for more information.\n");
     return 2;
   }
   if (!out.replay.empty() && out.headless) {

@@ -23,6 +23,7 @@ struct Options {
   bool report = false;
   std::string record;  // real-time: write a recording of the session here (docs/RECORDING.md)
   std::string replay;  // re-run this recording headless, checking every tick's state hash
+  bool serve = false;  // with replay: play it in real time for viewers to watch
   std::string logLevel = "info";
   double statusInterval = 1.0;                  // s between status lines; 0 turns them off
   bool watch = false;                           // reload the scenario file's archetypes when it changes

@@ -7,30 +7,12 @@
 #include <memory>
 #include <unordered_map>
 
-#include "net/game_session.h"
-#include "net/server_metrics.h"
-#include "net/server_tick.h"
 #include "record/recorded_event.h"
 #include "record/recorded_scenario.h"
-#include "record/recording_file.h"
 
 namespace steerd::record {
 
 namespace {
-
-// The session's network, played back: each tick's recorded events, and nowhere to send.
-class ReplayTransport final : public net::SessionTransport {
- public:
-  std::vector<net::NetEvent> next;
-  void takeEvents(std::vector<net::NetEvent>& out) override {
-    out.clear();
-    out.swap(next);
-  }
-  void send(std::vector<net::OutDatagram>& batch) override { batch.clear(); }
-  void publishTick(std::uint32_t, std::int64_t, double) override {}
-  void setScene(const std::vector<wire::Scene>&) override {}
-  bool debugAllowed() const override { return false; }
-};
 
 // Which parts and which agents differ between the replayed world and a recorded tick.
 std::vector<std::string> differences(const World& world, const Tick& recorded) {
@@ -101,148 +83,217 @@ ReplayResult unreadable(ReplayResult r, std::string why) {
 
 }  // namespace
 
-ReplayResult replayRecording(const ReplayOptions& options) {
-  ReplayResult result;
+ReplayTransport::ReplayTransport(net::SessionTransport* live) : live_(live) {}
+
+void ReplayTransport::takeEvents(std::vector<net::NetEvent>& out) {
+  out.clear();
+  out.swap(next);
+  if (live_ == nullptr) return;
+  live_->takeEvents(liveEvents_);
+  for (net::NetEvent& e : liveEvents_) {
+    // A watcher changes nothing in the world: no body, no commands, no moves. Its id is moved out
+    // of the recorded clients' range.
+    if (e.kind == net::NetEvent::Kind::kInput || e.kind == net::NetEvent::Kind::kControl) continue;
+    e.clientId |= kLiveClientBit;
+    if (e.kind == net::NetEvent::Kind::kJoin) {
+      e.noBody = true;
+      e.controlRole = false;
+    }
+    out.push_back(std::move(e));
+  }
+}
+
+void ReplayTransport::send(std::vector<net::OutDatagram>& batch) {
+  if (live_ != nullptr) {
+    liveOut_.clear();
+    for (net::OutDatagram& d : batch) {
+      if ((d.clientId & kLiveClientBit) == 0) continue;  // to a recorded client: nowhere
+      d.clientId &= ~kLiveClientBit;
+      liveOut_.push_back(std::move(d));
+    }
+    live_->send(liveOut_);
+  }
+  batch.clear();
+}
+
+void ReplayTransport::publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate) {
+  if (live_ != nullptr) live_->publishTick(tick, steadyNs, tickRate);
+}
+void ReplayTransport::setScene(const std::vector<wire::Scene>& parts) {
+  if (live_ != nullptr) live_->setScene(parts);
+}
+bool ReplayTransport::debugAllowed() const { return live_ != nullptr && live_->debugAllowed(); }
+
+std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::SessionTransport* live,
+                                         ReplayResult& result) {
+  std::unique_ptr<Replayer> r(new Replayer(live));
   std::string error;
-  auto reader = RecordingReader::open(options.path, error);
-  if (!reader) return unreadable(result, error);
+  r->reader_ = RecordingReader::open(options.path, error);
+  if (!r->reader_) {
+    result = unreadable(result, error);
+    return nullptr;
+  }
   Frame frame;
-  if (reader->next(frame) != RecordingReader::Status::kFrame || !frame.has_header())
-    return unreadable(result,
-                      options.path + ": no header frame" +
-                          (reader->problem().empty() ? std::string{} : " (" + reader->problem() + ")"));
-  const Header header = frame.header();
-  if (!(header.tick_rate() > 0.0 && header.tick_rate() <= 1000.0))
-    return unreadable(result,
-                      fmt::format("{}: header tick rate {} is not usable", options.path, header.tick_rate()));
+  if (r->reader_->next(frame) != RecordingReader::Status::kFrame || !frame.has_header()) {
+    result = unreadable(
+        result, options.path + ": no header frame" +
+                    (r->reader_->problem().empty() ? std::string{} : " (" + r->reader_->problem() + ")"));
+    return nullptr;
+  }
+  r->header_ = frame.header();
+  const Header& header = r->header_;
+  if (!(header.tick_rate() > 0.0 && header.tick_rate() <= 1000.0)) {
+    result = unreadable(
+        result, fmt::format("{}: header tick rate {} is not usable", options.path, header.tick_rate()));
+    return nullptr;
+  }
   RecordedScenario scenario{header.scenario_name(), header.scenario_text(), header.builtin_scenario()};
-  ScenarioOptions scenarioOptions(header.seed(), options.threads, static_cast<std::size_t>(header.agents()),
-                                  options.navCacheDir);
-  ScenarioLoad load = loadRecordedScenario(scenario, scenarioOptions);
+  r->scenarioOptions_ = ScenarioOptions(header.seed(), options.threads,
+                                        static_cast<std::size_t>(header.agents()), options.navCacheDir);
+  ScenarioLoad load = loadRecordedScenario(scenario, r->scenarioOptions_);
   if (!load.world) {
     std::string why = "the recorded scenario " + header.scenario_name() + " does not load";
     if (!load.errors.empty()) why += ": " + load.errors.front();
-    return unreadable(result, why);
+    result = unreadable(result, why);
+    return nullptr;
   }
-  World& world = *load.world;
-  if (world.tick() != header.start_tick())
-    return unreadable(result, fmt::format("recording starts at tick {}; a replay can only start at {}",
-                                          header.start_tick(), world.tick()));
-
+  r->world_ = std::move(load.world);
+  if (r->world_->tick() != header.start_tick()) {
+    result = unreadable(result, fmt::format("recording starts at tick {}; a replay can only start at {}",
+                                            header.start_tick(), r->world_->tick()));
+    return nullptr;
+  }
   net::SessionConfig config;
   config.tickRate = header.tick_rate();
   config.sendRate = header.send_rate() > 0.0 ? header.send_rate() : config.sendRate;
   config.controller.maxAgents = static_cast<std::size_t>(header.max_agents());
   config.playerInput =
       header.player_intents() ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
-  net::ServerMetrics metrics;
-  ReplayTransport transport;
-  net::GameSession session(world, transport, metrics, config);
-  net::ServerTick tick(world, session, transport, config.tickRate);
+  config.interestRadius = options.interestRadius;
+  r->session_ = std::make_unique<net::GameSession>(*r->world_, r->transport_, r->metrics_, config);
+  r->tick_ = std::make_unique<net::ServerTick>(*r->world_, *r->session_, r->transport_, config.tickRate);
+  r->lastHash_ = r->world_->stateHash();
+  r->started_ = std::chrono::steady_clock::now();
+  return r;
+}
 
-  const auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t lastHash = world.stateHash();
-  for (;;) {
-    const RecordingReader::Status status = reader->next(frame);
-    if (status == RecordingReader::Status::kDamaged) {
-      result.outcome = ReplayResult::Outcome::kDamaged;
-      result.details.push_back(reader->problem());
-      result.summary =
-          fmt::format("replay: damaged recording after tick {}: {}", world.tick(), reader->problem());
-      return result;
-    }
-    if (status != RecordingReader::Status::kFrame) {  // ends without its End frame
-      result.cutShort = true;
-      if (status == RecordingReader::Status::kCutShort) result.details.push_back(reader->problem());
-      break;
-    }
-    if (frame.has_end()) {
-      if (frame.end().ticks() != result.ticks || frame.end().state_hash() != lastHash) {
-        result.outcome = ReplayResult::Outcome::kDamaged;
-        result.summary = fmt::format(
-            "replay: the End frame says {} ticks ending at {:016x}; the file has {} ending at {:016x}",
-            frame.end().ticks(), frame.end().state_hash(), result.ticks, lastHash);
-        return result;
-      }
-      break;
-    }
-    if (!frame.has_tick()) {
-      result.outcome = ReplayResult::Outcome::kDamaged;
-      result.summary =
-          fmt::format("replay: frame {} after tick {} is not a tick", reader->frames(), world.tick());
-      return result;
-    }
-    const Tick& t = frame.tick();
-    if (!t.reload_text().empty()) {
-      ScenarioLoad reload =
-          loadScenarioText(t.reload_text(), header.scenario_name() + " (reloaded)", scenarioOptions, false);
-      std::string problem = reload.errors.empty() ? std::string{} : reload.errors.front();
-      if (problem.empty()) problem = world.replaceArchetypes(std::move(reload.archetypes));
-      if (!problem.empty()) {
-        result.outcome = ReplayResult::Outcome::kDiffers;
-        result.differingTick = world.tick() + 1;
-        result.details.push_back("the reload recorded before this tick does not apply: " + problem);
-      }
-    }
-    if (result.outcome != ReplayResult::Outcome::kDiffers) {
-      for (const Event& e : t.events()) {
-        std::optional<net::NetEvent> event = fromRecord(e);
-        if (!event) {
-          result.outcome = ReplayResult::Outcome::kDamaged;
-          result.summary = fmt::format("replay: an event of unknown kind {} before tick {}",
-                                       static_cast<int>(e.kind()), t.tick());
-          return result;
-        }
-        switch (event->kind) {
-          case net::NetEvent::Kind::kJoin:
-            ++result.joins;
-            break;
-          case net::NetEvent::Kind::kLeave:
-            ++result.leaves;
-            break;
-          case net::NetEvent::Kind::kControl:
-            ++result.controls;
-            break;
-          default:
-            ++result.inputs;
-            break;
-        }
-        transport.next.push_back(std::move(*event));
-      }
-      // Simulated time: the tick's own, so nothing depends on how fast the replay runs.
-      tick.run(static_cast<std::int64_t>(static_cast<double>(world.tick() + 1) * 1e9 / config.tickRate));
-      lastHash = world.stateHash();
-      if (world.tick() != t.tick()) {
-        result.outcome = ReplayResult::Outcome::kDiffers;
-        result.differingTick = t.tick();
-        result.details.push_back(fmt::format("the recording's frame is for tick {}, the replay is at tick {}",
-                                             t.tick(), world.tick()));
-      } else if (lastHash != t.state_hash()) {
-        result.outcome = ReplayResult::Outcome::kDiffers;
-        result.differingTick = t.tick();
-        result.details = differences(world, t);
-        result.details.insert(
-            result.details.begin(),
-            fmt::format("state hash {:016x} recorded, {:016x} replayed", t.state_hash(), lastHash));
-      }
-    }
-    if (result.outcome == ReplayResult::Outcome::kDiffers) {
-      result.summary = fmt::format("replay: tick {} differs from the recording ({} ticks before it equal)",
-                                   result.differingTick, result.ticks);
-      return result;
-    }
-    ++result.ticks;
+bool Replayer::finish(ReplayResult::Outcome outcome, std::string summary) {
+  result_.outcome = outcome;
+  if (!summary.empty()) {
+    result_.summary = std::move(summary);
+    return false;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.outcome = ReplayResult::Outcome::kEqual;
-  result.summary = fmt::format(
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  const double rate = header_.tick_rate();
+  result_.summary = fmt::format(
       "replay ok: {} ticks ({:.1f} s of play at {} Hz; {} joins, {} leaves, {} inputs, {} control packets), "
       "every "
       "state hash equal, final {:016x}{}; replayed in {:.2f} s",
-      result.ticks, static_cast<double>(result.ticks) / config.tickRate, config.tickRate, result.joins,
-      result.leaves, result.inputs, result.controls, lastHash,
-      result.cutShort ? " (the recording has no End frame: cut short, e.g. a killed server)" : "", seconds);
-  return result;
+      result_.ticks, static_cast<double>(result_.ticks) / rate, rate, result_.joins, result_.leaves,
+      result_.inputs, result_.controls, lastHash_,
+      result_.cutShort ? " (the recording has no End frame: cut short, e.g. a killed server)" : "", seconds);
+  return false;
+}
+
+bool Replayer::next(std::int64_t steadyNs) {
+  if (done_) return false;
+  done_ = true;  // until this tick is played and found equal
+  ReplayResult& result = result_;
+  World& world = *world_;
+  Frame frame;
+  const RecordingReader::Status status = reader_->next(frame);
+  if (status == RecordingReader::Status::kDamaged) {
+    result.details.push_back(reader_->problem());
+    return finish(ReplayResult::Outcome::kDamaged, fmt::format("replay: damaged recording after tick {}: {}",
+                                                               world.tick(), reader_->problem()));
+  }
+  if (status != RecordingReader::Status::kFrame) {  // ends without its End frame
+    result.cutShort = true;
+    if (status == RecordingReader::Status::kCutShort) result.details.push_back(reader_->problem());
+    return finish(ReplayResult::Outcome::kEqual, {});
+  }
+  if (frame.has_end()) {
+    if (frame.end().ticks() != result.ticks || frame.end().state_hash() != lastHash_) {
+      return finish(
+          ReplayResult::Outcome::kDamaged,
+          fmt::format(
+              "replay: the End frame says {} ticks ending at {:016x}; the file has {} ending at {:016x}",
+              frame.end().ticks(), frame.end().state_hash(), result.ticks, lastHash_));
+    }
+    return finish(ReplayResult::Outcome::kEqual, {});
+  }
+  if (!frame.has_tick()) {
+    return finish(ReplayResult::Outcome::kDamaged, fmt::format("replay: frame {} after tick {} is not a tick",
+                                                               reader_->frames(), world.tick()));
+  }
+  const Tick& t = frame.tick();
+  const auto differs = [&](std::uint64_t tick) {
+    result.differingTick = tick;
+    return finish(ReplayResult::Outcome::kDiffers,
+                  fmt::format("replay: tick {} differs from the recording ({} ticks before it equal)", tick,
+                              result.ticks));
+  };
+  if (!t.reload_text().empty()) {
+    ScenarioLoad reload =
+        loadScenarioText(t.reload_text(), header_.scenario_name() + " (reloaded)", scenarioOptions_, false);
+    std::string problem = reload.errors.empty() ? std::string{} : reload.errors.front();
+    if (problem.empty()) problem = world.replaceArchetypes(std::move(reload.archetypes));
+    if (!problem.empty()) {
+      result.details.push_back("the reload recorded before this tick does not apply: " + problem);
+      return differs(world.tick() + 1);
+    }
+  }
+  for (const Event& e : t.events()) {
+    std::optional<net::NetEvent> event = fromRecord(e);
+    if (!event) {
+      return finish(ReplayResult::Outcome::kDamaged,
+                    fmt::format("replay: an event of unknown kind {} before tick {}",
+                                static_cast<int>(e.kind()), t.tick()));
+    }
+    switch (event->kind) {
+      case net::NetEvent::Kind::kJoin:
+        ++result.joins;
+        break;
+      case net::NetEvent::Kind::kLeave:
+        ++result.leaves;
+        break;
+      case net::NetEvent::Kind::kControl:
+        ++result.controls;
+        break;
+      default:
+        ++result.inputs;
+        break;
+    }
+    transport_.next.push_back(std::move(*event));
+  }
+  tick_->run(steadyNs);
+  lastHash_ = world.stateHash();
+  if (world.tick() != t.tick()) {
+    result.details.push_back(fmt::format("the recording's frame is for tick {}, the replay is at tick {}",
+                                         t.tick(), world.tick()));
+    return differs(t.tick());
+  }
+  if (lastHash_ != t.state_hash()) {
+    result.details = differences(world, t);
+    result.details.insert(result.details.begin(), fmt::format("state hash {:016x} recorded, {:016x} replayed",
+                                                              t.state_hash(), lastHash_));
+    return differs(t.tick());
+  }
+  ++result.ticks;
+  done_ = false;
+  return true;
+}
+
+ReplayResult replayRecording(const ReplayOptions& options) {
+  ReplayResult result;
+  auto replayer = Replayer::open(options, nullptr, result);
+  if (!replayer) return result;
+  // Simulated time: the tick's own, so nothing depends on how fast the replay runs.
+  const double rate = replayer->tickRate();
+  while (replayer->next(
+      static_cast<std::int64_t>(static_cast<double>(replayer->world().tick() + 1) * 1e9 / rate))) {
+  }
+  return replayer->result();
 }
 
 }  // namespace steerd::record

@@ -3,17 +3,26 @@
 // differs (which parts of the state, which agents) and the replay stops there.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "net/game_session.h"
+#include "net/server_metrics.h"
+#include "net/server_tick.h"
+#include "net/session_transport.h"
+#include "record/recording_file.h"
+#include "world/scenarios.h"
 
 namespace steerd::record {
 
 struct ReplayOptions {
   std::string path;
   unsigned threads = 1;
-  std::string navCacheDir;  // as the server's --nav-cache
+  std::string navCacheDir;      // as the server's --nav-cache
+  float interestRadius = 0.0f;  // --serve: what watchers see (m; 0: everything)
 };
 
 struct ReplayResult {
@@ -31,6 +40,58 @@ struct ReplayResult {
   std::vector<std::string> details;                               // what differs, or why it could not go on
   std::string summary;                                            // one line
   int exitCode() const { return outcome == Outcome::kEqual ? 0 : outcome == Outcome::kUnreadable ? 2 : 1; }
+};
+
+// The session's network, played back: each tick's recorded events go in (`next`), and what the
+// session sends to recorded clients goes nowhere. With `live` (steerd --replay --serve), the
+// clients connected to it join as watchers: no body, their moves and commands dropped, their ids
+// moved to kLiveClientBit and up, and what the session sends them goes out through `live`.
+class ReplayTransport final : public net::SessionTransport {
+ public:
+  static constexpr std::uint32_t kLiveClientBit = 0x40000000u;
+  explicit ReplayTransport(net::SessionTransport* live = nullptr);
+  std::vector<net::NetEvent> next;
+  void takeEvents(std::vector<net::NetEvent>& out) override;
+  void send(std::vector<net::OutDatagram>& batch) override;
+  void publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate) override;
+  void setScene(const std::vector<wire::Scene>& parts) override;
+  bool debugAllowed() const override;
+
+ private:
+  net::SessionTransport* live_;
+  std::vector<net::NetEvent> liveEvents_;
+  std::vector<net::OutDatagram> liveOut_;
+};
+
+// A recording played tick by tick: its world, its session, the check of every tick.
+class Replayer {
+ public:
+  // Reads the header and builds the world; null with `result` saying why (kUnreadable).
+  static std::unique_ptr<Replayer> open(const ReplayOptions& options, net::SessionTransport* live,
+                                        ReplayResult& result);
+  // Plays the next recorded tick at `steadyNs` (made-up or real) and checks it; false once the
+  // recording is over or a tick differs (result() says which).
+  bool next(std::int64_t steadyNs);
+  const ReplayResult& result() const { return result_; }
+  World& world() { return *world_; }
+  const Header& header() const { return header_; }
+  double tickRate() const { return header_.tick_rate(); }
+
+ private:
+  explicit Replayer(net::SessionTransport* live) : transport_(live) {}
+  bool finish(ReplayResult::Outcome outcome, std::string summary);
+  std::unique_ptr<RecordingReader> reader_;
+  Header header_;
+  ScenarioOptions scenarioOptions_;
+  std::unique_ptr<World> world_;
+  net::ServerMetrics metrics_;
+  ReplayTransport transport_;
+  std::unique_ptr<net::GameSession> session_;
+  std::unique_ptr<net::ServerTick> tick_;
+  ReplayResult result_;
+  std::uint64_t lastHash_ = 0;
+  bool done_ = false;
+  std::chrono::steady_clock::time_point started_;
 };
 
 ReplayResult replayRecording(const ReplayOptions& options);

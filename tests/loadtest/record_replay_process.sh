@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Record and replay with real processes: steerd --record while steer-loadtest's players join,
 # move and leave through its lossy relay (5 % loss, 40 ms latency, churn); steerd --replay of the
-# file says every tick is equal with 1 and 4 threads; a copy with one byte changed is refused
+# file says every tick is equal with 1 and 4 threads, and --serve plays it to watchers whose
+# moves change nothing; a copy with one byte changed is refused
 # (exit 1) naming where; a kill -9 while recording leaves a file that replays (exit 0) up to about
 # its last second.
 set -uo pipefail
@@ -38,6 +39,20 @@ leaves=$(sed -n 's/.* \([0-9]*\) leaves.*/\1/p' "$tmp/replay1.txt")
 [ "${joins:-0}" -ge 6 ] || fail "the recording holds ${joins:-0} joins (expected >= 6)"
 [ "${leaves:-0}" -ge 1 ] || fail "the recording holds ${leaves:-0} leaves (churn: expected >= 1)"
 echo "recorded and replayed 240 ticks with 1 and 4 threads: $(tail -n1 "$tmp/replay4.txt" | cut -c1-90)"
+
+# 1b. --serve: the recording played in real time to watchers (two load-test players, whose moves
+# must change nothing): it waits for the first, plays every tick equal, and exits 0.
+start_steerd "$tmp/serve.log" --replay "$tmp/session.rec" --serve || fail "steerd --replay --serve did not start"
+timeout 60 "$loadtest" --server "127.0.0.1:$port" --players 2 --duration 3 --ramp 2 --quiet >"$tmp/lt-serve.txt" 2>&1
+for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "--serve still running 30 s after its watchers came"
+wait "$pid"
+rc=$?
+pid=
+[ $rc -eq 0 ] || fail "--serve exited $rc"
+grep -q "replay ok: 240 ticks" "$tmp/serve.log" || fail "--serve did not say 'replay ok: 240 ticks'"
+grep -q "client 1 connected" "$tmp/serve.log" || fail "--serve admitted no watcher"
+echo "--serve: $(grep -c 'connected from' "$tmp/serve.log") watcher(s), every tick equal"
 
 # 2. One byte changed: refused, exit 1, saying where.
 python3 - "$tmp/session.rec" "$tmp/bad.rec" <<'PY'

@@ -275,3 +275,55 @@ TEST(Replay, RecordingsThatCannotBeReplayedSayWhy) {
 
 }  // namespace
 }  // namespace steerd::record
+
+namespace steerd::record {
+namespace {
+
+class CollectingTransport final : public net::SessionTransport {
+ public:
+  std::vector<net::NetEvent> events;
+  std::vector<net::OutDatagram> sent;
+  void takeEvents(std::vector<net::NetEvent>& out) override {
+    out.clear();
+    out.swap(events);
+  }
+  void send(std::vector<net::OutDatagram>& batch) override {
+    for (auto& d : batch) sent.push_back(std::move(d));
+    batch.clear();
+  }
+  void publishTick(std::uint32_t, std::int64_t, double) override {}
+  void setScene(const std::vector<wire::Scene>&) override {}
+  bool debugAllowed() const override { return true; }
+};
+
+// --serve: watchers join with no body whatever they ask, their moves and commands never reach the
+// session, their ids cannot meet a recorded client's, and only what is theirs goes out to them.
+TEST(Replay, WatchersChangeNothingAndGetOnlyTheirOwnDatagrams) {
+  CollectingTransport live;
+  ReplayTransport t(&live);
+  net::NetEvent recordedJoin = join(1);
+  t.next.push_back(recordedJoin);
+  live.events.push_back(join(1, true));  // a watcher asking for the control role, as client 1
+  live.events.push_back(intent(1, 1, 1.0f, 0.0f));
+  live.events.push_back(control(1, 0, {}));
+  std::vector<net::NetEvent> out;
+  t.takeEvents(out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].clientId, 1u);  // the recorded one, untouched
+  EXPECT_FALSE(out[0].noBody);
+  EXPECT_EQ(out[1].kind, net::NetEvent::Kind::kJoin);
+  EXPECT_EQ(out[1].clientId, 1u | ReplayTransport::kLiveClientBit);
+  EXPECT_TRUE(out[1].noBody);
+  EXPECT_FALSE(out[1].controlRole);
+
+  std::vector<net::OutDatagram> batch = {{1u, {1, 2, 3}}, {1u | ReplayTransport::kLiveClientBit, {4, 5}}};
+  t.send(batch);
+  EXPECT_TRUE(batch.empty());
+  ASSERT_EQ(live.sent.size(), 1u);
+  EXPECT_EQ(live.sent[0].clientId, 1u);
+  EXPECT_EQ(live.sent[0].bytes, (std::vector<std::uint8_t>{4, 5}));
+  EXPECT_TRUE(t.debugAllowed());
+}
+
+}  // namespace
+}  // namespace steerd::record

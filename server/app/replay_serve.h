@@ -1,0 +1,14 @@
+// `steerd --replay FILE --serve`: plays a recording back in real time for viewers to watch. The
+// world is the recording's, checked tick by tick as in a headless replay; clients that connect
+// are watchers (no body; their moves and commands change nothing). Playback starts when the first
+// watcher connects and the process exits when the recording ends (or on SIGINT/SIGTERM), with
+// the replay's verdict as its exit code.
+#pragma once
+
+#include "app/options.h"
+
+namespace steerd {
+
+int runReplayServe(const Options& options);
+
+}  // namespace steerd
