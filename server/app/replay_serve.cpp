@@ -42,7 +42,7 @@ int runReplayServe(const Options& options) {
   record::ReplayResult result;
   auto replayer = record::Replayer::open(
       {options.replay, options.threads, scenarioOptionsOf(options).navCacheDir, options.interestRadius},
-      endpoint.get(), result);
+      endpoint.get(), result, &metrics);
   if (!replayer) {
     std::printf("%s\n", result.summary.c_str());
     return result.exitCode();

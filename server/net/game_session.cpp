@@ -97,6 +97,12 @@ void GameSession::flushControl() {
 
 void GameSession::join(const NetEvent& e) {
   const std::uint32_t clientId = e.clientId;
+  if (clients_.count(clientId) != 0) {
+    // The network never sends one; a replayed file might: a second body and a freed control link
+    // under a live subscriber would follow.
+    spdlog::warn("client {} joined twice: the second join is ignored", clientId);
+    return;
+  }
   // A new player appears at the free spot nearest the middle of the world (not in a rock or a
   // building) until its first input says where it is. A client without a body (a game's logic,
   // an observer) gets none.

@@ -8,8 +8,9 @@ NetEndpoint::NetEndpoint(const NetConfig& config, ServerMetrics& metrics)
     : socket_(io_),
       housekeepingTimer_(io_),
       protocol_(config, metrics, [this](std::span<const std::uint8_t> datagram, const Address& to) {
-        std::error_code ignored;  // a send that fails is a datagram lost, which the protocol survives
-        socket_.send_to(asio::buffer(datagram.data(), datagram.size()), to, 0, ignored);
+        std::error_code ec;  // a send that fails is a datagram lost, which the protocol survives
+        socket_.send_to(asio::buffer(datagram.data(), datagram.size()), to, 0, ec);
+        return !ec;
       }) {
   std::error_code ec;
   const auto address = asio::ip::make_address(config.bind, ec);

@@ -121,16 +121,16 @@ void NetProtocol::sendRaw(Connection& c, std::vector<std::uint8_t>& bytes) {
   c.sentNs[slot] = now_.steadyNs;
   c.acked[slot] = false;
   ++c.sent;
+  if (!sink_(sealed_, c.endpoint)) return;
   metrics_.packetsOut.fetch_add(1, std::memory_order_relaxed);
   metrics_.bytesOut.fetch_add(sealed_.size(), std::memory_order_relaxed);
-  sink_(sealed_, c.endpoint);
 }
 
 void NetProtocol::sendStateless(const wire::Packet& packet, wire::Packet::BodyCase type) {
   if (!wire::encodeDatagram({static_cast<std::uint8_t>(type), 0, 0, 0}, packet, scratch_)) return;
+  if (!sink_(scratch_, from_)) return;
   metrics_.packetsOut.fetch_add(1, std::memory_order_relaxed);
   metrics_.bytesOut.fetch_add(scratch_.size(), std::memory_order_relaxed);
-  sink_(scratch_, from_);
 }
 
 std::string NetProtocol::addressBytes(const Address& e) {

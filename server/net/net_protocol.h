@@ -55,7 +55,8 @@ struct NetTime {
 class NetProtocol final : public SessionTransport {
  public:
   // Where datagrams go: a socket's send_to, or a test's list. Called on the protocol's thread.
-  using DatagramSink = std::function<void(std::span<const std::uint8_t> datagram, const Address& to)>;
+  // Returns whether the datagram went out (counted in /metrics only then).
+  using DatagramSink = std::function<bool(std::span<const std::uint8_t> datagram, const Address& to)>;
 
   NetProtocol(const NetConfig& config, ServerMetrics& metrics, DatagramSink sink);
   ~NetProtocol() override;  // where Connection is complete

@@ -36,6 +36,10 @@ std::uint64_t payloadChecksum(const std::uint8_t* p, std::size_t n) {
 
 }  // namespace
 
+std::uint64_t frameChecksum(const std::uint8_t* payload, std::size_t size) {
+  return payloadChecksum(payload, size);
+}
+
 std::uint32_t frameLengthCheck(std::uint32_t length) {
   std::vector<std::uint8_t> bytes;
   putU32(bytes, length);

@@ -4,7 +4,8 @@
 // The length has its own check so that a damaged length is reported as damage, not mistaken for a
 // file cut short. A file that ends inside a frame was cut short (a killed server): every whole
 // frame before that still reads. Nothing is trusted before its checks pass, and no frame may be
-// larger than kMaxFrameBytes, so a hostile file costs at most that much memory.
+// larger than kMaxFrameBytes (nor hold more than kMaxEventsPerTick events), so a hostile file's
+// cost is bounded: one frame's bytes, and what protobuf makes of them (a few hundred MB at worst).
 #pragma once
 
 #include <cstdint>
@@ -21,10 +22,14 @@ inline constexpr std::uint32_t kRecordingFormatVersion = 1;
 inline constexpr char kRecordingMagic[8] = {'S', 'T', 'E', 'E', 'R', 'R', 'E', 'C'};
 inline constexpr std::size_t kFileHeaderBytes = 12;     // magic + version
 inline constexpr std::size_t kFrameOverheadBytes = 16;  // length, its check, the checksum
-inline constexpr std::uint32_t kMaxFrameBytes = 16u << 20;
+inline constexpr std::uint32_t kMaxFrameBytes = 4u << 20;
+// A tick with more events than this is not recorded (the recording stops) nor replayed (damage).
+inline constexpr int kMaxEventsPerTick = 262'144;
 
 // A frame length's check: the low 32 bits of XXH3-64 of the length's 4 bytes, seeded.
 std::uint32_t frameLengthCheck(std::uint32_t length);
+// A frame payload's checksum: XXH3-64, seeded.
+std::uint64_t frameChecksum(const std::uint8_t* payload, std::size_t size);
 // Appends one frame's bytes to `out`; false (nothing appended) when it is larger than kMaxFrameBytes.
 bool appendFrame(const Frame& frame, std::vector<std::uint8_t>& out);
 // The file's first kFileHeaderBytes.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <unordered_map>
@@ -49,22 +50,24 @@ std::vector<std::string> differences(const World& world, const Tick& recorded) {
         fmt::format("agent indices in use: {} recorded, {} replayed", recorded.index_count(), d.indexCount));
     return out;
   }
-  std::string agents;
-  std::size_t named = 0, differing = 0;
+  std::vector<bool> blockDiffers(d.blocks.size(), false);
+  std::size_t differing = 0;
   for (std::size_t b = 0; b < d.blocks.size(); ++b) {
-    if (static_cast<std::uint32_t>(d.blocks[b]) == recorded.block_hashes(static_cast<int>(b))) continue;
-    ++differing;
-    for (std::uint32_t index = 0; index < d.indexCount; ++index) {
-      if (StateDigest::blockOf(index, d.blocks.size(), d.indexCount) != b) continue;
-      const AgentColumns& a = world.agents();
-      for (std::size_t s = 0; s < a.size(); ++s) {  // the live agent at this index, if any
-        if (agentIndex(a.id[s]) != index) continue;
-        if (named < 16)
-          agents += (named == 0 ? "" : ", ") + std::to_string(a.id[s]) + " (" +
-                    world.archetypes()[a.archetype[s]].name + ")";
-        ++named;
-      }
-    }
+    blockDiffers[b] = static_cast<std::uint32_t>(d.blocks[b]) != recorded.block_hashes(static_cast<int>(b));
+    differing += blockDiffers[b] ? 1 : 0;
+  }
+  // The agents in those blocks, in id order (one pass over the indices).
+  std::string agents;
+  std::size_t named = 0;
+  const AgentColumns& a = world.agents();
+  for (std::uint32_t index = 0; differing > 0 && index < d.indexCount; ++index) {
+    if (!blockDiffers[StateDigest::blockOf(index, d.blocks.size(), d.indexCount)]) continue;
+    const std::uint32_t s = world.slotOfIndex(index);
+    if (s == World::kNoSlot) continue;
+    if (named < 16)
+      agents += (named == 0 ? "" : ", ") + std::to_string(a.id[s]) + " (" +
+                world.archetypes()[a.archetype[s]].name + ")";
+    ++named;
   }
   if (differing > 0) {
     out.push_back(fmt::format("agents that differ: {} of {} blocks of agent indices{}{}", differing,
@@ -93,7 +96,8 @@ void ReplayTransport::takeEvents(std::vector<net::NetEvent>& out) {
   for (net::NetEvent& e : liveEvents_) {
     // A watcher changes nothing in the world: no body, no commands, no moves. Its id is moved out
     // of the recorded clients' range.
-    if (e.kind == net::NetEvent::Kind::kInput || e.kind == net::NetEvent::Kind::kControl) continue;
+    if (e.kind == net::NetEvent::Kind::kControl) continue;
+    if (e.kind == net::NetEvent::Kind::kInput) e.input.clear_inputs();  // its snapshot ack, no moves
     e.clientId |= kLiveClientBit;
     if (e.kind == net::NetEvent::Kind::kJoin) {
       e.noBody = true;
@@ -125,7 +129,7 @@ void ReplayTransport::setScene(const std::vector<wire::Scene>& parts) {
 bool ReplayTransport::debugAllowed() const { return live_ != nullptr && live_->debugAllowed(); }
 
 std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::SessionTransport* live,
-                                         ReplayResult& result) {
+                                         ReplayResult& result, net::ServerMetrics* metrics) {
   std::unique_ptr<Replayer> r(new Replayer(live));
   std::string error;
   r->reader_ = RecordingReader::open(options.path, error);
@@ -142,9 +146,25 @@ std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::Sess
   }
   r->header_ = frame.header();
   const Header& header = r->header_;
-  if (!(header.tick_rate() > 0.0 && header.tick_rate() <= 1000.0)) {
-    result = unreadable(
-        result, fmt::format("{}: header tick rate {} is not usable", options.path, header.tick_rate()));
+  // The header is checked as the command line would be: it shapes the world.
+  const auto builtins = builtinScenarioNames();
+  std::string bad;
+  if (!(header.tick_rate() >= 1.0 && header.tick_rate() <= 1000.0)) {
+    bad = fmt::format("tick rate {} (1 to 1000)", header.tick_rate());
+  } else if (!(header.send_rate() >= 0.0 && header.send_rate() <= header.tick_rate())) {
+    bad = fmt::format("send rate {} (0 to the tick rate)", header.send_rate());
+  } else if (header.agents() > 4'000'000) {
+    bad = fmt::format("agents {} (at most 4,000,000)", header.agents());
+  } else if (header.max_agents() < 1 || header.max_agents() > 4'000'000) {
+    bad = fmt::format("max agents {} (1 to 4,000,000)", header.max_agents());
+  } else if (!header.builtin_scenario().empty() &&
+             std::find(builtins.begin(), builtins.end(), header.builtin_scenario()) == builtins.end()) {
+    bad = "built-in scenario '" + header.builtin_scenario() + "', which this build does not have";
+  } else if (header.builtin_scenario().empty() && header.scenario_text().empty()) {
+    bad = "scenario: none";
+  }
+  if (!bad.empty()) {
+    result = unreadable(result, options.path + ": the header's " + bad + " is not usable");
     return nullptr;
   }
   RecordedScenario scenario{header.scenario_name(), header.scenario_text(), header.builtin_scenario()};
@@ -170,8 +190,10 @@ std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::Sess
   config.playerInput =
       header.player_intents() ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
   config.interestRadius = options.interestRadius;
-  r->session_ = std::make_unique<net::GameSession>(*r->world_, r->transport_, r->metrics_, config);
+  r->session_ = std::make_unique<net::GameSession>(*r->world_, r->transport_,
+                                                   metrics != nullptr ? *metrics : r->ownMetrics_, config);
   r->tick_ = std::make_unique<net::ServerTick>(*r->world_, *r->session_, r->transport_, config.tickRate);
+  r->tick_->setObserver(r.get());
   r->lastHash_ = r->world_->stateHash();
   r->started_ = std::chrono::steady_clock::now();
   return r;
@@ -195,6 +217,17 @@ bool Replayer::finish(ReplayResult::Outcome outcome, std::string summary) {
   return false;
 }
 
+bool Replayer::damaged(std::string what) {
+  return finish(ReplayResult::Outcome::kDamaged,
+                fmt::format("replay: damaged recording after tick {}: {}", world_->tick(), what));
+}
+
+void Replayer::afterStep(const World& world, const std::vector<net::NetEvent>&) {
+  lastHash_ = world.stateHash();
+  if (checking_ != nullptr && world.tick() == checking_->tick() && lastHash_ != checking_->state_hash())
+    differences_ = differences(world, *checking_);
+}
+
 bool Replayer::next(std::int64_t steadyNs) {
   if (done_) return false;
   done_ = true;  // until this tick is played and found equal
@@ -204,8 +237,7 @@ bool Replayer::next(std::int64_t steadyNs) {
   const RecordingReader::Status status = reader_->next(frame);
   if (status == RecordingReader::Status::kDamaged) {
     result.details.push_back(reader_->problem());
-    return finish(ReplayResult::Outcome::kDamaged, fmt::format("replay: damaged recording after tick {}: {}",
-                                                               world.tick(), reader_->problem()));
+    return damaged(reader_->problem());
   }
   if (status != RecordingReader::Status::kFrame) {  // ends without its End frame
     result.cutShort = true;
@@ -214,17 +246,16 @@ bool Replayer::next(std::int64_t steadyNs) {
   }
   if (frame.has_end()) {
     if (frame.end().ticks() != result.ticks || frame.end().state_hash() != lastHash_) {
-      return finish(
-          ReplayResult::Outcome::kDamaged,
-          fmt::format(
-              "replay: the End frame says {} ticks ending at {:016x}; the file has {} ending at {:016x}",
-              frame.end().ticks(), frame.end().state_hash(), result.ticks, lastHash_));
+      return damaged(
+          fmt::format("the End frame says {} ticks ending at {:016x}; the file has {} ending at {:016x}",
+                      frame.end().ticks(), frame.end().state_hash(), result.ticks, lastHash_));
     }
     return finish(ReplayResult::Outcome::kEqual, {});
   }
-  if (!frame.has_tick()) {
-    return finish(ReplayResult::Outcome::kDamaged, fmt::format("replay: frame {} after tick {} is not a tick",
-                                                               reader_->frames(), world.tick()));
+  if (!frame.has_tick()) return damaged(fmt::format("frame {} is not a tick", reader_->frames()));
+  if (frame.tick().events_size() > kMaxEventsPerTick) {
+    return damaged(fmt::format("tick {} holds {} events (at most {})", frame.tick().tick(),
+                               frame.tick().events_size(), kMaxEventsPerTick));
   }
   const Tick& t = frame.tick();
   const auto differs = [&](std::uint64_t tick) {
@@ -233,9 +264,9 @@ bool Replayer::next(std::int64_t steadyNs) {
                   fmt::format("replay: tick {} differs from the recording ({} ticks before it equal)", tick,
                               result.ticks));
   };
-  if (!t.reload_text().empty()) {
+  for (const std::string& text : t.reload_text()) {
     ScenarioLoad reload =
-        loadScenarioText(t.reload_text(), header_.scenario_name() + " (reloaded)", scenarioOptions_, false);
+        loadScenarioText(text, header_.scenario_name() + " (reloaded)", scenarioOptions_, false);
     std::string problem = reload.errors.empty() ? std::string{} : reload.errors.front();
     if (problem.empty()) problem = world.replaceArchetypes(std::move(reload.archetypes));
     if (!problem.empty()) {
@@ -246,10 +277,16 @@ bool Replayer::next(std::int64_t steadyNs) {
   for (const Event& e : t.events()) {
     std::optional<net::NetEvent> event = fromRecord(e);
     if (!event) {
-      return finish(ReplayResult::Outcome::kDamaged,
-                    fmt::format("replay: an event of unknown kind {} before tick {}",
-                                static_cast<int>(e.kind()), t.tick()));
+      return damaged(
+          fmt::format("an event of unknown kind {} before tick {}", static_cast<int>(e.kind()), t.tick()));
     }
+    // Client ids as a server hands them out: below the watchers' range, joined once, then gone.
+    const std::uint32_t id = event->clientId;
+    if ((id & ReplayTransport::kLiveClientBit) != 0)
+      return damaged(fmt::format("client id {} before tick {} is out of range", id, t.tick()));
+    if (event->kind == net::NetEvent::Kind::kJoin && !recordedClients_.insert(id).second)
+      return damaged(fmt::format("client {} joins twice before tick {}", id, t.tick()));
+    if (event->kind == net::NetEvent::Kind::kLeave) recordedClients_.erase(id);
     switch (event->kind) {
       case net::NetEvent::Kind::kJoin:
         ++result.joins;
@@ -266,15 +303,17 @@ bool Replayer::next(std::int64_t steadyNs) {
     }
     transport_.next.push_back(std::move(*event));
   }
-  tick_->run(steadyNs);
-  lastHash_ = world.stateHash();
+  checking_ = &t;
+  differences_.clear();
+  tick_->run(steadyNs);  // afterStep hashes the world where the recorder did
+  checking_ = nullptr;
   if (world.tick() != t.tick()) {
     result.details.push_back(fmt::format("the recording's frame is for tick {}, the replay is at tick {}",
                                          t.tick(), world.tick()));
     return differs(t.tick());
   }
   if (lastHash_ != t.state_hash()) {
-    result.details = differences(world, t);
+    result.details = std::move(differences_);
     result.details.insert(result.details.begin(), fmt::format("state hash {:016x} recorded, {:016x} replayed",
                                                               t.state_hash(), lastHash_));
     return differs(t.tick());

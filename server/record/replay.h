@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "net/game_session.h"
@@ -63,12 +64,15 @@ class ReplayTransport final : public net::SessionTransport {
   std::vector<net::OutDatagram> liveOut_;
 };
 
-// A recording played tick by tick: its world, its session, the check of every tick.
-class Replayer {
+// A recording played tick by tick: its world, its session, the check of every tick. The world is
+// checked where the recorder hashed it, right after the step (a TickObserver on the same tick):
+// what the session does after that (goals arriving) is the next tick's.
+class Replayer final : public net::TickObserver {
  public:
-  // Reads the header and builds the world; null with `result` saying why (kUnreadable).
+  // Reads the header and builds the world; null with `result` saying why (kUnreadable). The
+  // session counts into `metrics` when given (--serve's /metrics), else into its own.
   static std::unique_ptr<Replayer> open(const ReplayOptions& options, net::SessionTransport* live,
-                                        ReplayResult& result);
+                                        ReplayResult& result, net::ServerMetrics* metrics = nullptr);
   // Plays the next recorded tick at `steadyNs` (made-up or real) and checks it; false once the
   // recording is over or a tick differs (result() says which).
   bool next(std::int64_t steadyNs);
@@ -80,16 +84,21 @@ class Replayer {
  private:
   explicit Replayer(net::SessionTransport* live) : transport_(live) {}
   bool finish(ReplayResult::Outcome outcome, std::string summary);
+  bool damaged(std::string what);
+  void afterStep(const World& world, const std::vector<net::NetEvent>& events) override;
   std::unique_ptr<RecordingReader> reader_;
   Header header_;
   ScenarioOptions scenarioOptions_;
   std::unique_ptr<World> world_;
-  net::ServerMetrics metrics_;
+  net::ServerMetrics ownMetrics_;
   ReplayTransport transport_;
   std::unique_ptr<net::GameSession> session_;
   std::unique_ptr<net::ServerTick> tick_;
   ReplayResult result_;
   std::uint64_t lastHash_ = 0;
+  const Tick* checking_ = nullptr;        // the recorded tick the step in progress is checked against
+  std::vector<std::string> differences_;  // what differs, found in afterStep
+  std::unordered_set<std::uint32_t> recordedClients_;  // joined and not left
   bool done_ = false;
   std::chrono::steady_clock::time_point started_;
 };

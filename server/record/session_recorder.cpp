@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "record/recorded_event.h"
 
 namespace steerd::record {
@@ -41,10 +43,15 @@ void SessionRecorder::afterStep(const World& world, const std::vector<net::NetEv
   for (const net::NetEvent& e : events) {
     if (isRecorded(e)) toRecord(e, *t.add_events());
   }
-  if (!reload_.empty()) {
-    t.set_reload_text(std::move(reload_));
-    reload_.clear();
+  if (t.events_size() > kMaxEventsPerTick) {
+    error_ = fmt::format("tick {} had {} events, more than a recording holds ({})", world.tick(),
+                         t.events_size(), kMaxEventsPerTick);
+    spdlog::error("recording stopped after {} ticks: {}; the server plays on", ticks_, error_);
+    writer_.reset();
+    return;
   }
+  for (std::string& text : reloads_) t.add_reload_text(std::move(text));
+  reloads_.clear();
   const StateDigest d = world.stateDigest(kDigestBlocks);
   t.set_state_hash(d.whole);
   for (const std::uint64_t h : d.parts) t.add_part_hashes(static_cast<std::uint32_t>(h));

@@ -28,7 +28,7 @@ class SessionRecorder final : public net::TickObserver {
 
   void afterStep(const World& world, const std::vector<net::NetEvent>& events) override;
   // The scenario file's text, reloaded (archetypes) between ticks: kept in the next tick's frame.
-  void reloaded(std::string text) { reload_ = std::move(text); }
+  void reloaded(std::string text) { reloads_.push_back(std::move(text)); }
   // Writes the End frame and closes the file; false (error() says why) when the recording failed.
   bool finish();
 
@@ -45,7 +45,7 @@ class SessionRecorder final : public net::TickObserver {
   std::uint64_t flushEveryTicks_;
   std::uint64_t ticks_ = 0;
   std::uint64_t lastHash_ = 0;
-  std::string reload_;
+  std::vector<std::string> reloads_;
   std::string error_;
   Frame frame_;
 };

@@ -130,6 +130,10 @@ class World {
   const AgentColumns& agents() const { return current_; }
   // Slot of a live agent in agents(), by id.
   std::uint32_t slotOf(AgentId id) const { return slotOfId_[agentIndex(id)]; }
+  // Slot of the live agent at a storage index (agentIndex of its id), kNoSlot if none.
+  std::uint32_t slotOfIndex(std::uint32_t index) const {
+    return index < slotOfId_.size() ? slotOfId_[index] : kNoSlot;
+  }
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
   const StaticGeometry& geometry() const { return geometry_; }
   const std::vector<Archetype>& archetypes() const { return archetypes_; }

@@ -36,8 +36,8 @@ for threads in 1 4; do
 done
 joins=$(sed -n 's/.* \([0-9]*\) joins.*/\1/p' "$tmp/replay1.txt")
 leaves=$(sed -n 's/.* \([0-9]*\) leaves.*/\1/p' "$tmp/replay1.txt")
-[ "${joins:-0}" -ge 6 ] || fail "the recording holds ${joins:-0} joins (expected >= 6)"
-[ "${leaves:-0}" -ge 1 ] || fail "the recording holds ${leaves:-0} leaves (churn: expected >= 1)"
+[ "${joins:-0}" -ge 2 ] || fail "the recording holds ${joins:-0} joins (expected >= 2)"
+[ "${leaves:-0}" -ge 1 ] || fail "the recording holds ${leaves:-0} leaves (expected >= 1)"
 echo "recorded and replayed 240 ticks with 1 and 4 threads: $(tail -n1 "$tmp/replay4.txt" | cut -c1-90)"
 
 # 1b. --serve: the recording played in real time to watchers (two load-test players, whose moves

@@ -17,17 +17,15 @@ TEST(ProtocolTime, ASilentClientTimesOutAtItsTimeoutAndNotBefore) {
   SimClient c(s);
   const auto accept = c.connect();
   ASSERT_TRUE(accept && accept->has_accept());
-  // The client's last datagram was the ConnectResponse, now. 1.75 s of silence: still there.
-  s.advance(1.75);
-  s.step();
+  // To the next update (they run every 0.25 s), and an input there: the silence starts now.
+  s.advance(static_cast<double>(s.nextUpdateNs - s.now.steadyNs) / 1e9);
+  c.input(1, 30, 30);
+  // The update at exactly 2 s of silence keeps it (silence must exceed the timeout)...
+  s.advance(2.0);
   EXPECT_EQ(s.protocol->connectionCount(), 1u);
   EXPECT_EQ(s.metrics.timeouts.load(), 0u);
-  // An input resets the clock: 1.9 s later it is still connected...
-  c.input(1, 30, 30);
-  s.advance(1.9);
-  EXPECT_EQ(s.protocol->connectionCount(), 1u);
-  // ...and past 2 s (the next update, every 0.25 s) it is gone, told why, and its body removed.
-  s.advance(0.35);
+  // ...and the next one, 0.25 s later, ends it: told why, its body removed at the next tick.
+  s.advance(NetProtocol::kUpdateSeconds);
   EXPECT_EQ(s.protocol->connectionCount(), 0u);
   EXPECT_EQ(s.metrics.timeouts.load(), 1u);
   s.step();

@@ -24,6 +24,7 @@ struct SimServer {
     protocol = std::make_unique<NetProtocol>(setup.net, metrics,
                                              [this](std::span<const std::uint8_t> d, const Address& to) {
                                                toClient[to].emplace_back(d.begin(), d.end());
+                                               return true;
                                              });
     session = std::make_unique<GameSession>(*world, *protocol, metrics, setup.session);
     tick = std::make_unique<ServerTick>(*world, *session, *protocol, setup.session.tickRate);

@@ -149,7 +149,7 @@ TEST(RecordingFile, HostileFilesAreRefusedWithAClearError) {
 
 TEST(RecordingFile, AHugeFrameLengthIsDamageNotAnAllocation) {
   Frame big;
-  big.mutable_tick()->set_reload_text(std::string(kMaxFrameBytes + 1, 'x'));
+  big.mutable_tick()->add_reload_text(std::string(kMaxFrameBytes + 1, 'x'));
   std::vector<std::uint8_t> bytes;
   EXPECT_FALSE(appendFrame(big, bytes));  // the writer refuses one
   EXPECT_TRUE(bytes.empty());
@@ -176,16 +176,19 @@ TEST(RecordingFile, AHugeFrameLengthIsDamageNotAnAllocation) {
   std::tie(frames, status) = readFrames(path, error);
   EXPECT_EQ(status, RecordingReader::Status::kDamaged);
   EXPECT_NE(error.find("length fails its check"), std::string::npos) << error;
-  // A frame whose checks pass but whose bytes are not a Frame.
+  // A frame whose checks pass but whose bytes are not a Frame (a truncated varint).
   file = fileHeaderBytes();
-  const std::vector<std::uint8_t> junk = {0xff, 0xff, 0xff, 0xff};
+  const std::vector<std::uint8_t> junk = {0x0a, 0xff, 0xff, 0xff};
   putU32(file, 4);
   putU32(file, frameLengthCheck(4));
   file.insert(file.end(), junk.begin(), junk.end());
-  file.resize(file.size() + 8, 0);  // a checksum that does not match: damage either way
+  const std::uint64_t sum = frameChecksum(junk.data(), junk.size());
+  putU32(file, static_cast<std::uint32_t>(sum));
+  putU32(file, static_cast<std::uint32_t>(sum >> 32));
   writeAll(path, file);
   std::tie(frames, status) = readFrames(path, error);
   EXPECT_EQ(status, RecordingReader::Status::kDamaged);
+  EXPECT_NE(error.find("does not parse"), std::string::npos) << error;
   fs::remove(path);
 }
 
