@@ -1,6 +1,7 @@
 #include "nav/nav_input.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include <xxhash.h>
@@ -114,17 +115,22 @@ std::vector<std::string> validateNavInput(const NavInput& in) {
     const double w = in.boundsMax.x - in.boundsMin.x, h = in.boundsMax.y - in.boundsMin.y;
     const double cells = std::ceil(w / s.cellSize) * std::ceil(h / s.cellSize);
     const double tiles = std::ceil(w / s.tileSize) * std::ceil(h / s.tileSize);
+    // Printed as doubles: a hostile world's counts do not fit an integer (1.2e19 cells once did).
+    const auto whole = [](double v) {
+      char text[48];
+      std::snprintf(text, sizeof text, "%.0f", v);
+      return std::string(text);
+    };
     if (cells > kMaxNavCells) {
-      bad("navmesh: " + std::to_string(static_cast<long long>(w)) + " x " +
-          std::to_string(static_cast<long long>(h)) + " m at cell_size " + std::to_string(s.cellSize) +
-          " is " + std::to_string(static_cast<long long>(cells)) + " cells, over the limit of " +
+      bad("navmesh: " + whole(w) + " x " + whole(h) + " m at cell_size " + std::to_string(s.cellSize) +
+          " is " + whole(cells) + " cells, over the limit of " +
           std::to_string(static_cast<long long>(kMaxNavCells)) +
           " (raise cell_size, or make the world smaller)");
     }
     if (tiles > kMaxNavTiles) {
-      bad("navmesh: " + std::to_string(static_cast<long long>(tiles)) + " tiles of tile_size " +
-          std::to_string(s.tileSize) + ", over the limit of " +
-          std::to_string(static_cast<long long>(kMaxNavTiles)) + " (raise tile_size)");
+      bad("navmesh: " + whole(tiles) + " tiles of tile_size " + std::to_string(s.tileSize) +
+          ", over the limit of " + std::to_string(static_cast<long long>(kMaxNavTiles)) +
+          " (raise tile_size)");
     }
   }
   const auto polygons = [&](const char* field, const std::vector<Polygon>& ps) {

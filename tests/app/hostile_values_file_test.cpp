@@ -41,6 +41,21 @@ TEST(HostileValuesFile, ANavmeshOverTwentyKilometresIsRefusedWithItsFigures) {
   EXPECT_TRUE(said) << r.errors[0];
 }
 
+// Found by the scenario fuzzer: a world 7.8e14 m tall has about 1.2e19 navmesh cells, and the
+// message converted that count to a 64-bit integer (undefined past 9.2e18). Now printed whole.
+TEST(HostileValuesFile, ANavmeshCellCountBeyondAnyIntegerIsPrintedWhole) {
+  const std::string text = replacedIn(replacedIn(kGood, "max { x: 100 y: 100 }", "max { x: 1000 y: 1e15 }"),
+                                      "spawns {", "navmesh { cell_size: 0.2 }\nspawns {");
+  const ScenarioLoad r = loadScenarioText(text, "t.txtpb", {1, 1, 0}, false);
+  std::string said;
+  for (const auto& e : r.errors) {
+    if (e.find("cells, over the limit") != std::string::npos) said = e;
+  }
+  ASSERT_FALSE(said.empty()) << (r.errors.empty() ? "no errors" : r.errors[0]);
+  EXPECT_EQ(said.find('-'), std::string::npos) << said;  // no wrapped-around negative count
+  EXPECT_NE(said.find(" is 24999999302248579072 cells"), std::string::npos) << said;
+}
+
 TEST(HostileValuesFile, HugeFiniteValuesAreRefusedByField) {
   expectError(replacedIn(kGood, "radius: 3", "radius: 1e10"), "obstacles[0].radius");
   expectError(replacedIn(kGood, "radius: 3", "radius: 30000"), "the largest world's side");
