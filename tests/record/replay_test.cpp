@@ -221,6 +221,30 @@ TEST(Replay, ALiveSessionReplaysWithEveryTickEqualForOneAndFourThreads) {
   fs::remove(rec.path);
 }
 
+// Whatever sends it (a crafted recording; never the network), a second join of a connected
+// client is ignored: one body, one control link, one entry in the sending order.
+TEST(Replay, ASessionIgnoresASecondJoinOfAConnectedClient) {
+  RecordedScenario scenario;
+  std::string error;
+  ASSERT_TRUE(readScenario("default", scenario, error)) << error;
+  ScenarioLoad load = loadRecordedScenario(scenario, ScenarioOptions(5, 1, 0));
+  ASSERT_TRUE(load.world);
+  World& world = *load.world;
+  const std::size_t before = world.agentCount();
+  net::ServerMetrics metrics;
+  FeedTransport transport;
+  net::GameSession session(world, transport, metrics, net::SessionConfig{});
+  net::ServerTick tick(world, session, transport, 30.0);
+  transport.next = {join(1), join(1), join(2, true), join(2, true)};
+  tick.run(1);
+  EXPECT_EQ(session.clientCount(), 2u);
+  EXPECT_EQ(world.agentCount(), before + 1);  // one body for client 1; none for the control client
+  transport.next = {control(2, 0, {}), leave(1), leave(2)};
+  tick.run(2);
+  EXPECT_EQ(session.clientCount(), 0u);
+  EXPECT_EQ(world.agentCount(), before);
+}
+
 TEST(Replay, PositionInputsReplayToo) {
   const Recorded rec = recordSession("position", 120, net::PlayerInputMode::kPosition);
   const ReplayResult r = replayRecording({rec.path, 2, {}});
