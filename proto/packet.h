@@ -27,11 +27,13 @@ inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
 // 2: heading turn rate, three-byte residuals; 3: static scene (SceneRequest, Scene), interest radius
 // in Accept, the debug stream (DebugSelect, DebugInfo); 4: the control channel (Control,
 // ControlReply), ConnectResponse.no_body, Accept.control_allowed; 5: sealed sessions
-// (proto/session_seal.h: public keys in ConnectResponse and Accept, every later datagram sealed).
+// (proto/session_seal.h: public keys in ConnectResponse and Accept, every later datagram sealed);
+// also 5, as they only add: a served replay's ReplayControl and ReplayStatus, Snapshot.epoch and
+// Input.ack_epoch (any other server drops ReplayControl; older clients see no timeline).
 inline constexpr std::uint8_t kProtocolVersion = 5;
 inline constexpr std::size_t kHeaderBytes = 14;
 // The highest packet type byte (Packet's last body field); 1..this are valid.
-inline constexpr int kLastPacketType = Packet::kControlReply;
+inline constexpr int kLastPacketType = Packet::kReplayStatus;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 // What sealing adds to a datagram: an 8-byte sequence and a 16-byte tag (proto/session_seal.h).
 inline constexpr std::size_t kSealOverheadBytes = 24;

@@ -270,6 +270,14 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       } else {
         const auto inputInterval = toDuration(Seconds(1.0 / options.inputRateHz));
         if (info.controlAllowed) sendControl(now);
+        if (!replayOut.empty() && now >= nextReplayControlAt) {
+          for (const wire::ReplayControl& c : replayOut) {
+            wire::Packet p;
+            *p.mutable_replay_control() = c;
+            send(p);
+          }
+          nextReplayControlAt = now + kReplayControlResend;
+        }
         if (now >= nextInputAt) {
           sendInput();
           nextInputAt += inputInterval;
@@ -345,6 +353,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       }
     }
     in->set_ack_snapshot(newestComplete);
+    in->set_ack_epoch(epoch);
     send(p);
   }
 
@@ -569,6 +578,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
           onControlReply(p.control_reply());
         }
         return;
+      case wire::Packet::kReplayStatus:
+        if (state == ClientState::kConnected) {
+          heard(now);
+          onReplayStatus(p.replay_status(), now);
+        }
+        return;
       case wire::Packet::kDisconnect:
         if (handshaking() || state == ClientState::kConnected) {
           state = ClientState::kDisconnected;
@@ -694,6 +709,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       ++counters.partsMalformed;
       return;
     }
+    // A served replay's seek starts a new epoch: what an earlier one sent is of another timeline.
+    if (part.epoch() < epoch) {
+      ++counters.partsOtherEpoch;
+      return;
+    }
+    if (part.epoch() > epoch) startEpoch(part.epoch());
     // The server's own record of this client's player (intent mode), newest tick wins; checked
     // like any peer's numbers (finite) before anyone reconciles against it.
     if (part.has_own() && (!own || tick > own->tick)) {
@@ -835,6 +856,65 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     }
   }
 
+  // --- a served replay ---------------------------------------------------------------------------
+
+  // Everything held came from an earlier epoch: baselines, pending parts, the interpolation buffer.
+  void startEpoch(std::uint32_t e) {
+    epoch = e;
+    ring.clear();
+    pending.clear();
+    interp.clear();
+    newestComplete = 0;
+    debugInfo.reset();  // of another timeline: a tick that may be ahead of the new one's
+    hoverInfo.reset();
+    hoverTick = 0;
+    ++counters.replayEpochs;
+  }
+
+  static bool standsStill(const wire::ReplayStatus& s) { return s.paused() || s.seeking() || s.ended(); }
+
+  void onReplayStatus(const wire::ReplayStatus& s, TimePoint now) {
+    if (!std::isfinite(s.speed()) || s.speed() <= 0.0f || s.speed() > 1000.0f ||
+        s.first_tick() > s.last_tick()) {
+      ++counters.drops[static_cast<std::size_t>(wire::DropReason::kUnexpected)];
+      return;
+    }
+    if (s.epoch() < epoch) return;  // overtaken by a newer epoch's
+    ++counters.replayStatuses;
+    if (s.epoch() > epoch) startEpoch(s.epoch());
+    while (!replayOut.empty() && replayOut.front().request() <= s.control_applied()) replayOut.pop_front();
+    // The clock runs at the playback's speed; from a standstill it starts at the tick shown, so
+    // the picture moves on from there without a jump back.
+    const double speed = standsStill(s) ? 0.0 : s.speed();
+    if (speed != clockSpeed && speed > 0.0) {
+      const double from = clockSpeed == 0.0 ? s.tick() + replayDelayTicks(speed) : clock.serverTickAt(now);
+      clock.rebase(from, now, info.tickRate * speed);
+    }
+    clockSpeed = speed;
+    replay = s;
+  }
+
+  // At speed s ticks come s times as often: the delay is kept in time, not in ticks, when faster.
+  double replayDelayTicks(double speed) const { return delayTicks * std::max(1.0, speed); }
+
+  double renderTickAt(TimePoint now) const {
+    if (replay && standsStill(*replay)) return replay->tick();
+    const double delay = replay ? replayDelayTicks(clockSpeed) : delayTicks;
+    return clock.serverTickAt(now) - delay;
+  }
+
+  void controlReplay(wire::ReplayAction action, float speed, std::uint32_t tick) {
+    if (state != ClientState::kConnected || !replay) return;
+    wire::ReplayControl c;
+    c.set_request(++replayRequests);
+    c.set_action(action);
+    c.set_speed(speed);
+    c.set_tick(tick);
+    replayOut.push_back(c);
+    while (replayOut.size() > kMaxReplayControls) replayOut.pop_front();
+    nextReplayControlAt = TimePoint{};  // at the next update()
+  }
+
   ClientStats stats(TimePoint now) const {
     ClientStats s = counters;
     s.rttMs = clock.rttMs();
@@ -846,9 +926,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     s.snapshotJitterMs = snapshotJitterMs;
     s.interpolationDelayTicks = delayTicks;
     s.interpolationDelayMs = info.tickRate > 0 ? delayTicks / info.tickRate * 1000.0 : 0.0;
-    s.serverTick = clock.serverTickAt(now);
+    s.serverTick = replay && standsStill(*replay) ? replay->tick() : clock.serverTickAt(now);
     s.bufferDepth = interp.depth();
-    s.bufferAhead = interp.depthAhead(s.serverTick - delayTicks);
+    s.bufferAhead = interp.depthAhead(renderTickAt(now));
     const wire::SnapshotRecord* latest = record(newestComplete);
     s.entityCount = latest ? latest->entities.size() : 0;
     s.newestCompleteTick = newestComplete;
@@ -944,6 +1024,16 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   bool controlAckDirty = false;
   TimePoint lastControlSend{};
 
+  // A served replay: its newest status, the epoch held, the controls not yet applied.
+  static constexpr std::chrono::milliseconds kReplayControlResend{100};
+  static constexpr std::size_t kMaxReplayControls = 16;
+  std::optional<wire::ReplayStatus> replay;
+  std::uint32_t epoch = 0;
+  double clockSpeed = 1.0;  // the rate the clock runs at, times the tick rate (0: standing still)
+  std::uint32_t replayRequests = 0;
+  std::deque<wire::ReplayControl> replayOut;
+  TimePoint nextReplayControlAt{};
+
   ClientStats counters;
   TimePoint windowStart{};
   std::uint64_t windowBytesIn = 0, windowBytesOut = 0, windowSnapshots = 0;
@@ -1009,8 +1099,17 @@ const wire::DebugHover* Client::hoverInfo() const { return impl_->hoverInfo ? &*
 
 const ClockSync& Client::clock() const { return impl_->clock; }
 double Client::serverTickAt(TimePoint now) const { return impl_->clock.serverTickAt(now); }
-double Client::interpolationDelayTicks() const { return impl_->delayTicks; }
+double Client::interpolationDelayTicks() const {
+  return impl_->replay ? impl_->replayDelayTicks(impl_->clockSpeed) : impl_->delayTicks;
+}
 const InterpolationBuffer& Client::interpolation() const { return impl_->interp; }
+
+double Client::renderTickAt(TimePoint now) const { return impl_->renderTickAt(now); }
+std::optional<wire::ReplayStatus> Client::replayStatus() const { return impl_->replay; }
+void Client::controlReplay(wire::ReplayAction action, float speed, std::uint32_t tick) {
+  impl_->controlReplay(action, speed, tick);
+}
+std::size_t Client::replayControlsPending() const { return impl_->replayOut.size(); }
 
 void Client::sample(TimePoint now, Sample& out) {
   impl_->interp.sample(renderTickAt(now), out);

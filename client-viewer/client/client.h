@@ -161,6 +161,9 @@ struct ClientStats {
   std::uint64_t partsStale = 0;            // older than every baseline held (ring full)
   std::uint64_t partsBaselineMissing = 0;  // coded against a baseline no longer (or never) held
   std::uint64_t partsMalformed = 0;        // decodeSnapshotPart refused it, or part counts disagree
+  std::uint64_t partsOtherEpoch = 0;       // a served replay's, from before its latest seek
+  std::uint64_t replayStatuses = 0;        // ReplayStatus received (a served replay)
+  std::uint64_t replayEpochs = 0;          // times the buffers started afresh (its seeks)
   std::uint64_t snapshotsAbandoned = 0;    // ticks whose parts never all arrived
   std::uint64_t pongsIgnored = 0;          // implausible echoed time
   std::uint64_t sceneRequests = 0;         // SceneRequests sent
@@ -253,11 +256,22 @@ class Client {
   // The results and events received since the last call, in the server's order, each once.
   void takeControlMessages(std::vector<wire::ControlMessage>& out);
 
+  // A served replay (steerd --replay --serve, docs/RECORDING.md): where its playback is (nullopt:
+  // not a replay server, or no status yet).
+  std::optional<wire::ReplayStatus> replayStatus() const;
+  // A control for the playback every watcher sees, sent at the next update() and again every
+  // 100 ms until the server's status shows it applied (in order, each once; at most 16 wait, the
+  // oldest dropped). Nothing is sent to a server that has sent no ReplayStatus.
+  void controlReplay(wire::ReplayAction action, float speed = 1.0f, std::uint32_t tick = 0);
+  std::size_t replayControlsPending() const;
+
   // Clock and rendering.
   const ClockSync& clock() const;
   double serverTickAt(TimePoint now) const;
   double interpolationDelayTicks() const;
-  double renderTickAt(TimePoint now) const { return serverTickAt(now) - interpolationDelayTicks(); }
+  // The tick to draw: the server's estimated tick less the interpolation delay; in a served replay
+  // that stands still (paused, seeking, at its end), exactly the tick it stands at.
+  double renderTickAt(TimePoint now) const;
   const InterpolationBuffer& interpolation() const;
   // Samples the interpolation buffer at renderTickAt(now) and counts the kind in stats().
   void sample(TimePoint now, Sample& out);

@@ -31,6 +31,14 @@ void ClockSync::seed(std::uint32_t serverTick, TimePoint now, std::chrono::durat
   hasEstimate_ = true;
 }
 
+void ClockSync::rebase(double tickNow, TimePoint now, double ticksPerSecond) {
+  setTickRate(ticksPerSecond);
+  if (tickRate_ <= 0.0 || !std::isfinite(tickNow)) return;
+  if (!hasEstimate_) epoch_ = now;
+  snapTo(tickNow - seconds(now) * tickRate_, now);
+  hasEstimate_ = true;
+}
+
 bool ClockSync::onPong(TimePoint sent, TimePoint received, std::uint32_t serverTick, float tickPhase) {
   if (tickRate_ <= 0.0 || !std::isfinite(tickPhase) || received < sent) return false;
   const double rtt = std::chrono::duration<double>(received - sent).count();

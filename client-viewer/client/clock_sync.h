@@ -41,6 +41,11 @@ class ClockSync {
   // A first guess before any pong: the server was at `serverTick` about `rttGuess / 2` ago.
   void seed(std::uint32_t serverTick, TimePoint now, std::chrono::duration<double> rttGuess);
 
+  // The server's ticks now run at another rate (a served replay's speed, or a resume after a
+  // pause): the estimate goes on from `tickNow` at the new rate, and later pongs correct it as
+  // usual (slewing, not snapping, when it was synced before).
+  void rebase(double tickNow, TimePoint now, double ticksPerSecond);
+
   // One pong: `sent` is the time its ping left (from the echoed client_time_us), `received` now.
   // Returns false, changing nothing, for an implausible sample (received before sent, over 60 s,
   // a non-finite phase, or no tick rate yet).

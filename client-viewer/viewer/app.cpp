@@ -57,6 +57,8 @@ App::App(ViewerOptions options)
   overlaySettings_.sensors = options_.sensors;
   overlaySettings_.corridor = options_.corridor;
   overlaySettings_.context = options_.context;
+  replayScript_.seek = options_.replaySeek;
+  replayScript_.pause = options_.replayPause;
 }
 
 int App::run() {
@@ -277,6 +279,7 @@ void App::updateScene(client::TimePoint now, double dt, bool imguiMouse, bool im
     }
 
     updateOperator();
+    if (replayScript_.wanted() && !replayScriptDone_) replayScriptDone_ = replayScript_.step(*c);
     c->sample(now, scene_.sample);
     const double snapshotTicks = info.sendRate > 0 ? info.tickRate / info.sendRate : 1.0;
     motionEstimator_.estimate(c->interpolation(), scene_.sample, snapshotTicks, info.tickRate, scene_.motion);
@@ -325,8 +328,35 @@ void App::toggleFollow() {
   autoFit_ = false;
 }
 
+void App::controlReplay(const ReplayBarActions& a) {
+  client::Client* c = connection_.client();
+  if (c == nullptr) return;
+  if (a.action) c->controlReplay(*a.action);
+  if (a.speed) c->controlReplay(wire::REPLAY_SPEED, *a.speed);
+  if (a.seek) c->controlReplay(wire::REPLAY_SEEK, 1.0f, *a.seek);
+}
+
+// Space: play or pause; '.': one tick; '[' and ']': slower and faster. Only a served replay.
+void App::replayKey(int key) {
+  client::Client* c = connection_.client();
+  const std::optional<wire::ReplayStatus> s = c != nullptr ? c->replayStatus() : std::nullopt;
+  if (!s) return;
+  ReplayBarActions a;
+  if (key == SDLK_SPACE) a.action = s->paused() || s->ended() ? wire::REPLAY_PLAY : wire::REPLAY_PAUSE;
+  if (key == SDLK_PERIOD) a.action = wire::REPLAY_STEP;
+  if (key == SDLK_LEFTBRACKET) a.speed = nextReplaySpeed(s->speed(), -1);
+  if (key == SDLK_RIGHTBRACKET) a.speed = nextReplaySpeed(s->speed(), +1);
+  controlReplay(a);
+}
+
 void App::handleKey(int key, bool ctrl) {
   switch (key) {
+    case SDLK_SPACE:
+    case SDLK_PERIOD:
+    case SDLK_LEFTBRACKET:
+    case SDLK_RIGHTBRACKET:
+      replayKey(key);
+      break;
     case SDLK_f:
       toggleFollow();
       break;
@@ -500,6 +530,11 @@ void App::drawPanels() {
     if (mouse_.inside && !ImGui::GetIO().WantCaptureMouse && !mouse_.panning) pointer = mouse_.position;
     drawOperatorHint(ImGui::GetForegroundDrawList(), operator_, scene_, pointer);
   }
+  if (client::Client* c = connection_.client();
+      c != nullptr && connection_.state() == LinkState::kConnected) {
+    if (const std::optional<wire::ReplayStatus> s = c->replayStatus())
+      controlReplay(drawReplayBar(*s, c->server().tickRate, replayBar_, w, h));
+  }
   if (drawConnectionPanel(connection_, w, h)) retryRequested_ = true;
 }
 
@@ -513,9 +548,12 @@ std::optional<int> App::screenshotStep(double elapsed) {
   const bool operatorAwaited =
       (!options_.operatorSpawns.empty() || options_.operatorSend) &&
       (operator_.pending() > 0 || scriptedSend_ || (scene_.selected && !scene_.find(*scene_.selected)));
+  // With --replay-seek or --replay-pause: the playback stands where they asked.
+  const bool replayAwaited = replayScript_.wanted() && !replayScriptDone_;
   const bool ready = connection_.state() == LinkState::kConnected && scene_.connected() &&
                      !scene_.sample.entities.empty() && stats_.entityCount > 0 &&
-                     connection_.client()->sceneComplete() && !debugAwaited && !operatorAwaited;
+                     connection_.client()->sceneComplete() && !debugAwaited && !operatorAwaited &&
+                     !replayAwaited;
   if (elapsed >= options_.after && ready) {
     if (const std::string error = saveScreenshot(platform_.renderer(), options_.screenshot); !error.empty()) {
       std::fprintf(stderr, "steer-viewer: screenshot: %s\n", error.c_str());
@@ -530,6 +568,11 @@ std::optional<int> App::screenshotStep(double elapsed) {
       const wire::DebugInfo* d = scene_.selectedDebug();
       std::printf("inspected %u debug %s behaviours %d\n", *scene_.selected, d != nullptr ? "found" : "none",
                   d != nullptr ? d->behaviours_size() : 0);
+    }
+    if (const auto s = connection_.client()->replayStatus()) {
+      std::printf("replay tick %u first %u last %u paused %d speed %g epoch %u ended %d render_tick %.1f\n",
+                  s->tick(), s->first_tick(), s->last_tick(), s->paused() ? 1 : 0, s->speed(), s->epoch(),
+                  s->ended() ? 1 : 0, scene_.sample.renderTick);
     }
     if (operator_.enabled()) {
       std::printf("operator_lines %zu errors %zu\n", operator_.lines().size(), operator_.errors());
@@ -550,6 +593,8 @@ std::optional<int> App::screenshotStep(double elapsed) {
                  stats_.entityCount == 0 ? "snapshot"
                  : debugAwaited          ? "debug stream about the selection"
                  : operatorAwaited ? "result of the --operator- commands (or the new agent in a snapshot)"
+                 : replayAwaited   ? "replay standing where --replay-seek/--replay-pause asked (is it steerd "
+                                     "--replay FILE --serve?)"
                                    : "complete static scene",
                  connection_.target().c_str(), options_.after + kScreenshotGraceSeconds);
     return 1;

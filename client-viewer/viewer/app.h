@@ -14,6 +14,8 @@
 #include "viewer/overlays.h"
 #include "viewer/platform.h"
 #include "viewer/player_control.h"
+#include "viewer/replay_bar.h"
+#include "viewer/replay_timeline.h"
 #include "viewer/scene.h"
 #include "viewer/world_renderer.h"
 
@@ -48,6 +50,9 @@ class App {
   // The control channel's results and events to the operator panel, and the selection it changed.
   void updateOperator();
   void updateCamera();
+  // A served replay's controls (the bar, the keys) to the server.
+  void controlReplay(const ReplayBarActions& actions);
+  void replayKey(int key);
   void drawPanels();
   // With --screenshot: saves the frame once due. Returns an exit code when the run should end.
   std::optional<int> screenshotStep(double elapsed);
@@ -71,6 +76,9 @@ class App {
   std::optional<int> exitCode_;        // set when the run must end (--operator-spawn without control)
   bool scripted_ = false;              // the --operator- commands were issued (first connection)
   std::optional<Point> scriptedSend_;  // --operator-send, until the scripted spawns are answered
+  ReplayScript replayScript_;          // --replay-seek, --replay-pause
+  bool replayScriptDone_ = false;
+  ReplayBarState replayBar_;
 
   Mouse mouse_;
   Follow follow_ = Follow::kNone;

@@ -117,6 +117,13 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
       "--operator-send", operatorSend,
       "X,Y: once the --operator-spawn results are in, the operator panel sends the selection (the last agent "
       "spawned, or --select's) there");
+  std::uint32_t replaySeek = 0;
+  auto* seekOption =
+      app.add_option("--replay-seek", replaySeek,
+                     "TICK: against steerd --replay FILE --serve, seek there once connected (the "
+                     "screenshot waits until the playback is there)");
+  app.add_flag("--replay-pause", out.replayPause,
+               "Against steerd --replay FILE --serve: pause the playback once connected");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -170,6 +177,7 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
     out.operatorSend = to;
   }
   if (!bot.empty()) out.bot = parseBotPattern(bot);
+  if (seekOption->count() > 0) out.replaySeek = replaySeek;
   if (selectOption->count() > 0) out.select = select;
   if (zoomOption->count() > 0) {
     if (!std::isfinite(zoom)) {

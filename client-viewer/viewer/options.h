@@ -50,6 +50,10 @@ struct ViewerOptions {
   // --operator-send X,Y: once those spawns are answered, the selection (the last one spawned, or
   // --select's) is sent there (MoveTo).
   std::optional<Point> operatorSend;
+  // A served replay (steerd --replay FILE --serve): once its first status comes, seek to this tick
+  // and/or pause; a screenshot waits until the playback stands there. For screenshots.
+  std::optional<std::uint32_t> replaySeek;
+  bool replayPause = false;
 };
 
 // Parses argv. On --help or a bad flag prints to stdout/stderr and returns the exit code to use

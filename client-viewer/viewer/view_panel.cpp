@@ -108,7 +108,9 @@ ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry,
         "Esc             clear the selection\n"
         "Del             despawn it (operator panel)\n"
         "R               retry the connection\n"
-        "Tab             hide the panels");
+        "Tab             hide the panels\n"
+        "Space / .       replay: play-pause, step\n"
+        "[ / ]           replay: slower / faster");
   }
   actions.bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
   ImGui::End();

@@ -9,7 +9,7 @@
 
 #include "net/http_endpoint.h"
 #include "net/net_endpoint.h"
-#include "record/replay.h"
+#include "record/replay_playback.h"
 
 namespace steerd {
 
@@ -21,6 +21,7 @@ int runReplayServe(const Options& options) {
   config.maxClients = options.maxClients;
   config.clientTimeoutSeconds = options.clientTimeout;
   config.allowDebug = options.allowDebug;
+  config.replayControls = true;
   if (!options.tokenKeyFile.empty()) {
     std::string error;
     config.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
@@ -39,20 +40,22 @@ int runReplayServe(const Options& options) {
     spdlog::error("{}", e.what());
     return 2;
   }
-  record::ReplayResult result;
-  auto replayer = record::Replayer::open(
-      {options.replay, options.threads, scenarioOptionsOf(options).navCacheDir, options.interestRadius},
-      endpoint.get(), result, &metrics);
-  if (!replayer) {
-    std::printf("%s\n", result.summary.c_str());
-    return result.exitCode();
+  record::ReplayResult opened;
+  auto playback =
+      record::ReplayPlayback::open({options.replay, options.threads, scenarioOptionsOf(options).navCacheDir,
+                                    options.interestRadius, true, options.clientKbps},
+                                   *endpoint, opened, &metrics);
+  if (!playback) {
+    std::printf("%s\n", opened.summary.c_str());
+    return opened.exitCode();
   }
   endpoint->start();
-  const double rate = replayer->tickRate();
   spdlog::info(
-      "replaying {} ({}, seed {}, {} Hz) for viewers; playback starts when the first one connects; "
-      "Ctrl-C stops",
-      options.replay, replayer->header().scenario_name(), replayer->header().seed(), rate);
+      "replaying {} ({}, seed {}, {} Hz, ticks {} to {}) for viewers; playback starts when the first one "
+      "connects, and they can pause, step, change the speed and seek; it ends once played to its end "
+      "with no viewer left; Ctrl-C stops",
+      options.replay, playback->header().scenario_name(), playback->header().seed(),
+      playback->header().tick_rate(), playback->firstTick(), playback->lastTick());
   spdlog::info("listening on udp {}:{}; metrics on http://{}:{}/metrics", options.bind, endpoint->port(),
                options.bind, http->port());
 
@@ -61,45 +64,35 @@ int runReplayServe(const Options& options) {
   bool stopping = false;
   signals.async_wait([&](const std::error_code& ec, int signal) {
     if (ec) return;
-    spdlog::info("signal {} received: stopping the replay at tick {}", signal, replayer->world().tick());
+    spdlog::info("signal {} received: stopping the replay at tick {}", signal, playback->tick());
     stopping = true;
   });
-  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate));
-  // Until a watcher is there: the session must still run (it admits them), so the first tick is
-  // held, not played: nothing happens to the world while nobody watches.
-  while (!stopping && metrics.clients.load(std::memory_order_relaxed) == 0) {
+  const auto steadyNs = [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+  };
+  auto lastStatus = Clock::now();
+  while (!stopping && !(playback->ended() && playback->watcherCount() == 0)) {
     io.poll();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  auto next = Clock::now();
-  auto lastStatus = next;
-  while (!stopping) {
-    io.poll();
-    std::this_thread::sleep_until(next);
-    next += period;
-    const auto ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
-    if (!replayer->next(ns)) break;
-    metrics.ticks.fetch_add(1, std::memory_order_relaxed);
-    metrics.lastTickSteadyNs.store(ns, std::memory_order_relaxed);
-    metrics.lastTick.store(replayer->world().tick(), std::memory_order_relaxed);
-    metrics.agents.store(replayer->world().agentCount(), std::memory_order_relaxed);
+    const std::int64_t next = playback->update(steadyNs());
     if (options.statusInterval > 0 &&
         std::chrono::duration<double>(Clock::now() - lastStatus).count() >= options.statusInterval) {
       lastStatus = Clock::now();
-      spdlog::info("replay tick {} | agents {} | watchers {}", replayer->world().tick(),
-                   replayer->world().agentCount(), metrics.clients.load(std::memory_order_relaxed));
+      spdlog::info("replay tick {} of {} | {}{}x | agents {} | watchers {}", playback->tick(),
+                   playback->lastTick(), playback->paused() ? "paused | " : "", playback->speed(),
+                   playback->world().agentCount(), playback->watcherCount());
     }
+    const std::int64_t wait = next - steadyNs();
+    if (wait > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
   }
   endpoint->stop();
   http->stop();
-  const record::ReplayResult& r = replayer->result();
+  const record::ReplayResult& r = playback->result();
   for (const auto& d : r.details) std::printf("  %s\n", d.c_str());
-  if (stopping) {
+  if (!playback->ended() && r.outcome == record::ReplayResult::Outcome::kEqual) {
     std::printf("replay stopped at tick %llu: %llu ticks played, every state hash equal\n",
-                static_cast<unsigned long long>(replayer->world().tick()),
-                static_cast<unsigned long long>(r.ticks));
-    return 0;
+                static_cast<unsigned long long>(playback->tick()),
+                static_cast<unsigned long long>(playback->ticksPlayed()));
+    return r.exitCode();
   }
   std::printf("%s\n", r.summary.c_str());
   return r.exitCode();

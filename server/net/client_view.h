@@ -36,6 +36,11 @@ class ClientView {
   // The client says it holds snapshot `tick` whole. Older or unknown ticks are ignored.
   void acknowledge(std::uint32_t tick);
   std::uint32_t ackedTick() const { return acked_; }
+  // The client starts afresh (a served replay's seek): the next snapshot is whole.
+  void forgetBaselines() {
+    acked_ = 0;
+    sent_.clear();
+  }
 
   // Chooses what to send at `tick` and encodes it against the acked baseline, in parts that each
   // fit a datagram. Records what the client will hold.

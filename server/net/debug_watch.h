@@ -30,6 +30,9 @@ class DebugWatch {
   // alone keeps the stream going (a DebugInfo with hover_only), at the same pace.
   void hover(std::optional<AgentId> agent, std::uint64_t tick);
   std::optional<AgentId> hovered() const { return hover_; }
+  // The next afterTick() sends, whatever the pace (a paused replay: the tick stands still, and
+  // each DebugSelect the client repeats is answered once).
+  void sendNext() { nextSendTick_ = 0; }
 
   // After each tick: ends a watch the client stopped asking for, notes the agent's brain state
   // changes, and returns the DebugInfo to send when one is due.

@@ -44,6 +44,11 @@ GameSession::GameSession(World& world, SessionTransport& endpoint, ServerMetrics
 
 void GameSession::beforeTick() {
   endpoint_.takeEvents(events_);
+  if (!held_.empty()) {  // what serveHeld kept back comes first: it arrived first
+    for (NetEvent& e : events_) held_.push_back(std::move(e));
+    events_.swap(held_);
+    held_.clear();
+  }
   for (NetEvent& e : events_) {
     switch (e.kind) {
       case NetEvent::Kind::kJoin:
@@ -58,6 +63,8 @@ void GameSession::beforeTick() {
       case NetEvent::Kind::kDebugSelect:
         debugSelect(e.clientId, e.debug);
         break;
+      case NetEvent::Kind::kReplayControl:
+        break;  // a served replay's transport takes these before the session sees them
       case NetEvent::Kind::kControl:
         onControl(e.clientId, e.control);
         break;
@@ -71,6 +78,11 @@ void GameSession::beforeTick() {
     if (p.link) takeCommands(id, p);
   }
   controller_.applyPending();
+}
+
+void GameSession::setSnapshotEpoch(std::uint32_t epoch) {
+  epoch_ = epoch;
+  for (auto& [id, p] : clients_) p.view.forgetBaselines();
 }
 
 void GameSession::onControl(std::uint32_t clientId, const wire::Control& packet) {
@@ -179,7 +191,7 @@ void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
   auto it = clients_.find(clientId);
   if (it == clients_.end()) return;  // left in the same batch
   Player& p = it->second;
-  if (in.ack_snapshot() != 0) p.view.acknowledge(in.ack_snapshot());
+  if (in.ack_snapshot() != 0 && in.ack_epoch() == epoch_) p.view.acknowledge(in.ack_snapshot());
   // Inputs arrive newest first, with a few earlier ones repeated: apply the newest unseen one.
   if (in.inputs_size() == 0) return;
   if (p.view.player() == kNoBody) {
@@ -340,21 +352,75 @@ void GameSession::afterTick() {
   sendCredit_ += config_.sendRate / config_.tickRate;
   if (sendCredit_ < 1.0) return;
   sendCredit_ = std::min(sendCredit_ - 1.0, 1.0);
+  sendSnapshots({}, false);
+}
+
+void GameSession::serveHeld(const std::function<bool(std::uint32_t)>& wantsSnapshot) {
+  endpoint_.takeEvents(events_);
+  for (NetEvent& e : events_) {
+    bool bodyless = e.kind != NetEvent::Kind::kJoin || e.noBody;
+    if (e.kind == NetEvent::Kind::kLeave) {
+      const auto it = clients_.find(e.clientId);
+      bodyless = it == clients_.end() || it->second.view.player() == kNoBody;
+    }
+    const bool moves = e.kind == NetEvent::Kind::kInput && e.input.inputs_size() > 0;
+    // What would change the world is the next tick's, and so is all after it (kept in order).
+    if (!held_.empty() || !bodyless || moves || e.kind == NetEvent::Kind::kControl) {
+      held_.push_back(std::move(e));
+      continue;
+    }
+    switch (e.kind) {
+      case NetEvent::Kind::kJoin:
+        join(e);
+        break;
+      case NetEvent::Kind::kLeave:
+        leave(e.clientId);  // a bodyless client's: nothing in the world
+        break;
+      case NetEvent::Kind::kInput:
+        input(e.clientId, e.input);  // its snapshot ack
+        break;
+      case NetEvent::Kind::kDebugSelect:
+        debugSelect(e.clientId, e.debug);
+        if (auto it = clients_.find(e.clientId); it != clients_.end()) it->second.debug.sendNext();
+        break;
+      default:
+        break;
+    }
+  }
+  events_.clear();
+  sendDebugInfo();
+  const auto tick = static_cast<std::uint32_t>(world_.tick());
+  // The picture stands still, so its snapshot must be whole: no byte budget (a later snapshot
+  // of the same tick would be a duplicate to the client, never the rest of it).
+  sendSnapshots(
+      [&](std::uint32_t id, const ClientView& view) { return view.ackedTick() != tick && wantsSnapshot(id); },
+      true);
+}
+
+void GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due,
+                                bool unbudgeted) {
   const auto tick = static_cast<std::uint32_t>(world_.tick());
   InterestConfig interest;
   interest.radius = config_.interestRadius;
-  interest.budgetBytes = static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
+  interest.budgetBytes = unbudgeted
+                             ? kUnbudgetedBytes
+                             : static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
   const bool intents = config_.playerInput == PlayerInputMode::kIntent;
   if (intents) interest.partReserve = kOwnPlayerBytes;
-  if (order_.empty()) return;
+  if (epoch_ != 0) interest.partReserve += kEpochBytes;
+  due_.clear();
+  for (const std::uint32_t id : order_) {
+    if (!due || due(id, clients_.at(id).view)) due_.push_back(id);
+  }
+  if (due_.empty()) return;
   wireStatesOf(world_, wireStates_);
   // Clients are independent: each chunk builds and encodes its clients' snapshots on the world's
   // thread pool (idle between ticks); the datagrams are queued in join order afterwards.
-  perClient_.resize(order_.size());
-  world_.parallelFor(order_.size(), 4, [&](std::size_t begin, std::size_t end) {
+  perClient_.resize(due_.size());
+  world_.parallelFor(due_.size(), 4, [&](std::size_t begin, std::size_t end) {
     wire::Packet packet;
     for (std::size_t k = begin; k < end; ++k) {
-      const std::uint32_t id = order_[k];
+      const std::uint32_t id = due_[k];
       std::vector<OutDatagram>& mine = perClient_[k];
       mine.clear();
       SnapshotStats stats;
@@ -373,6 +439,7 @@ void GameSession::afterTick() {
         own->set_vy(a.vy[slot]);
       }
       for (auto& part : parts) {
+        part.set_epoch(epoch_);
         *packet.mutable_snapshot() = std::move(part);
         OutDatagram d{id, {}};
         if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d.bytes)) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -46,6 +47,11 @@ class GameSession {
   void beforeTick();
   // After a tick: snapshots to every client when one is due.
   void afterTick();
+  // Between ticks, while a served replay is paused: joins, leaves, acks and debug selects of
+  // clients without a body, and the current tick's snapshot to each client `wantsSnapshot` names
+  // that has not acknowledged it. Never changes the world: anything that would (a body, moves,
+  // commands) waits for the next beforeTick().
+  void serveHeld(const std::function<bool(std::uint32_t clientId)>& wantsSnapshot);
 
   std::size_t clientCount() const { return clients_.size(); }
   // What the last beforeTick() took from the network, in the order it was applied (a recording
@@ -53,6 +59,10 @@ class GameSession {
   const std::vector<NetEvent>& takenEvents() const { return events_; }
   // The control API the session's control clients drive; an embedding process may use it too.
   control::Controller& controller() { return controller_; }
+  // A served replay's seek: snapshots say `epoch` from now on (Snapshot.epoch), acks of another
+  // epoch's snapshots are ignored, and every client's next snapshot is whole.
+  void setSnapshotEpoch(std::uint32_t epoch);
+  std::uint32_t snapshotEpoch() const { return epoch_; }
 
   // Accept.player_entity of a client without a body (ConnectResponse.no_body).
   static constexpr std::uint32_t kNoBody = 0xffffffffu;
@@ -66,6 +76,8 @@ class GameSession {
   static constexpr double kMaxIntentBankSeconds = 0.25;
   // What Snapshot.own takes at most (tag, length, five fields), left free in every part.
   static constexpr std::size_t kOwnPlayerBytes = 32;
+  // What Snapshot.epoch takes at most (a two-byte tag, a five-byte varint).
+  static constexpr std::size_t kEpochBytes = 7;
   // The static shapes players collide with: the scene as clients get it (quantised), so a client
   // stepping its own player with the same model gets the same floats.
   const movement::CollisionScene& collisionScene() const { return collision_; }
@@ -97,6 +109,10 @@ class GameSession {
   void applyIntents();  // before the tick, every client's due inputs in sequence order
   void debugSelect(std::uint32_t clientId, const wire::DebugSelect& select);
   void sendDebugInfo();  // outside the snapshot schedule and budget
+  // This tick's snapshots to the clients `due` names (every client when empty); `unbudgeted`:
+  // every entity in view, whatever --client-kbps allows.
+  void sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due, bool unbudgeted);
+  static constexpr std::size_t kUnbudgetedBytes = std::size_t{1} << 30;
 
   World& world_;
   SessionTransport& endpoint_;
@@ -108,8 +124,11 @@ class GameSession {
   std::unordered_map<std::uint32_t, Player> clients_;
   std::vector<std::uint32_t> order_;  // client ids in join order: a fixed sending order
   std::vector<NetEvent> events_;
+  std::vector<NetEvent> held_;      // serveHeld's events for the next tick
+  std::vector<std::uint32_t> due_;  // clients sent a snapshot this time, in join order
   std::vector<OutDatagram> out_;
   double sendCredit_ = 1.0;
+  std::uint32_t epoch_ = 0;                          // Snapshot.epoch (setSnapshotEpoch)
   std::vector<wire::EntityState> wireStates_;        // this tick's, in id order
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
   control::Controller controller_;

@@ -201,6 +201,13 @@ void NetProtocol::onDatagram(std::span<const std::uint8_t> datagram, const Addre
     case wire::Packet::kDisconnect:
       onConnected(it->second, decoded_);
       return;
+    case wire::Packet::kReplayControl:  // a served replay's only
+      if (!config_.replayControls) {
+        metrics_.drop(wire::DropReason::kUnexpected);
+        return;
+      }
+      onConnected(it->second, decoded_);
+      return;
     default:
       metrics_.drop(wire::DropReason::kUnexpected);
   }
@@ -403,6 +410,14 @@ void NetProtocol::onConnected(Connection& c, const wire::Decoded& d) {
       e.kind = NetEvent::Kind::kControl;
       e.clientId = c.clientId;
       e.control = d.packet.control();
+      events_.push(std::move(e));
+      return;
+    }
+    case wire::Packet::kReplayControl: {
+      NetEvent e;
+      e.kind = NetEvent::Kind::kReplayControl;
+      e.clientId = c.clientId;
+      e.replay = d.packet.replay_control();
       events_.push(std::move(e));
       return;
     }

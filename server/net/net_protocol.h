@@ -40,6 +40,7 @@ struct NetConfig {
   std::optional<TokenKey> tokenKey;  // set: clients need a connect token signed with it
   bool allowDebug = false;           // answer DebugSelect (the debug stream); off: dropped, counted
   bool allowControl = false;         // every client has the control role (else: a control token's)
+  bool replayControls = false;       // pass ReplayControl on (steerd --replay --serve); off: dropped
 };
 
 using Address = asio::ip::udp::endpoint;

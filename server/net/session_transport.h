@@ -14,12 +14,13 @@ namespace steerd::net {
 
 // Network thread -> simulation thread.
 struct NetEvent {
-  enum class Kind : std::uint8_t { kJoin, kLeave, kInput, kDebugSelect, kControl };
+  enum class Kind : std::uint8_t { kJoin, kLeave, kInput, kDebugSelect, kControl, kReplayControl };
   Kind kind = Kind::kInput;
   std::uint32_t clientId = 0;
-  wire::Input input;                                             // kInput
-  wire::DebugSelect debug;                                       // kDebugSelect
-  wire::Control control;                                         // kControl
+  wire::Input input;           // kInput
+  wire::DebugSelect debug;     // kDebugSelect
+  wire::Control control;       // kControl
+  wire::ReplayControl replay;  // kReplayControl (a served replay's transport takes these)
   wire::DisconnectReason reason = wire::DISCONNECT_UNSPECIFIED;  // kLeave
   bool controlRole = false;                                      // kJoin: may send Control
   bool noBody = false;                                           // kJoin: no player body

@@ -2,7 +2,10 @@
 
 namespace steerd::record {
 
-bool isRecorded(const net::NetEvent& e) { return e.kind != net::NetEvent::Kind::kDebugSelect; }
+// What changes the world is recorded; the debug stream and a served replay's controls do not.
+bool isRecorded(const net::NetEvent& e) {
+  return e.kind != net::NetEvent::Kind::kDebugSelect && e.kind != net::NetEvent::Kind::kReplayControl;
+}
 
 void toRecord(const net::NetEvent& e, Event& out) {
   using K = net::NetEvent::Kind;
@@ -27,6 +30,7 @@ void toRecord(const net::NetEvent& e, Event& out) {
       *out.mutable_control() = e.control;
       break;
     case K::kDebugSelect:
+    case K::kReplayControl:
       break;  // not recorded (isRecorded)
   }
 }

@@ -88,27 +88,58 @@ ReplayResult unreadable(ReplayResult r, std::string why) {
 
 ReplayTransport::ReplayTransport(net::SessionTransport* live) : live_(live) {}
 
-void ReplayTransport::takeEvents(std::vector<net::NetEvent>& out) {
-  out.clear();
-  out.swap(next);
+void ReplayTransport::pullLive() {
   if (live_ == nullptr) return;
-  live_->takeEvents(liveEvents_);
-  for (net::NetEvent& e : liveEvents_) {
+  live_->takeEvents(scratch_);
+  for (net::NetEvent& e : scratch_) {
     // A watcher changes nothing in the world: no body, no commands, no moves. Its id is moved out
     // of the recorded clients' range.
     if (e.kind == net::NetEvent::Kind::kControl) continue;
+    if (e.kind == net::NetEvent::Kind::kReplayControl) {
+      controls_.push_back(std::move(e));
+      continue;
+    }
     if (e.kind == net::NetEvent::Kind::kInput) e.input.clear_inputs();  // its snapshot ack, no moves
-    e.clientId |= kLiveClientBit;
     if (e.kind == net::NetEvent::Kind::kJoin) {
       e.noBody = true;
       e.controlRole = false;
+      watchers_.push_back(e.clientId);
     }
-    out.push_back(std::move(e));
+    if (e.kind == net::NetEvent::Kind::kLeave)
+      watchers_.erase(std::remove(watchers_.begin(), watchers_.end(), e.clientId), watchers_.end());
+    e.clientId |= kLiveClientBit;
+    liveEvents_.push_back(std::move(e));
+  }
+  scratch_.clear();
+}
+
+void ReplayTransport::takeEvents(std::vector<net::NetEvent>& out) {
+  out.clear();
+  out.swap(next);
+  pullLive();
+  for (net::NetEvent& e : liveEvents_) out.push_back(std::move(e));
+  liveEvents_.clear();
+}
+
+void ReplayTransport::takeControls(std::vector<net::NetEvent>& out) {
+  pullLive();
+  for (net::NetEvent& e : controls_) out.push_back(std::move(e));
+  controls_.clear();
+}
+
+void ReplayTransport::rejoin(const std::vector<std::uint32_t>& watchers) {
+  for (const std::uint32_t id : watchers) {
+    watchers_.push_back(id);
+    net::NetEvent e;
+    e.kind = net::NetEvent::Kind::kJoin;
+    e.clientId = id | kLiveClientBit;
+    e.noBody = true;
+    liveEvents_.push_back(std::move(e));
   }
 }
 
 void ReplayTransport::send(std::vector<net::OutDatagram>& batch) {
-  if (live_ != nullptr) {
+  if (live_ != nullptr && !muted_) {
     liveOut_.clear();
     for (net::OutDatagram& d : batch) {
       if ((d.clientId & kLiveClientBit) == 0) continue;  // to a recorded client: nowhere
@@ -121,7 +152,7 @@ void ReplayTransport::send(std::vector<net::OutDatagram>& batch) {
 }
 
 void ReplayTransport::publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate) {
-  if (live_ != nullptr) live_->publishTick(tick, steadyNs, tickRate);
+  if (live_ != nullptr) live_->publishTick(tick, steadyNs, tickRate * rateScale_);
 }
 void ReplayTransport::setScene(const std::vector<wire::Scene>& parts) {
   if (live_ != nullptr) live_->setScene(parts);
@@ -186,15 +217,18 @@ std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::Sess
   net::SessionConfig config;
   config.tickRate = header.tick_rate();
   config.sendRate = header.send_rate() > 0.0 ? header.send_rate() : config.sendRate;
+  if (options.snapshotEveryTick) config.sendRate = config.tickRate;
   config.controller.maxAgents = static_cast<std::size_t>(header.max_agents());
   config.playerInput =
       header.player_intents() ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
   config.interestRadius = options.interestRadius;
+  config.clientKbps = options.clientKbps;
   r->session_ = std::make_unique<net::GameSession>(*r->world_, r->transport_,
                                                    metrics != nullptr ? *metrics : r->ownMetrics_, config);
   r->tick_ = std::make_unique<net::ServerTick>(*r->world_, *r->session_, r->transport_, config.tickRate);
   r->tick_->setObserver(r.get());
   r->lastHash_ = r->world_->stateHash();
+  r->result_.outcome = ReplayResult::Outcome::kEqual;  // so far
   r->started_ = std::chrono::steady_clock::now();
   return r;
 }

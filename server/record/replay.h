@@ -24,6 +24,10 @@ struct ReplayOptions {
   unsigned threads = 1;
   std::string navCacheDir;      // as the server's --nav-cache
   float interestRadius = 0.0f;  // --serve: what watchers see (m; 0: everything)
+  // --serve: a snapshot after every tick (the recording's send rate otherwise), so a step shows
+  // and a slowed playback stays smooth. Snapshots never change the world.
+  bool snapshotEveryTick = false;
+  double clientKbps = 256.0;  // --serve: each watcher's snapshot byte budget (steerd --client-kbps)
 };
 
 struct ReplayResult {
@@ -46,7 +50,8 @@ struct ReplayResult {
 // The session's network, played back: each tick's recorded events go in (`next`), and what the
 // session sends to recorded clients goes nowhere. With `live` (steerd --replay --serve), the
 // clients connected to it join as watchers: no body, their moves and commands dropped, their ids
-// moved to kLiveClientBit and up, and what the session sends them goes out through `live`.
+// moved to kLiveClientBit and up, and what the session sends them goes out through `live`. Their
+// ReplayControl packets are kept apart for the playback (takeControls), never given the session.
 class ReplayTransport final : public net::SessionTransport {
  public:
   static constexpr std::uint32_t kLiveClientBit = 0x40000000u;
@@ -58,10 +63,27 @@ class ReplayTransport final : public net::SessionTransport {
   void setScene(const std::vector<wire::Scene>& parts) override;
   bool debugAllowed() const override;
 
+  // The watchers' ReplayControl packets since the last call (live ids), appended to `out`.
+  void takeControls(std::vector<net::NetEvent>& out);
+  // The watchers connected now (live ids), and joining them to this transport's session as if
+  // they had just connected (a replay rebuilt from its start).
+  const std::vector<std::uint32_t>& watchers() const { return watchers_; }
+  void rejoin(const std::vector<std::uint32_t>& watchers);
+  // Muted: nothing goes to watchers (a seek plays ahead unseen).
+  void setMuted(bool muted) { muted_ = muted; }
+  // Pongs tell clients the tick rate times this (a playback at another speed).
+  void setRateScale(double scale) { rateScale_ = scale; }
+
  private:
+  void pullLive();
   net::SessionTransport* live_;
-  std::vector<net::NetEvent> liveEvents_;
+  std::vector<net::NetEvent> liveEvents_;  // pulled, not yet given the session
+  std::vector<net::NetEvent> controls_;
+  std::vector<net::NetEvent> scratch_;
   std::vector<net::OutDatagram> liveOut_;
+  std::vector<std::uint32_t> watchers_;
+  bool muted_ = false;
+  double rateScale_ = 1.0;
 };
 
 // A recording played tick by tick: its world, its session, the check of every tick. The world is
@@ -78,6 +100,9 @@ class Replayer final : public net::TickObserver {
   bool next(std::int64_t steadyNs);
   const ReplayResult& result() const { return result_; }
   World& world() { return *world_; }
+  net::GameSession& session() { return *session_; }
+  ReplayTransport& transport() { return transport_; }
+  bool over() const { return done_; }
   const Header& header() const { return header_; }
   double tickRate() const { return header_.tick_rate(); }
 

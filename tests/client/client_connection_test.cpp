@@ -83,8 +83,9 @@ class FakeServer {
   std::vector<wire::Scene> sceneParts;
   std::set<std::uint32_t> loseOnce;
   int sceneRequests = 0, maxPartsAsked = 0;
-  bool debugAllowed = false;                    // what Accept says
-  std::vector<wire::DebugSelect> debugSelects;  // as received
+  bool debugAllowed = false;                        // what Accept says
+  std::vector<wire::DebugSelect> debugSelects;      // as received
+  std::vector<wire::ReplayControl> replayControls;  // as received
 
  private:
   void handle(const udp::endpoint& from, std::span<const std::uint8_t> d) {
@@ -172,6 +173,10 @@ class FakeServer {
       case wire::Packet::kDebugSelect:
         acks_.received(dec.header.sequence);
         debugSelects.push_back(p.debug_select());
+        return;
+      case wire::Packet::kReplayControl:
+        acks_.received(dec.header.sequence);
+        replayControls.push_back(p.replay_control());
         return;
       case wire::Packet::kSceneRequest:
         acks_.received(dec.header.sequence);
@@ -792,6 +797,87 @@ TEST(ClientConnectionTest, DestroyingAClientWithAReceivePendingIsSafe) {
   io.restart();
   io.poll();  // the aborted receive runs and finds its client gone
   SUCCEED();
+}
+
+wire::Packet replayStatus(std::uint32_t tick, std::uint32_t epoch, bool paused, float speed,
+                          std::uint32_t applied) {
+  wire::Packet p;
+  wire::ReplayStatus* s = p.mutable_replay_status();
+  s->set_tick(tick);
+  s->set_first_tick(0);
+  s->set_last_tick(900);
+  s->set_paused(paused);
+  s->set_speed(speed);
+  s->set_epoch(epoch);
+  s->set_control_applied(applied);
+  return p;
+}
+
+// A served replay as the client library sees it: no controls to a server that never said it is
+// one; a hostile status dropped; a paused one shown at its exact tick; a control resent until the
+// status says it was applied; a seek's new epoch clears what was held, and the old epoch's
+// snapshots that come late are dropped.
+TEST(ClientConnectionTest, FollowsAServedReplaysStatusAndEpochs) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  Client client(io, optionsFor(server));
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected() && server.pings >= 2; }));
+  client.controlReplay(wire::REPLAY_PAUSE);  // not a replay server (no status yet): nothing sent
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 4; }));
+  EXPECT_TRUE(server.replayControls.empty());
+  EXPECT_FALSE(client.replayStatus());
+
+  server.send(replayStatus(40, 0, true, std::numeric_limits<float>::quiet_NaN(), 0));
+  ASSERT_TRUE(pump(io, client, server, [&] {
+    return client.stats().drops[static_cast<std::size_t>(wire::DropReason::kUnexpected)] >= 1;
+  }));
+  EXPECT_FALSE(client.replayStatus());
+
+  server.send(replayStatus(40, 0, true, 1.0f, 0));
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.replayStatus().has_value(); }));
+  EXPECT_EQ(client.renderTickAt(Clock::now()), 40.0);  // standing still: exactly its tick
+
+  client.controlReplay(wire::REPLAY_STEP);
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.replayControls.size() >= 3; }));  // resent
+  for (const wire::ReplayControl& c : server.replayControls) {
+    EXPECT_EQ(c.request(), 1u);
+    EXPECT_EQ(c.action(), wire::REPLAY_STEP);
+  }
+  server.send(replayStatus(41, 0, true, 1.0f, 1));
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.replayControlsPending() == 0; }));
+  const std::size_t sent = server.replayControls.size();
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 12; }));
+  EXPECT_LE(server.replayControls.size(), sent + 1);  // at most one crossed the status
+
+  // Epoch 0's snapshot, then a seek: epoch 1's snapshot replaces everything held.
+  wire::SnapshotRecord record;
+  const std::vector<wire::EntityState> world = {entity(1, 0, 1.0f, 2.0f, 0.0f),
+                                                entity(2, 0, 3.0f, 4.0f, 0.0f)};
+  std::vector<wire::Snapshot> parts = wire::encodeSnapshot({41, world, {}}, nullptr, 400, record);
+  ASSERT_EQ(parts.size(), 1u);
+  server.sendSnapshot(parts[0]);
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.latestSnapshot() != nullptr; }));
+  EXPECT_EQ(client.latestSnapshot()->tick, 41u);
+  parts = wire::encodeSnapshot({12, world, {}}, nullptr, 400, record);
+  parts[0].set_epoch(1);
+  server.sendSnapshot(parts[0]);
+  ASSERT_TRUE(pump(io, client, server, [&] {
+    return client.latestSnapshot() != nullptr && client.latestSnapshot()->tick == 12;
+  }));
+  EXPECT_EQ(client.interpolation().oldestTick(), 12u);
+  EXPECT_EQ(client.stats().replayEpochs, 1u);
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.lastInput.ack_epoch() == 1u; }));
+  EXPECT_EQ(server.lastInput.ack_snapshot(), 12u);
+  // Epoch 0's snapshot arriving late is of another timeline: dropped, counted.
+  parts = wire::encodeSnapshot({50, world, {}}, nullptr, 400, record);
+  server.sendSnapshot(parts[0]);
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().partsOtherEpoch == 1u; }));
+  EXPECT_EQ(client.latestSnapshot()->tick, 12u);
+  // A status of the older epoch (reordered) changes nothing.
+  server.send(replayStatus(45, 0, true, 1.0f, 1));
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 16; }));
+  EXPECT_EQ(client.replayStatus()->tick(), 41u);
 }
 
 }  // namespace

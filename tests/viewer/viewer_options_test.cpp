@@ -179,5 +179,21 @@ TEST(ViewerOptions, HelpExitsZero) {
   EXPECT_NE(out.find("--screenshot"), std::string::npos);
 }
 
+TEST(ViewerOptions, ReplaySeekAndPause) {
+  ViewerOptions o;
+  EXPECT_FALSE(parse({"--server", "h:1", "--replay-seek", "120", "--replay-pause"}, o).has_value());
+  ASSERT_TRUE(o.replaySeek.has_value());
+  EXPECT_EQ(*o.replaySeek, 120u);
+  EXPECT_TRUE(o.replayPause);
+  ViewerOptions plain;
+  EXPECT_FALSE(parse({"--server", "h:1"}, plain).has_value());
+  EXPECT_FALSE(plain.replaySeek.has_value());
+  EXPECT_FALSE(plain.replayPause);
+  for (const char* bad : {"-1", "abc", "1.5", "99999999999"}) {
+    ViewerOptions b;
+    EXPECT_TRUE(parse({"--server", "h:1", "--replay-seek", bad}, b).has_value()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace steerd::viewer
