@@ -17,6 +17,7 @@ int runHeadless(const Options& options, std::FILE* out) {
   const auto t0 = Clock::now();
   ScenarioLoad load = openScenario(options.scenario, scenarioOptionsOf(options));
   for (const auto& e : load.errors) spdlog::error("{}", e);
+  for (const auto& w : load.warnings) spdlog::warn("{}", w);
   if (!load.world) return 2;
   auto world = std::move(load.world);
   const double setupMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -60,11 +60,14 @@ int main(int argc, char** argv) {
       const steerd::ScenarioLoad load =
           steerd::loadScenarioFile(options.checkScenario, steerd::scenarioOptionsOf(options), false);
       for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
+      for (const auto& w : load.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
       if (!load.errors.empty()) {
         std::fprintf(stderr, "%s: %zu error(s)\n", options.checkScenario.c_str(), load.errors.size());
         return 1;
       }
-      std::printf("%s: ok (%s)\n", options.checkScenario.c_str(), load.summary.c_str());
+      std::printf(
+          "%s: ok (%s)%s\n", options.checkScenario.c_str(), load.summary.c_str(),
+          load.warnings.empty() ? "" : (", " + std::to_string(load.warnings.size()) + " warning(s)").c_str());
       return 0;
     }
     if (!options.replay.empty() && options.serve) return steerd::runReplayServe(options);

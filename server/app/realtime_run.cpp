@@ -198,6 +198,7 @@ class RealtimeServer {
     }
     ScenarioLoad load = loadScenarioText(text.text, options_.scenario, scenarioOptionsOf(options_), false);
     for (const auto& e : load.errors) spdlog::error("{}", e);
+    for (const auto& w : load.warnings) spdlog::warn("reload ({}): {}", why, w);
     std::string problem =
         load.errors.empty() ? std::string{} : std::to_string(load.errors.size()) + " error(s)";
     const std::size_t archetypesBefore = world_.archetypes().size();
@@ -259,6 +260,7 @@ int runRealtime(const Options& options) {
   }
   ScenarioLoad load = record::loadRecordedScenario(scenario, scenarioOptionsOf(options));
   for (const auto& e : load.errors) spdlog::error("{}", e);
+  for (const auto& w : load.warnings) spdlog::warn("{}", w);
   if (!load.world) return 2;
   auto world = std::move(load.world);
   std::unique_ptr<record::SessionRecorder> recorder;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "steering/obstacle_avoidance.h"
 #include "steering/wall_avoidance.h"
@@ -47,6 +48,16 @@ std::string detailOf(const World& world, const BehaviourSpec& spec) {
     case BehaviourKind::kEvadeNearest:
     case BehaviourKind::kHideFromNearest:
     case BehaviourKind::kOffsetPursuitNearest:
+      return archetypeName(world, spec.targetArchetype) + targetKindSuffix(spec.target);
+    case BehaviourKind::kSeek:
+    case BehaviourKind::kFlee:
+    case BehaviourKind::kArrive:
+      if (spec.atPoint) {
+        char at[48];
+        std::snprintf(at, sizeof(at), "(%.1f, %.1f)", static_cast<double>(spec.point.x),
+                      static_cast<double>(spec.point.y));
+        return at;
+      }
       return archetypeName(world, spec.targetArchetype) + targetKindSuffix(spec.target);
     case BehaviourKind::kInterposeNearest:
     case BehaviourKind::kFetchStray:

@@ -32,9 +32,14 @@ inline constexpr float kMaxValue = 1e6f;
 // Collects semantic errors with the file name and a field path.
 class Checker {
  public:
-  Checker(std::string file, std::vector<std::string>& out) : file_(std::move(file)), out_(out) {}
+  Checker(std::string file, std::vector<std::string>& out, std::vector<std::string>* warnings = nullptr)
+      : file_(std::move(file)), out_(out), warnings_(warnings) {}
   void error(const std::string& field, const std::string& message) {
     out_.push_back(file_ + ": " + field + ": " + message);
+  }
+  // What is allowed but almost certainly not what was meant (a field the kind ignores).
+  void warn(const std::string& field, const std::string& message) {
+    if (warnings_ != nullptr) warnings_->push_back(file_ + ": " + field + ": " + message);
   }
   void finitePoint(const std::string& field, const pb::Vec2& v) {
     if (!finite(v.x()) || !finite(v.y()))
@@ -58,6 +63,7 @@ class Checker {
  private:
   std::string file_;
   std::vector<std::string>& out_;
+  std::vector<std::string>* warnings_;
 };
 
 // The names a file defines, by kind (index in the file).

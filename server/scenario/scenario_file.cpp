@@ -14,6 +14,7 @@
 #include "scenario/default_scenario.h"
 #include "scenario/scenario_brains.h"
 #include "scenario/scenario_check.h"
+#include "scenario/scenario_hints.h"
 #include "scenario/scenario_nav.h"
 #include "scenario/scenario_tile.h"
 
@@ -35,7 +36,7 @@ class ParseErrors : public google::protobuf::io::ErrorCollector {
   ParseErrors(std::string file, std::vector<std::string>& out) : file_(std::move(file)), out_(out) {}
   void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
     out_.push_back(file_ + ":" + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " +
-                   message);
+                   message + scenario_hints::hintFor(message));
   }
 
  private:
@@ -53,12 +54,43 @@ std::string archetypeField(int i, const pb::Archetype& a) {
   return "archetypes[" + std::to_string(i) + "] (" + quoted(a.name()) + ")";
 }
 
-bool needsTarget(pb::BehaviourKind k) {
-  return k == pb::PURSUE_NEAREST || k == pb::EVADE_NEAREST || k == pb::HIDE_FROM_NEAREST ||
-         k == pb::INTERPOSE_NEAREST || k == pb::OFFSET_PURSUIT_NEAREST || k == pb::FETCH_STRAY ||
-         k == pb::DRIVE_GROUP;
+// The table's row for a file's kind (null for BEHAVIOUR_UNSPECIFIED or a number no row has).
+const BehaviourRow* rowOf(pb::BehaviourKind k) { return behaviourRowNamed(pb::BehaviourKind_Name(k)); }
+bool reads(const pb::Behaviour& b, std::uint32_t field) {
+  const BehaviourRow* row = rowOf(b.kind());
+  return row != nullptr && (row->reads & field) != 0;
+}
+// SEEK, FLEE, ARRIVE: a waypoint, or the nearest agent of target_archetype.
+bool pointOrAgent(const pb::Behaviour& b) {
+  const BehaviourRow* row = rowOf(b.kind());
+  return row != nullptr && (row->reads & kPointOrAgent) == kPointOrAgent;
+}
+// Aims at an agent of target_archetype (or its group).
+bool needsTarget(const pb::Behaviour& b) {
+  return reads(b, kFieldTargetArchetype) && !(pointOrAgent(b) && !b.waypoint().empty());
 }
 bool followsPath(pb::BehaviourKind k) { return k == pb::FOLLOW_PATH || k == pb::CONTEXT_SEEK_WAYPOINTS; }
+
+// A field given to a kind that never reads it: a warning, not an error (the file still works).
+void warnIgnoredFields(const pb::Behaviour& b, const std::string& bf, Checker& c) {
+  const BehaviourRow* row = rowOf(b.kind());
+  if (row == nullptr) return;
+  const auto ignored = [&](std::uint32_t field, bool given, const char* name) {
+    if (given && (row->reads & field) == 0)
+      c.warn(bf + "." + name, std::string(row->fileName) + " does not read it: ignored");
+  };
+  ignored(kFieldTargetArchetype, !b.target_archetype().empty(), "target_archetype");
+  ignored(kFieldRange, b.range() != 0.0f, "range");
+  ignored(kFieldPath, !b.path().empty(), "path");
+  ignored(kFieldWaypoint, !b.waypoint().empty(), "waypoint");
+  ignored(kFieldSecondArchetype, !b.second_archetype().empty(), "second_archetype");
+  ignored(kFieldOffset, b.has_offset(), "offset");
+  ignored(kFieldStandOff, b.stand_off() != 0.0f, "stand_off");
+  ignored(kFieldArrival, b.deceleration() != pb::DECELERATION_NORMAL, "deceleration");
+  ignored(kFieldArrival, b.slow_radius() != 0.0f, "slow_radius");
+  ignored(kFieldArrival, b.target_radius() != 0.0f, "target_radius");
+  ignored(kFieldArrival, b.time_to_target() != 0.0f, "time_to_target");
+}
 
 }  // namespace
 
@@ -70,7 +102,25 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
   if (beh.kind() == pb::BEHAVIOUR_UNSPECIFIED) c.error(bf + ".kind", "missing");
   c.nonNegative(bf + ".weight", beh.weight());
   c.nonNegative(bf + ".probability", beh.probability());
-  if (needsTarget(beh.kind())) {
+  if (beh.has_probability() && beh.probability() > 1.0f && std::isfinite(beh.probability()))
+    c.warn(bf + ".probability", num(beh.probability()) + " is over 1: the same as 1 (always)");
+  warnIgnoredFields(beh, bf, c);
+  if (pointOrAgent(beh)) {
+    const std::string kind = pb::BehaviourKind_Name(beh.kind());
+    if (beh.waypoint().empty() == beh.target_archetype().empty()) {
+      c.error(bf, kind + " needs a waypoint or a target_archetype (one of them)");
+    } else if (!beh.waypoint().empty() && !waypoints.count(beh.waypoint())) {
+      c.error(bf + ".waypoint", "no waypoint named " + quoted(beh.waypoint()));
+    }
+    if (!beh.waypoint().empty()) c.nonNegative(bf + ".range", beh.range());
+    c.nonNegative(bf + ".slow_radius", beh.slow_radius());
+    c.nonNegative(bf + ".target_radius", beh.target_radius());
+    c.nonNegative(bf + ".time_to_target", beh.time_to_target());
+    if (beh.slow_radius() > 0.0f && beh.target_radius() >= beh.slow_radius())
+      c.error(bf + ".target_radius",
+              "must be below slow_radius (" + num(beh.slow_radius()) + "), not " + num(beh.target_radius()));
+  }
+  if (needsTarget(beh)) {
     if (!archetypes.count(beh.target_archetype())) {
       c.error(bf + ".target_archetype", "no archetype named " + quoted(beh.target_archetype()));
     }
@@ -85,10 +135,12 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
   }
   if (beh.target() != pb::NEAREST) {
     const std::string target = pb::TargetKind_Name(beh.target());
-    if (!needsTarget(beh.kind())) {
-      c.error(bf + ".target", target + " on " + pb::BehaviourKind_Name(beh.kind()) +
-                                  ", which has no target (PURSUE_NEAREST, EVADE_NEAREST, HIDE_FROM_NEAREST, "
-                                  "INTERPOSE_NEAREST, OFFSET_PURSUIT_NEAREST or FETCH_STRAY)");
+    if (!needsTarget(beh)) {
+      c.error(bf + ".target",
+              target + " on " + pb::BehaviourKind_Name(beh.kind()) +
+                  ", which has no target agent (PURSUE_NEAREST, EVADE_NEAREST, HIDE_FROM_NEAREST, "
+                  "INTERPOSE_NEAREST, OFFSET_PURSUIT_NEAREST, FETCH_STRAY, and SEEK, FLEE "
+                  "or ARRIVE without a waypoint)");
     } else if (beh.kind() == pb::DRIVE_GROUP) {
       c.error(bf + ".target",
               "DRIVE_GROUP drives the whole group of target_archetype (leave target out), not " + target);
@@ -263,6 +315,12 @@ void validate(const pb::Scenario& s, Checker& c) {
     c.positive(f + ".limits.mass", a.limits().mass());
     c.nonNegative(f + ".limits.max_speed", a.limits().max_speed());
     c.nonNegative(f + ".limits.max_force", a.limits().max_force());
+    // Behaviours steer a body that cannot move (a turret or a post has none, and no warning).
+    for (const auto& [field, value] :
+         {std::pair{"max_speed", a.limits().max_speed()}, std::pair{"max_force", a.limits().max_force()}}) {
+      if (a.behaviours_size() > 0 && value == 0.0f)
+        c.warn(f + ".limits." + field, std::string("0 with behaviours: they can never move it"));
+    }
     c.nonNegative(f + ".limits.max_turn_rate_deg", a.limits().max_turn_rate_deg());
     for (const auto& [name, v] : {std::pair{".flock_radius", a.flock_radius()},
                                   {".field_of_view_deg", a.field_of_view_deg()},
@@ -329,48 +387,8 @@ void validate(const pb::Scenario& s, Checker& c) {
 float orDefault(float v, float fallback) { return v > 0.0f ? v : fallback; }
 
 BehaviourKind kindOf(pb::BehaviourKind k) {
-  switch (k) {
-    case pb::WANDER:
-      return BehaviourKind::kWander;
-    case pb::SEPARATION:
-      return BehaviourKind::kSeparation;
-    case pb::ALIGNMENT:
-      return BehaviourKind::kAlignment;
-    case pb::COHESION:
-      return BehaviourKind::kCohesion;
-    case pb::OBSTACLE_AVOIDANCE:
-      return BehaviourKind::kObstacleAvoidance;
-    case pb::WALL_AVOIDANCE:
-      return BehaviourKind::kWallAvoidance;
-    case pb::PURSUE_NEAREST:
-      return BehaviourKind::kPursueNearest;
-    case pb::EVADE_NEAREST:
-      return BehaviourKind::kEvadeNearest;
-    case pb::HIDE_FROM_NEAREST:
-      return BehaviourKind::kHideFromNearest;
-    case pb::FOLLOW_PATH:
-      return BehaviourKind::kFollowPath;
-    case pb::ARRIVE_AT:
-      return BehaviourKind::kArriveAt;
-    case pb::CONTEXT_SEEK_WAYPOINTS:
-      return BehaviourKind::kContextSeekWaypoints;
-    case pb::INTERPOSE_NEAREST:
-      return BehaviourKind::kInterposeNearest;
-    case pb::OFFSET_PURSUIT_NEAREST:
-      return BehaviourKind::kOffsetPursuitNearest;
-    case pb::WHISKER_AVOIDANCE:
-      return BehaviourKind::kWhiskerAvoidance;
-    case pb::COLLISION_AVOIDANCE:
-      return BehaviourKind::kCollisionAvoidance;
-    case pb::FETCH_STRAY:
-      return BehaviourKind::kFetchStray;
-    case pb::NAVIGATE:
-      return BehaviourKind::kNavigate;
-    case pb::DRIVE_GROUP:
-      return BehaviourKind::kDriveGroup;
-    default:
-      return BehaviourKind::kWander;  // unreachable: validated
-  }
+  const BehaviourRow* row = rowOf(k);
+  return row != nullptr ? row->kind : BehaviourKind::kWander;  // unreachable: validated
 }
 
 TargetKind targetOf(pb::TargetKind t) {
@@ -416,11 +434,23 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   spec.weight = beh.has_weight() ? beh.weight() : 1.0f;
   spec.priority = beh.priority();
   spec.probability = beh.has_probability() ? beh.probability() : 1.0f;
-  if (needsTarget(beh.kind())) {
+  if (needsTarget(beh)) {
     spec.targetArchetype = static_cast<ArchetypeIndex>(names.archetypes.at(beh.target_archetype()));
     spec.target = targetOf(beh.target());
   }
+  if (pointOrAgent(beh)) {
+    spec.atPoint = !beh.waypoint().empty();
+    if (spec.atPoint) spec.point = names.waypoints.at(beh.waypoint());
+    spec.deceleration = beh.deceleration() == pb::DECELERATION_SLOW   ? 3.0f
+                        : beh.deceleration() == pb::DECELERATION_FAST ? 1.0f
+                                                                      : 2.0f;
+    spec.slowRadius = beh.slow_radius();
+    if (beh.target_radius() > 0.0f) spec.targetRadius = beh.target_radius();
+    if (beh.time_to_target() > 0.0f) spec.timeToTarget = beh.time_to_target();
+  }
   spec.range = beh.range() > 0.0f ? beh.range() : spec.range;
+  // FLEE from a point: range is the panic distance, and 0 (left out) means always.
+  if (beh.kind() == pb::FLEE && spec.atPoint) spec.range = beh.range();
   spec.pathIndex = beh.path().empty() ? -1 : names.paths.at(beh.path());
   if (beh.kind() == pb::ARRIVE_AT || beh.kind() == pb::DRIVE_GROUP)
     spec.point = names.waypoints.at(beh.waypoint());
@@ -576,10 +606,15 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&parseErrors);
   if (!parser.ParseFromString(text, &scenario)) {
+    // The parser finds a missing '}' only at the end of the file: say where the block opened.
+    for (const scenario_hints::Position& at : scenario_hints::unclosedBraces(text)) {
+      result.errors.push_back(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                              ": this '{' is never closed");
+    }
     if (result.errors.empty()) result.errors.push_back(displayName + ": not a valid scenario");
     return result;
   }
-  Checker checker(displayName, result.errors);
+  Checker checker(displayName, result.errors, &result.warnings);
   validate(scenario, checker);
   if (!result.errors.empty()) return result;
   std::uint64_t agents = 0;

@@ -17,6 +17,7 @@ namespace steerd {
 struct ScenarioLoad {
   std::unique_ptr<World> world;       // null when there were errors, or when only checking
   std::vector<std::string> errors;    // empty when the file is valid
+  std::vector<std::string> warnings;  // allowed, but likely not what was meant (ignored fields)
   std::string summary;                // one line: name, archetypes, agents, obstacles, walls, paths
   std::vector<Archetype> archetypes;  // as the file defines them, when it is valid (for live reload)
   // What a running world reads at start only (everything but archetypes and brains: geometry,

@@ -227,6 +227,22 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
     case BehaviourKind::kArriveAt:
       goal = spec.point;
       return steer::arrive(body, spec.point);
+    case BehaviourKind::kSeek:
+    case BehaviourKind::kFlee:
+    case BehaviourKind::kArrive: {
+      Vec2 at = spec.point;  // a waypoint, or the agent aimed at
+      if (!spec.atPoint) {
+        steer::Kinematic t;
+        if (!target(spec, t)) return {};
+        at = t.position;
+      }
+      if (spec.kind == BehaviourKind::kFlee) return steer::flee(body, at, {spec.range});  // panic distance
+      goal = at;
+      if (spec.kind == BehaviourKind::kSeek) return steer::seek(body, at);
+      if (spec.slowRadius > 0.0f)
+        return steer::arriveMillington(body, at, {spec.targetRadius, spec.slowRadius, spec.timeToTarget});
+      return steer::arrive(body, at, {spec.deceleration});
+    }
     case BehaviourKind::kContextSeekWaypoints:
       return contextSeekWaypoints(spec);
     case BehaviourKind::kInterposeNearest: {

@@ -121,49 +121,7 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
   return r;
 }
 
-const char* behaviourKindName(BehaviourKind kind) {
-  switch (kind) {
-    case BehaviourKind::kWander:
-      return "wander";
-    case BehaviourKind::kSeparation:
-      return "separation";
-    case BehaviourKind::kAlignment:
-      return "alignment";
-    case BehaviourKind::kCohesion:
-      return "cohesion";
-    case BehaviourKind::kObstacleAvoidance:
-      return "obstacle_avoidance";
-    case BehaviourKind::kWallAvoidance:
-      return "wall_avoidance";
-    case BehaviourKind::kPursueNearest:
-      return "pursue_nearest";
-    case BehaviourKind::kEvadeNearest:
-      return "evade_nearest";
-    case BehaviourKind::kHideFromNearest:
-      return "hide_from_nearest";
-    case BehaviourKind::kFollowPath:
-      return "follow_path";
-    case BehaviourKind::kArriveAt:
-      return "arrive_at";
-    case BehaviourKind::kContextSeekWaypoints:
-      return "context_seek_waypoints";
-    case BehaviourKind::kInterposeNearest:
-      return "interpose_nearest";
-    case BehaviourKind::kOffsetPursuitNearest:
-      return "offset_pursuit_nearest";
-    case BehaviourKind::kWhiskerAvoidance:
-      return "whisker_avoidance";
-    case BehaviourKind::kCollisionAvoidance:
-      return "collision_avoidance";
-    case BehaviourKind::kFetchStray:
-      return "fetch_stray";
-    case BehaviourKind::kNavigate:
-      return "navigate";
-    case BehaviourKind::kDriveGroup:
-      return "drive_group";
-  }
-  return "unknown";
-}
+const char* behaviourKindName(BehaviourKind kind) { return behaviourRow(kind).name.data(); }
 
 const char* combinerKindName(CombinerKind kind) {
   switch (kind) {

@@ -13,37 +13,11 @@
 #include "brain/brain.h"
 #include "steering/body.h"
 #include "world/agent_columns.h"
+#include "world/behaviour_table.h"
 
 namespace steerd {
 
-enum class BehaviourKind : std::uint8_t {
-  kWander,      // Reynolds wander circle
-  kSeparation,  // flocking (neighbours from the grid)
-  kAlignment,
-  kCohesion,
-  kObstacleAvoidance,     // detection box against circle obstacles
-  kWallAvoidance,         // feelers against wall segments
-  kPursueNearest,         // pursue the nearest agent of `targetArchetype` within `range`
-  kEvadeNearest,          // evade it
-  kHideFromNearest,       // hide behind obstacles from it; evade when there is nowhere to hide
-  kFollowPath,            // follow path `pathIndex` (looped or open)
-  kArriveAt,              // arrive at `point`
-  kContextSeekWaypoints,  // context steering: chase the current waypoint of `pathIndex`, avoid
-                          // obstacles and neighbours through the danger map
-  kInterposeNearest,      // get between the nearest agent of `targetArchetype` and the nearest
-                          // agent of `secondArchetype` (a bodyguard, a sheepdog)
-  kOffsetPursuitNearest,  // keep the slot `point` (leader-local: +x ahead, +y left) of the nearest
-                          // agent of `targetArchetype` (formations, escorts)
-  kWhiskerAvoidance,      // ray and whiskers against walls and obstacles, corner-safe
-  kCollisionAvoidance,    // closest time of approach against agents within `range`
-  kFetchStray,            // herd back the member of `targetArchetype` farthest from the centroid of
-                          // `secondArchetype`, once it is farther than `range`
-  kNavigate,              // walk a navmesh corridor to `navGoal`; `range` is how near counts as there
-  kDriveGroup,            // drive the group of `targetArchetype` to `point` (a pen): fetch a member
-                          // farther than `range` from the centroid of `secondArchetype` back to it,
-                          // else push the centroid from its far side from `point`; hold near `point`
-                          // once the group is there (AgentEval::driveGroup)
-};
+// BehaviourKind, and what each kind is and takes: world/behaviour_table.h.
 
 // Where a NAVIGATE behaviour goes.
 enum class NavGoal : std::uint8_t {
@@ -85,7 +59,14 @@ struct BehaviourSpec {
   float standOff = 20.0f;  // m: fetch stray and drive group ride round this far out
   NavGoal navGoal = NavGoal::kRandom;
   TargetKind target = TargetKind::kNearest;
-  AgentId agent = 0;  // target kAgent
+  AgentId agent = 0;     // target kAgent
+  bool atPoint = false;  // SEEK, FLEE, ARRIVE: at `point` (a waypoint), not at an agent
+  // ARRIVE: Buckland's deceleration (steer::arrive), or Millington's radii when slowRadius > 0
+  // (steer::arriveMillington).
+  float deceleration = 2.0f;  // steer::kDecelerationNormal
+  float slowRadius = 0.0f;    // m
+  float targetRadius = 0.1f;  // m
+  float timeToTarget = 0.1f;  // s
 };
 
 struct FlockParams {

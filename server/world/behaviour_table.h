@@ -1,0 +1,144 @@
+// Every behaviour kind in one table: its names (the scenario file's, the inspector's and debug
+// stream's), which of a behaviour's fields it reads (what the scenario check requires, and warns
+// about when given to a kind that ignores them), and its line of documentation. Parsing,
+// validation, the inspector and the debug stream read the table; the steering pass evaluates each
+// kind in AgentEval::evaluate (agent_eval.h), a switch in the hot loop.
+//
+// Adding a kind: its enum value and row here (in the same order), its value in
+// proto/scenario.proto's BehaviourKind (the same name as `fileName`), and its case in
+// AgentEval::evaluate. docs/ARCHITECTURE.md, "Adding a behaviour".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace steerd {
+
+enum class BehaviourKind : std::uint8_t {
+  kWander,
+  kSeparation,
+  kAlignment,
+  kCohesion,
+  kObstacleAvoidance,
+  kWallAvoidance,
+  kPursueNearest,
+  kEvadeNearest,
+  kHideFromNearest,
+  kFollowPath,
+  kArriveAt,
+  kContextSeekWaypoints,
+  kInterposeNearest,
+  kOffsetPursuitNearest,
+  kWhiskerAvoidance,
+  kCollisionAvoidance,
+  kFetchStray,
+  kNavigate,
+  kDriveGroup,
+  kSeek,
+  kFlee,
+  kArrive,
+};
+
+// A behaviour's fields (proto/scenario.proto's Behaviour), as bits.
+enum BehaviourField : std::uint32_t {
+  kFieldTargetArchetype = 1u << 0,
+  kFieldTarget = 1u << 1,  // NEAREST, GROUP_LEADER, GROUP_CENTROID, FETCH_ORDER
+  kFieldRange = 1u << 2,
+  kFieldPath = 1u << 3,
+  kFieldWaypoint = 1u << 4,
+  kFieldSecondArchetype = 1u << 5,
+  kFieldOffset = 1u << 6,
+  kFieldStandOff = 1u << 7,
+  kFieldArrival = 1u << 8,  // deceleration, slow_radius, target_radius, time_to_target
+};
+
+struct BehaviourRow {
+  BehaviourKind kind;
+  std::string_view fileName;  // scenario.proto's BehaviourKind value
+  std::string_view name;      // the inspector's and the debug stream's
+  std::uint32_t reads;        // BehaviourField bits
+  std::string_view doc;
+};
+
+inline constexpr std::uint32_t kTargeted = kFieldTargetArchetype | kFieldTarget | kFieldRange;
+// SEEK, FLEE and ARRIVE: a waypoint, or the nearest agent of target_archetype within range.
+inline constexpr std::uint32_t kPointOrAgent = kFieldWaypoint | kTargeted;
+
+inline constexpr std::array kBehaviourTable = {
+    BehaviourRow{BehaviourKind::kWander, "WANDER", "wander", 0, "Reynolds' wander circle"},
+    BehaviourRow{BehaviourKind::kSeparation, "SEPARATION", "separation", 0,
+                 "away from neighbours, 1/distance weighted (flocking)"},
+    BehaviourRow{BehaviourKind::kAlignment, "ALIGNMENT", "alignment", 0,
+                 "neighbours' mean heading (flocking)"},
+    BehaviourRow{BehaviourKind::kCohesion, "COHESION", "cohesion", 0,
+                 "seek the neighbours' centre (flocking)"},
+    BehaviourRow{BehaviourKind::kObstacleAvoidance, "OBSTACLE_AVOIDANCE", "obstacle_avoidance", 0,
+                 "detection box against circle obstacles"},
+    BehaviourRow{BehaviourKind::kWallAvoidance, "WALL_AVOIDANCE", "wall_avoidance", 0,
+                 "feelers against walls"},
+    BehaviourRow{BehaviourKind::kPursueNearest, "PURSUE_NEAREST", "pursue_nearest", kTargeted,
+                 "pursue the nearest agent of target_archetype within range"},
+    BehaviourRow{BehaviourKind::kEvadeNearest, "EVADE_NEAREST", "evade_nearest", kTargeted, "evade it"},
+    BehaviourRow{BehaviourKind::kHideFromNearest, "HIDE_FROM_NEAREST", "hide_from_nearest", kTargeted,
+                 "hide behind obstacles from it; evade when there is nowhere to hide"},
+    BehaviourRow{BehaviourKind::kFollowPath, "FOLLOW_PATH", "follow_path", kFieldPath,
+                 "follow `path` (empty: the spawn group's), looped or open"},
+    BehaviourRow{BehaviourKind::kArriveAt, "ARRIVE_AT", "arrive_at", kFieldWaypoint,
+                 "arrive at `waypoint` (Buckland, normal deceleration)"},
+    BehaviourRow{BehaviourKind::kContextSeekWaypoints, "CONTEXT_SEEK_WAYPOINTS", "context_seek_waypoints",
+                 kFieldPath,
+                 "context steering: chase the path's current waypoint, avoid through the danger map"},
+    BehaviourRow{BehaviourKind::kInterposeNearest, "INTERPOSE_NEAREST", "interpose_nearest",
+                 kTargeted | kFieldSecondArchetype,
+                 "between the nearest target_archetype and the nearest second_archetype"},
+    BehaviourRow{BehaviourKind::kOffsetPursuitNearest, "OFFSET_PURSUIT_NEAREST", "offset_pursuit_nearest",
+                 kTargeted | kFieldOffset,
+                 "keep `offset` (leader-local: +x ahead, +y left) of the nearest one"},
+    BehaviourRow{BehaviourKind::kWhiskerAvoidance, "WHISKER_AVOIDANCE", "whisker_avoidance", 0,
+                 "ray and whiskers against walls and obstacles, corner-safe"},
+    BehaviourRow{BehaviourKind::kCollisionAvoidance, "COLLISION_AVOIDANCE", "collision_avoidance",
+                 kFieldRange, "closest time of approach against agents within range"},
+    BehaviourRow{BehaviourKind::kFetchStray, "FETCH_STRAY", "fetch_stray",
+                 kTargeted | kFieldSecondArchetype | kFieldStandOff,
+                 "herd back the member farthest from the centroid of second_archetype, once beyond range"},
+    BehaviourRow{BehaviourKind::kNavigate, "NAVIGATE", "navigate", kFieldWaypoint | kFieldPath | kFieldRange,
+                 "walk the navmesh to `waypoint`, along `path`, or to random points"},
+    BehaviourRow{
+        BehaviourKind::kDriveGroup, "DRIVE_GROUP", "drive_group",
+        kFieldTargetArchetype | kFieldRange | kFieldWaypoint | kFieldSecondArchetype | kFieldStandOff,
+        "drive the group of target_archetype to `waypoint` (a pen)"},
+    BehaviourRow{BehaviourKind::kSeek, "SEEK", "seek", kPointOrAgent,
+                 "head for `waypoint` (or the nearest target_archetype within range) at full speed"},
+    BehaviourRow{BehaviourKind::kFlee, "FLEE", "flee", kPointOrAgent,
+                 "run from `waypoint` (or the nearest target_archetype), once within range (panic "
+                 "distance; 0: always)"},
+    BehaviourRow{BehaviourKind::kArrive, "ARRIVE", "arrive", kPointOrAgent | kFieldArrival,
+                 "arrive at `waypoint` (or the nearest target_archetype): Buckland's deceleration, or "
+                 "Millington's radii when slow_radius is set"},
+};
+
+constexpr const BehaviourRow& behaviourRow(BehaviourKind kind) {
+  return kBehaviourTable[static_cast<std::size_t>(kind)];
+}
+// The row whose scenario file name is `fileName`; null when none is.
+constexpr const BehaviourRow* behaviourRowNamed(std::string_view fileName) {
+  for (const BehaviourRow& row : kBehaviourTable) {
+    if (row.fileName == fileName) return &row;
+  }
+  return nullptr;
+}
+
+namespace detail {
+constexpr bool rowsInEnumOrder() {
+  for (std::size_t i = 0; i < kBehaviourTable.size(); ++i) {
+    if (static_cast<std::size_t>(kBehaviourTable[i].kind) != i) return false;
+  }
+  return true;
+}
+}  // namespace detail
+static_assert(detail::rowsInEnumOrder(), "kBehaviourTable's rows must be in BehaviourKind order");
+static_assert(kBehaviourTable.size() == static_cast<std::size_t>(BehaviourKind::kArrive) + 1,
+              "every BehaviourKind has a row");
+
+}  // namespace steerd

@@ -1,0 +1,186 @@
+// SEEK, FLEE and ARRIVE from a scenario file, in a world (their formulas are pinned to
+// STEERING.md in tests/steering/): to a waypoint or the nearest agent of an archetype, FLEE's
+// panic distance, ARRIVE's Buckland deceleration and Millington radii; what the check refuses and
+// warns about; and the hints a designer gets for a misspelt kind or field and an unclosed brace.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "scenario/scenario_hints.h"
+#include "scenario_text.h"
+
+namespace steerd {
+namespace {
+
+using namespace steerd::testing;
+
+// One mover at (10, 50) at rest, a post (no behaviours) at (60, 50), the waypoint "goal" at (40, 50).
+std::string world(const std::string& behaviour, float postX = 60.0f) {
+  return R"(
+name: "sfa"
+bounds { min { x: 0 y: 0 } max { x: 100 y: 100 } }
+waypoints { name: "goal" position { x: 40 y: 50 } }
+archetypes {
+  name: "mover"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 10 max_turn_rate_deg: 720 }
+  behaviours { )" +
+         behaviour + R"( }
+}
+archetypes { name: "post" limits { radius: 0.5 mass: 1 max_speed: 0 max_force: 0 } }
+spawns { archetype: "mover" count: 1 min { x: 10 y: 50 } max { x: 10 y: 50 } }
+spawns { archetype: "post" count: 1 min { x: )" +
+         std::to_string(postX) + R"( y: 50 } max { x: )" + std::to_string(postX) + R"( y: 50 } }
+)";
+}
+
+struct Trip {
+  float x = 0, y = 0, speed = 0;
+  float nearest = 1e9f;  // the closest it came to `to`
+  int ticksToStop = -1;  // first tick at or under 5 cm/s after having moved
+};
+
+Trip run(const std::string& text, int ticks, float toX = 40.0f) {
+  ScenarioLoad r = load(text);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  Trip out;
+  if (!r.world) return out;
+  World& w = *r.world;
+  bool moved = false;
+  for (int t = 1; t <= ticks; ++t) {
+    w.step();
+    const AgentColumns& a = w.agents();
+    const std::uint32_t s = w.slotOf(a.id[0] < a.id[1] ? a.id[0] : a.id[1]);  // the mover: spawned first
+    out.x = a.px[s];
+    out.y = a.py[s];
+    out.speed = std::hypot(a.vx[s], a.vy[s]);
+    out.nearest = std::min(out.nearest, std::hypot(out.x - toX, out.y - 50.0f));
+    moved = moved || out.speed > 0.5f;
+    if (moved && out.ticksToStop < 0 && out.speed <= 0.05f) out.ticksToStop = t;
+  }
+  return out;
+}
+
+TEST(SeekFleeArriveFile, SeekHeadsStraightForAWaypointAtFullSpeed) {
+  const Trip r = run(world("kind: SEEK waypoint: \"goal\""), 600);
+  EXPECT_LT(r.nearest, 0.3f);      // it got there...
+  EXPECT_NEAR(r.y, 50.0f, 1e-3f);  // ...along the straight line...
+  // ...closing on max speed as STEERING.md's seek says: F = desired - v, so from rest, one
+  // symplectic Euler step of 1/30 s a tick, v_n = 3 (1 - (29/30)^n).
+  const Trip early = run(world("kind: SEEK waypoint: \"goal\""), 60);
+  EXPECT_NEAR(early.speed, 3.0 * (1.0 - std::pow(29.0 / 30.0, 60)), 1e-3);
+}
+
+TEST(SeekFleeArriveFile, SeekAndArriveCanAimAtTheNearestAgentOfAnArchetype) {
+  const Trip seek = run(world("kind: SEEK target_archetype: \"post\" range: 80"), 600, 60.0f);
+  EXPECT_LT(seek.nearest, 1.2f);  // touching the post (radii 0.5 + 0.5)
+  const Trip arrive = run(world("kind: ARRIVE target_archetype: \"post\" range: 80"), 900, 60.0f);
+  EXPECT_LT(arrive.nearest, 1.2f);  // (it presses on the post's centre, which its body holds off)
+  // Out of range: nothing to aim at, no force.
+  const Trip far = run(world("kind: SEEK target_archetype: \"post\" range: 20"), 60, 60.0f);
+  EXPECT_EQ(far.x, 10.0f);
+}
+
+TEST(SeekFleeArriveFile, ArriveStopsOnTheWaypointSlowerWithSlowDeceleration) {
+  const Trip normal = run(world("kind: ARRIVE waypoint: \"goal\""), 900);
+  EXPECT_NEAR(normal.x, 40.0f, 0.1f);
+  EXPECT_LT(normal.speed, 0.05f);
+  const Trip slow = run(world("kind: ARRIVE waypoint: \"goal\" deceleration: DECELERATION_SLOW"), 900);
+  const Trip fast = run(world("kind: ARRIVE waypoint: \"goal\" deceleration: DECELERATION_FAST"), 900);
+  EXPECT_NEAR(slow.x, 40.0f, 0.1f);
+  EXPECT_NEAR(fast.x, 40.0f, 0.1f);
+  // Buckland: speed = distance / DECELERATION, so the slow one takes longer to settle.
+  ASSERT_GT(slow.ticksToStop, 0);
+  ASSERT_GT(fast.ticksToStop, 0);
+  EXPECT_GT(slow.ticksToStop, fast.ticksToStop);
+}
+
+TEST(SeekFleeArriveFile, MillingtonArriveStopsInsideItsTargetRadius) {
+  const Trip r = run(
+      world("kind: ARRIVE waypoint: \"goal\" slow_radius: 6 target_radius: 0.5 time_to_target: 0.2"), 900);
+  EXPECT_LT(std::fabs(r.x - 40.0f), 0.5f);
+  EXPECT_LT(r.speed, 0.05f);
+}
+
+TEST(SeekFleeArriveFile, FleeRunsOnlyWithinItsPanicDistance) {
+  // The threat 5 m away (a waypoint at (15, 50)): run until 12 m away, then coast to a stop? No:
+  // outside the panic distance flee gives no force, so it keeps the speed it had and drifts on.
+  std::string text = world("kind: FLEE waypoint: \"goal\" range: 12");
+  text = replacedIn(text, "position { x: 40 y: 50 }", "position { x: 15 y: 50 }");
+  const Trip near = run(text, 60, 15.0f);
+  EXPECT_LT(near.x, 10.0f);  // away from the threat, along -x
+  // 20 m away: outside its panic distance, it never moves.
+  std::string calm = replacedIn(world("kind: FLEE waypoint: \"goal\" range: 12"), "position { x: 40 y: 50 }",
+                                "position { x: 30 y: 50 }");
+  const Trip still = run(calm, 60, 30.0f);
+  EXPECT_EQ(still.x, 10.0f);
+  EXPECT_EQ(still.speed, 0.0f);
+  // Range left out, from a waypoint: always.
+  const Trip always = run(world("kind: FLEE waypoint: \"goal\""), 60);
+  EXPECT_LT(always.x, 10.0f);
+  // From the nearest agent within range.
+  const Trip fromPost = run(world("kind: FLEE target_archetype: \"post\" range: 8", 14.0f), 60, 14.0f);
+  EXPECT_LT(fromPost.x, 10.0f);
+}
+
+TEST(SeekFleeArriveFile, TheCheckRefusesWhatCannotWorkAndWarnsAboutWhatIsIgnored) {
+  expectError(world("kind: SEEK"), "SEEK needs a waypoint or a target_archetype");
+  expectError(world("kind: FLEE waypoint: \"goal\" target_archetype: \"post\""),
+              "FLEE needs a waypoint or a target_archetype (one of them)");
+  expectError(world("kind: ARRIVE waypoint: \"nowhere\""), "no waypoint named \"nowhere\"");
+  expectError(world("kind: ARRIVE waypoint: \"goal\" slow_radius: 2 target_radius: 3"),
+              "target_radius: must be below slow_radius");
+  expectError(world("kind: ARRIVE waypoint: \"goal\" slow_radius: -1"),
+              "slow_radius: must be a finite number >= 0");
+  // Warnings: the file still loads.
+  const ScenarioLoad r = load(world("kind: WANDER target_archetype: \"post\" slow_radius: 3 probability: 2"));
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].target_archetype", "WANDER does not read it"));
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].slow_radius", "WANDER does not read it"));
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].probability", "over 1"));
+  EXPECT_TRUE(load(world("kind: SEEK waypoint: \"goal\"")).warnings.empty());  // the post: no behaviours
+  const ScenarioLoad still =
+      load(replacedIn(world("kind: SEEK waypoint: \"goal\""), "max_speed: 3", "max_speed: 0"));
+  EXPECT_TRUE(mentions(still.warnings, "archetypes[0] (\"mover\").limits.max_speed", "can never move it"));
+}
+
+TEST(SeekFleeArriveFile, AMisspeltKindOrFieldGetsADidYouMean) {
+  expectError(world("kind: FLE waypoint: \"goal\""), "(did you mean FLEE?)");
+  expectError(world("kind: seek waypoint: \"goal\""), "(did you mean SEEK?)");
+  expectError(world("kind: SEEK waypont: \"goal\""), "(did you mean waypoint?)");
+  expectError(replacedIn(world("kind: SEEK waypoint: \"goal\""), "max_speed: 3", "max_sped: 3"),
+              "(did you mean max_speed?)");
+  // Nothing near: no hint rather than a wild guess.
+  const ScenarioLoad r = load(world("kind: TELEPORT waypoint: \"goal\""));
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors[0].find("did you mean"), std::string::npos) << r.errors[0];
+}
+
+TEST(SeekFleeArriveFile, AnUnclosedBraceIsReportedWhereItOpened) {
+  // The archetype's block (line 5, column 12) is never closed.
+  const std::string text =
+      replacedIn(world("kind: SEEK waypoint: \"goal\""), "  behaviours { kind: SEEK waypoint: \"goal\" }\n}",
+                 "  behaviours { kind: SEEK waypoint: \"goal\" }\n");
+  expectError(text, "t.txtpb:5:12: this '{' is never closed");
+}
+
+TEST(ScenarioHints, EditDistanceAndNearestNames) {
+  using scenario_hints::editDistance;
+  using scenario_hints::nearest;
+  EXPECT_EQ(editDistance("FLE", "FLEE"), 1u);
+  EXPECT_EQ(editDistance("behaviors", "behaviours"), 1u);
+  EXPECT_EQ(editDistance("SEKE", "SEEK"), 1u);  // a transposition is one edit
+  EXPECT_EQ(editDistance("seek", "SEEK"), 0u);  // case-blind
+  EXPECT_EQ(nearest("ARIVE", {"ARRIVE", "ARRIVE_AT", "WANDER"}), (std::vector<std::string>{"ARRIVE"}));
+  EXPECT_TRUE(nearest("X", {"WANDER"}).empty());
+  EXPECT_TRUE(nearest(std::string(1000, 'a'), {std::string(1000, 'a') + "b"}).empty());  // too long: no work
+  // Braces in strings and comments do not count.
+  EXPECT_TRUE(scenario_hints::unclosedBraces("name: \"{\" # {\nx { }").empty());
+  const auto open = scenario_hints::unclosedBraces("a {\n  b { }\n");
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].line, 1);
+  EXPECT_EQ(open[0].column, 3);
+}
+
+}  // namespace
+}  // namespace steerd
