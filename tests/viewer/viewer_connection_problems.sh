@@ -63,7 +63,8 @@ echo "valid token: $(cat "$tmp/out")"
 after=20
 view --server "127.0.0.1:$port" --token "$tmp/token" >"$tmp/out" 2>"$tmp/err" &
 viewer_pid=$!
-for _ in $(seq 150); do grep -q "connected to" "$tmp/err" && break; sleep 0.1; done
+# (Up to 60 s: under a loaded machine Xvfb and the viewer once took more than 15 s to start.)
+for _ in $(seq 600); do grep -q "connected to" "$tmp/err" && break; sleep 0.1; done
 grep -q "connected to" "$tmp/err" || { echo "shutdown: the viewer did not connect:"; cat "$tmp/err"; kill $viewer_pid 2>/dev/null; exit 1; }
 sleep 1
 kill -TERM "$pid"

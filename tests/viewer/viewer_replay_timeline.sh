@@ -19,9 +19,18 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for f in "$tmp"/*.txt "$tmp"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
+# The viewer's own exit code, through a file: xvfb-run's can be its own (under load it once
+# exited 5, "problem while cleaning up temporary directory", after the viewer had exited 1).
+cat >"$tmp/run-viewer" <<EOF
+#!/bin/sh
+"$viewer" "\$@"
+echo \$? >"$tmp/rc"
+EOF
+chmod +x "$tmp/run-viewer"
 view() {
-  timeout 90 xvfb-run -a -n $((100 + RANDOM % 800)) -s "-screen 0 1280x1024x24" "$viewer" --width 1000 \
-    --height 700 --screenshot "$tmp/shot.png" --after 1 "$@"
+  rm -f "$tmp/rc"
+  timeout 90 xvfb-run -a -n $((100 + RANDOM % 800)) -s "-screen 0 1280x1024x24" "$tmp/run-viewer" "$@"
+  return "$(grep -sE '^[0-9]+$' "$tmp/rc" || echo 99)"
 }
 
 # A recording of 150 ticks (5 s of play, NPCs only).
@@ -32,7 +41,8 @@ pid=
 [ $rc -eq 0 ] || fail "the recording server exited $rc"
 
 start_steerd "$tmp/serve.log" --replay "$tmp/s.rec" --serve || fail "steerd --replay --serve did not start"
-view --server "127.0.0.1:$port" --replay-seek 120 --replay-pause >"$tmp/out1.txt" 2>"$tmp/err1.txt"
+view --width 1000 --height 700 --screenshot "$tmp/shot.png" --after 1 --server "127.0.0.1:$port" \
+  --replay-seek 120 --replay-pause >"$tmp/out1.txt" 2>"$tmp/err1.txt"
 rc=$?
 [ $rc -eq 0 ] || fail "seek forward: steer-viewer exited $rc"
 [ -s "$tmp/shot.png" ] || fail "seek forward: no screenshot"
@@ -42,7 +52,8 @@ read -r _ drawn _ server <<<"$(grep '^drawn_entities ' "$tmp/out1.txt")"
 [ "${drawn:-0}" = "${server:-x}" ] && [ "$server" -gt 1 ] 2>/dev/null || fail "seek forward: drew $drawn of $server"
 
 rm -f "$tmp/shot.png"
-view --server "127.0.0.1:$port" --replay-seek 30 >"$tmp/out2.txt" 2>"$tmp/err2.txt"
+view --width 1000 --height 700 --screenshot "$tmp/shot.png" --after 1 --server "127.0.0.1:$port" \
+  --replay-seek 30 >"$tmp/out2.txt" 2>"$tmp/err2.txt"
 rc=$?
 [ $rc -eq 0 ] || fail "seek back: steer-viewer exited $rc"
 grep -q '^replay tick 30 first 0 last 150 paused 1 speed 1 epoch 2 ended 0 render_tick 30.0$' "$tmp/out2.txt" ||
@@ -56,8 +67,8 @@ echo "seek forward: tick 120, epoch 1, $drawn entities drawn; seek back: tick 30
 # A live server is not a replay: the scripted seek cannot happen, and the run says so.
 start_steerd "$tmp/live.log" || fail "live steerd did not start"
 rm -f "$tmp/shot.png"
-timeout 90 xvfb-run -a -n $((100 + RANDOM % 800)) -s "-screen 0 1280x1024x24" "$viewer" --width 600 --height 400 \
-  --screenshot "$tmp/shot.png" --after 0.5 --server "127.0.0.1:$port" --replay-seek 10 >"$tmp/out3.txt" 2>"$tmp/err3.txt"
+view --width 600 --height 400 --screenshot "$tmp/shot.png" --after 0.5 --server "127.0.0.1:$port" \
+  --replay-seek 10 >"$tmp/out3.txt" 2>"$tmp/err3.txt"
 rc=$?
 [ $rc -eq 1 ] || fail "against a live server: exit $rc (want 1)"
 grep -q "replay standing where --replay-seek" "$tmp/err3.txt" || fail "against a live server: no clear message"
