@@ -102,7 +102,7 @@ fi
 steerd=$(realpath "$build_dir/server/app/steerd")
 tester=$(realpath "$build_dir/client-viewer/loadtest/steer-loadtest")
 { [ -x "$steerd" ] && [ -x "$tester" ]; } || { echo "scripts/soak.sh: no steerd or steer-loadtest in $build_dir" >&2; exit 1; }
-"$tester" --help | grep -q -- --churn-per-second ||
+grep -q -- --churn-per-second <<<"$("$tester" --help)" ||
   { echo "scripts/soak.sh: $tester has no --churn-per-second: rebuild it" >&2; exit 1; }
 [ -n "$out" ] || out=build/soak-reports/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"

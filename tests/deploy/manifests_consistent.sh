@@ -422,9 +422,9 @@ else
   done
   grep -qE '^services:[[:space:]]*$' "$compose" || bad "$compose: no top-level 'services:'"
   for k in GameServer Fleet; do
-    cat "${agones[@]}" | grep -qE "^kind:[[:space:]]*${k}[[:space:]]*\$" || bad "deploy/agones: no kind: $k"
+    grep -qE "^kind:[[:space:]]*${k}[[:space:]]*\$" "${agones[@]}" || bad "deploy/agones: no kind: $k"
   done
-  cat "${agones[@]}" | grep -qE '^kind:[[:space:]]*FleetAutoscaler' || bad "deploy/agones: no kind: FleetAutoscaler"
+  grep -qE '^kind:[[:space:]]*FleetAutoscaler' "${agones[@]}" || bad "deploy/agones: no kind: FleetAutoscaler"
   for f in "${agones[@]}"; do
     kind=$(sed -nE 's/^kind:[[:space:]]*([A-Za-z]+).*/\1/p' "$f" | head -n1)
     api=$(sed -nE 's/^apiVersion:[[:space:]]*"?([^"[:space:]]+)"?.*/\1/p' "$f" | head -n1)
@@ -459,8 +459,8 @@ check_ports() {  # check_ports WHAT ENTRIES...
 check_ports "game (UDP)" "${game_ports[@]}"
 check_ports "metrics (TCP)" "${metrics_ports[@]}"
 for where in "Dockerfile EXPOSE" "compose(steerd) ports" "containerPort"; do
-  printf '%s\n' "${game_ports[@]}" | grep -q "$where" || bad "no UDP game port in $where"
-  printf '%s\n' "${metrics_ports[@]}" | grep -q "$where" || bad "no TCP metrics port in $where"
+  grep -q "$where" <<<"$(printf '%s\n' "${game_ports[@]}")" || bad "no UDP game port in $where"
+  grep -q "$where" <<<"$(printf '%s\n' "${metrics_ports[@]}")" || bad "no TCP metrics port in $where"
 done
 
 # --- runtime packages --------------------------------------------------------------------------
@@ -490,7 +490,9 @@ else
     done
   done
   for pkg in $(printf '%s\n' "${!needed_pkgs[@]}" | sort); do
-    if printf '%s\n' "${runtime_packages[@]}" | grep -qx -- "$pkg"; then
+    # Not `printf | grep -q` under pipefail: grep may exit at its match before printf has written
+    # everything, and printf's SIGPIPE (141) then fails the pipeline (it did, once, under load).
+    if grep -qx -- "$pkg" <<<"$(printf '%s\n' "${runtime_packages[@]}")"; then
       ok "runtime stage installs $pkg (${needed_pkgs[$pkg]% })"
     else
       bad "runtime stage does not install $pkg, which provides ${needed_pkgs[$pkg]% } (add it to the Dockerfile's apt-get install)"
