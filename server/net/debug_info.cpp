@@ -48,6 +48,7 @@ std::string detailOf(const World& world, const BehaviourSpec& spec) {
     case BehaviourKind::kEvadeNearest:
     case BehaviourKind::kHideFromNearest:
     case BehaviourKind::kOffsetPursuitNearest:
+    case BehaviourKind::kVelocityMatch:
       return archetypeName(world, spec.targetArchetype) + targetKindSuffix(spec.target);
     case BehaviourKind::kSeek:
     case BehaviourKind::kFlee:

@@ -89,7 +89,7 @@ void warnIgnoredFields(const pb::Behaviour& b, const std::string& bf, Checker& c
   ignored(kFieldArrival, b.deceleration() != pb::DECELERATION_NORMAL, "deceleration");
   ignored(kFieldArrival, b.slow_radius() != 0.0f, "slow_radius");
   ignored(kFieldArrival, b.target_radius() != 0.0f, "target_radius");
-  ignored(kFieldArrival, b.time_to_target() != 0.0f, "time_to_target");
+  ignored(kFieldTimeToTarget, b.time_to_target() != 0.0f, "time_to_target");
 }
 
 }  // namespace
@@ -105,6 +105,7 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
   if (beh.has_probability() && beh.probability() > 1.0f && std::isfinite(beh.probability()))
     c.warn(bf + ".probability", num(beh.probability()) + " is over 1: the same as 1 (always)");
   warnIgnoredFields(beh, bf, c);
+  c.nonNegative(bf + ".time_to_target", beh.time_to_target());
   if (pointOrAgent(beh)) {
     const std::string kind = pb::BehaviourKind_Name(beh.kind());
     if (beh.waypoint().empty() == beh.target_archetype().empty()) {
@@ -115,7 +116,6 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
     if (!beh.waypoint().empty()) c.nonNegative(bf + ".range", beh.range());
     c.nonNegative(bf + ".slow_radius", beh.slow_radius());
     c.nonNegative(bf + ".target_radius", beh.target_radius());
-    c.nonNegative(bf + ".time_to_target", beh.time_to_target());
     if (beh.slow_radius() > 0.0f && beh.target_radius() >= beh.slow_radius())
       c.error(bf + ".target_radius",
               "must be below slow_radius (" + num(beh.slow_radius()) + "), not " + num(beh.target_radius()));
@@ -412,6 +412,8 @@ CombinerKind combinerOf(pb::Combiner c) {
       return CombinerKind::kPriority;
     case pb::PRIORITISED_DITHERING:
       return CombinerKind::kPrioritisedDithering;
+    case pb::PRIORITY_GROUPS:
+      return CombinerKind::kPriorityGroups;
     default:
       return CombinerKind::kWeightedTruncatedRunningSum;
   }
@@ -446,8 +448,8 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
                                                                       : 2.0f;
     spec.slowRadius = beh.slow_radius();
     if (beh.target_radius() > 0.0f) spec.targetRadius = beh.target_radius();
-    if (beh.time_to_target() > 0.0f) spec.timeToTarget = beh.time_to_target();
   }
+  if (beh.time_to_target() > 0.0f) spec.timeToTarget = beh.time_to_target();
   spec.range = beh.range() > 0.0f ? beh.range() : spec.range;
   // FLEE from a point: range is the panic distance, and 0 (left out) means always.
   if (beh.kind() == pb::FLEE && spec.atPoint) spec.range = beh.range();

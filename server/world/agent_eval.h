@@ -21,6 +21,7 @@
 #include "steering/path_following.h"
 #include "steering/pursue.h"
 #include "steering/seek.h"
+#include "steering/velocity_matching.h"
 #include "steering/wall_avoidance.h"
 #include "steering/wander.h"
 #include "steering/whisker_avoidance.h"
@@ -158,6 +159,8 @@ SteeringOutput combineWith(CombinerKind combiner, std::span<const Ref> set,
       return steer::runningSum(set, limits);
     case CombinerKind::kPrioritisedDithering:
       return steer::dithered(set, limits, rng);
+    case CombinerKind::kPriorityGroups:
+      return steer::priorityGroups(set, limits);
   }
   return {};
 }
@@ -242,6 +245,11 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       if (spec.slowRadius > 0.0f)
         return steer::arriveMillington(body, at, {spec.targetRadius, spec.slowRadius, spec.timeToTarget});
       return steer::arrive(body, at, {spec.deceleration});
+    }
+    case BehaviourKind::kVelocityMatch: {
+      steer::Kinematic t;
+      if (!target(spec, t)) return {};
+      return steer::velocityMatch(body, t.velocity, {spec.timeToTarget});
     }
     case BehaviourKind::kContextSeekWaypoints:
       return contextSeekWaypoints(spec);

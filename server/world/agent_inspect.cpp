@@ -131,6 +131,8 @@ const char* combinerKindName(CombinerKind kind) {
       return "priority";
     case CombinerKind::kWeightedTruncatedRunningSum:
       return "weighted_truncated_running_sum";
+    case CombinerKind::kPriorityGroups:
+      return "priority_groups";
     case CombinerKind::kPrioritisedDithering:
       return "prioritised_dithering";
   }

@@ -43,6 +43,7 @@ enum class CombinerKind : std::uint8_t {
   kPriority,
   kWeightedTruncatedRunningSum,  // Buckland's default
   kPrioritisedDithering,
+  kPriorityGroups,  // Millington: equal priorities blended, the first group above epsilon wins
 };
 
 struct BehaviourSpec {
@@ -66,7 +67,7 @@ struct BehaviourSpec {
   float deceleration = 2.0f;  // steer::kDecelerationNormal
   float slowRadius = 0.0f;    // m
   float targetRadius = 0.1f;  // m
-  float timeToTarget = 0.1f;  // s
+  float timeToTarget = 0.1f;  // s (ARRIVE with slowRadius, VELOCITY_MATCH)
 };
 
 struct FlockParams {

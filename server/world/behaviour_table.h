@@ -38,6 +38,7 @@ enum class BehaviourKind : std::uint8_t {
   kSeek,
   kFlee,
   kArrive,
+  kVelocityMatch,
 };
 
 // A behaviour's fields (proto/scenario.proto's Behaviour), as bits.
@@ -50,7 +51,8 @@ enum BehaviourField : std::uint32_t {
   kFieldSecondArchetype = 1u << 5,
   kFieldOffset = 1u << 6,
   kFieldStandOff = 1u << 7,
-  kFieldArrival = 1u << 8,  // deceleration, slow_radius, target_radius, time_to_target
+  kFieldArrival = 1u << 8,       // deceleration, slow_radius, target_radius
+  kFieldTimeToTarget = 1u << 9,  // time_to_target
 };
 
 struct BehaviourRow {
@@ -113,9 +115,13 @@ inline constexpr std::array kBehaviourTable = {
     BehaviourRow{BehaviourKind::kFlee, "FLEE", "flee", kPointOrAgent,
                  "run from `waypoint` (or the nearest target_archetype), once within range (panic "
                  "distance; 0: always)"},
-    BehaviourRow{BehaviourKind::kArrive, "ARRIVE", "arrive", kPointOrAgent | kFieldArrival,
+    BehaviourRow{BehaviourKind::kArrive, "ARRIVE", "arrive",
+                 kPointOrAgent | kFieldArrival | kFieldTimeToTarget,
                  "arrive at `waypoint` (or the nearest target_archetype): Buckland's deceleration, or "
                  "Millington's radii when slow_radius is set"},
+    BehaviourRow{BehaviourKind::kVelocityMatch, "VELOCITY_MATCH", "velocity_match",
+                 kTargeted | kFieldTimeToTarget,
+                 "match the velocity of the nearest target_archetype within range, over time_to_target"},
 };
 
 constexpr const BehaviourRow& behaviourRow(BehaviourKind kind) {
@@ -138,7 +144,7 @@ constexpr bool rowsInEnumOrder() {
 }
 }  // namespace detail
 static_assert(detail::rowsInEnumOrder(), "kBehaviourTable's rows must be in BehaviourKind order");
-static_assert(kBehaviourTable.size() == static_cast<std::size_t>(BehaviourKind::kArrive) + 1,
+static_assert(kBehaviourTable.size() == static_cast<std::size_t>(BehaviourKind::kVelocityMatch) + 1,
               "every BehaviourKind has a row");
 
 }  // namespace steerd

@@ -182,5 +182,72 @@ TEST(ScenarioHints, EditDistanceAndNearestNames) {
   EXPECT_EQ(open[0].column, 3);
 }
 
+// A leader that seeks far off along +x and a follower that only matches the leader's velocity.
+TEST(VelocityMatchFile, TheFollowerTakesOnTheLeadersVelocity) {
+  const std::string text = R"(
+name: "vm"
+bounds { min { x: 0 y: 0 } max { x: 200 y: 100 } }
+waypoints { name: "far" position { x: 190 y: 20 } }
+archetypes {
+  name: "leader"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 10 max_turn_rate_deg: 720 }
+  behaviours { kind: SEEK waypoint: "far" }
+}
+archetypes {
+  name: "follower"
+  limits { radius: 0.5 mass: 1 max_speed: 5 max_force: 10 max_turn_rate_deg: 720 }
+  behaviours { kind: VELOCITY_MATCH target_archetype: "leader" range: 50 time_to_target: 0.5 }
+}
+spawns { archetype: "leader" count: 1 min { x: 10 y: 20 } max { x: 10 y: 20 } }
+spawns { archetype: "follower" count: 1 min { x: 10 y: 60 } max { x: 10 y: 60 } }
+)";
+  ScenarioLoad r = load(text);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  ASSERT_TRUE(r.warnings.empty()) << r.warnings[0];
+  World& w = *r.world;
+  for (int t = 0; t < 150; ++t) w.step();
+  const AgentColumns& a = w.agents();
+  const std::uint32_t leader = a.archetype[0] == 0 ? 0 : 1, follower = 1 - leader;
+  EXPECT_NEAR(a.vx[follower], a.vx[leader], 0.05f);
+  EXPECT_NEAR(a.vy[follower], a.vy[leader], 0.05f);
+  EXPECT_GT(a.vx[follower], 2.5f);           // it does move: along +x, as the leader
+  EXPECT_NEAR(a.py[follower], 60.0f, 0.5f);  // never towards it: matching velocity, not position
+}
+
+// Two seeks of equal priority, one along +x and one along +y: PRIORITY_GROUPS blends them
+// (Millington), PRIORITY takes the first alone.
+TEST(PriorityGroupsFile, EqualPrioritiesAreBlendedTheFirstGroupWins) {
+  const auto velocityAfter = [](const char* combiner) {
+    const std::string text = std::string(R"(
+name: "pg"
+bounds { min { x: 0 y: 0 } max { x: 100 y: 100 } }
+waypoints { name: "east" position { x: 90 y: 10 } }
+waypoints { name: "north" position { x: 10 y: 90 } }
+waypoints { name: "west" position { x: 0 y: 10 } }
+archetypes {
+  name: "walker"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 10 max_turn_rate_deg: 720 }
+  combiner: )") + combiner + R"(
+  behaviours { kind: SEEK waypoint: "east" priority: 0 }
+  behaviours { kind: SEEK waypoint: "north" priority: 0 }
+  behaviours { kind: SEEK waypoint: "west" priority: 1 }
+}
+spawns { archetype: "walker" count: 1 min { x: 10 y: 10 } max { x: 10 y: 10 } }
+)";
+    ScenarioLoad r = load(text);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0]);
+    std::pair<float, float> v{0, 0};
+    if (!r.world) return v;
+    for (int t = 0; t < 10; ++t) r.world->step();
+    return std::pair{r.world->agents().vx[0], r.world->agents().vy[0]};
+  };
+  const auto [gx, gy] = velocityAfter("PRIORITY_GROUPS");
+  EXPECT_GT(gx, 0.1f);
+  EXPECT_NEAR(gx, gy, 1e-4f);  // the diagonal: both of the first group, nothing of the second
+  const auto [px, py] = velocityAfter("PRIORITY");
+  EXPECT_GT(px, 0.1f);
+  EXPECT_NEAR(py, 0.0f, 1e-5f);  // the first alone
+}
+
 }  // namespace
 }  // namespace steerd
