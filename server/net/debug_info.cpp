@@ -49,10 +49,12 @@ std::string detailOf(const World& world, const BehaviourSpec& spec) {
     case BehaviourKind::kHideFromNearest:
     case BehaviourKind::kOffsetPursuitNearest:
     case BehaviourKind::kVelocityMatch:
+    case BehaviourKind::kAlign:
       return archetypeName(world, spec.targetArchetype) + targetKindSuffix(spec.target);
     case BehaviourKind::kSeek:
     case BehaviourKind::kFlee:
     case BehaviourKind::kArrive:
+    case BehaviourKind::kFace:
       if (spec.atPoint) {
         char at[48];
         std::snprintf(at, sizeof(at), "(%.1f, %.1f)", static_cast<double>(spec.point.x),

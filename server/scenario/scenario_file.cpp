@@ -315,11 +315,18 @@ void validate(const pb::Scenario& s, Checker& c) {
     c.positive(f + ".limits.mass", a.limits().mass());
     c.nonNegative(f + ".limits.max_speed", a.limits().max_speed());
     c.nonNegative(f + ".limits.max_force", a.limits().max_force());
-    // Behaviours steer a body that cannot move (a turret or a post has none, and no warning).
+    c.nonNegative(f + ".limits.max_rotation_deg", a.limits().max_rotation_deg());
+    c.nonNegative(f + ".limits.max_angular_acceleration_deg", a.limits().max_angular_acceleration_deg());
+    // Behaviours that move a body that cannot move (a post has none, a turret only turns: no warning).
+    bool moves = false;
+    for (const auto& b : a.behaviours()) {
+      const BehaviourRow* row = rowOf(b.kind());
+      moves = moves || (row != nullptr && !row->turns);
+    }
     for (const auto& [field, value] :
          {std::pair{"max_speed", a.limits().max_speed()}, std::pair{"max_force", a.limits().max_force()}}) {
-      if (a.behaviours_size() > 0 && value == 0.0f)
-        c.warn(f + ".limits." + field, std::string("0 with behaviours: they can never move it"));
+      if (moves && value == 0.0f)
+        c.warn(f + ".limits." + field, std::string("0 with behaviours that move it: they never can"));
     }
     c.nonNegative(f + ".limits.max_turn_rate_deg", a.limits().max_turn_rate_deg());
     for (const auto& [name, v] : {std::pair{".flock_radius", a.flock_radius()},
@@ -490,6 +497,9 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     arch.limits.maxSpeed = a.limits().max_speed();
     arch.limits.maxForce = a.limits().max_force();
     arch.limits.maxTurnRate = a.limits().max_turn_rate_deg() * steer::kPi / 180.0f;
+    arch.limits.maxRotation = orDefault(a.limits().max_rotation_deg(), 180.0f) * steer::kPi / 180.0f;
+    arch.limits.maxAngularAcceleration =
+        orDefault(a.limits().max_angular_acceleration_deg(), 720.0f) * steer::kPi / 180.0f;
     arch.combiner = combinerOf(a.combiner());
     arch.flock.radius = orDefault(a.flock_radius(), arch.flock.radius);
     arch.flock.fovDegrees = orDefault(a.field_of_view_deg(), arch.flock.fovDegrees);

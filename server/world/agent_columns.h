@@ -41,6 +41,7 @@ struct AgentMemory {
   std::int16_t assignedPath = -1;  // the path given at spawn, for behaviours whose path is -1
   std::uint8_t flags = 0;          // AgentFlag bits
   std::uint8_t brainState = 0;     // the brain's current state (archetypes with a brain)
+  float rotation = 0;              // rad/s, counter-clockwise: archetypes that face by themselves
 };
 
 enum AgentFlag : std::uint8_t {

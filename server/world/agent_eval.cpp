@@ -280,7 +280,9 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
   next.position = finiteOr(next.position, body.position);
   next.velocity = finiteOr(next.velocity, Vec2{});
 
-  const Vec2 blended = body.heading * (1.0f - arch.headingBlend) + next.heading * arch.headingBlend;
+  // A body that faces by itself is turned, not smoothed towards its velocity.
+  const float blend = arch.faces ? 1.0f : arch.headingBlend;
+  const Vec2 blended = body.heading * (1.0f - blend) + next.heading * blend;
   const Vec2 heading = steer::normalizedOr(blended, next.heading);
 
   out.px[slot] = next.position.x;
@@ -291,7 +293,8 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
   out.hy[slot] = heading.y;
   out.memory[slot] = {eval.wanderTarget.x, eval.wanderTarget.y,   eval.pathIndex,
                       eval.targetId,       eval.goal.x,           eval.goal.y,
-                      eval.assignedPath,   in.memory[slot].flags, in.memory[slot].brainState};
+                      eval.assignedPath,   in.memory[slot].flags, in.memory[slot].brainState,
+                      eval.rotation};
   out.radius[slot] = in.radius[slot];
   out.id[slot] = in.id[slot];
   out.archetype[slot] = in.archetype[slot];

@@ -8,6 +8,7 @@
 #include <limits>
 #include <span>
 
+#include "steering/align.h"
 #include "steering/arrive.h"
 #include "steering/collision_avoidance.h"
 #include "steering/combiners.h"
@@ -56,7 +57,8 @@ struct AgentEval {
         rng(steer::Rng::forAgent(c.seed, c.in.id[s], c.tick)),
         wanderTarget{c.in.memory[s].wanderX, c.in.memory[s].wanderY},
         pathIndex(c.in.memory[s].pathIndex),
-        assignedPath(c.in.memory[s].assignedPath) {}
+        assignedPath(c.in.memory[s].assignedPath),
+        rotation(c.in.memory[s].rotation) {}
 
   const StepContext& ctx;
   std::uint32_t slot;
@@ -74,6 +76,7 @@ struct AgentEval {
   std::int32_t pathIndex;
   std::int16_t assignedPath;
   std::int32_t targetId = -1;
+  float rotation;  // rad/s: archetypes that face by themselves (Archetype::faces)
   Vec2 goal{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
 
   // Inlined into the combiner's loop: the call was a fifth of the tick's cost in the crowd.
@@ -165,6 +168,25 @@ SteeringOutput combineWith(CombinerKind combiner, std::span<const Ref> set,
   return {};
 }
 
+constexpr std::size_t kMaxBehaviours = 16;  // per archetype (checked at load)
+
+// One agent's steering from its set: the archetype's combiner over the behaviours that move it,
+// and, for an archetype that faces by itself, the turning ones (ALIGN, FACE, LOOK_WHERE_GOING)
+// blended on their own into `angular` (the combiner's force budget is for moving: a turret that
+// cannot move must still turn). One definition for the tick and the inspector.
+template <class Ref>
+SteeringOutput combineSet(const Archetype& arch, std::span<const Ref> set, const steer::CombineLimits& limits,
+                          steer::Rng& rng) {
+  if (!arch.faces) return combineWith(arch.combiner, set, limits, rng);
+  Ref moving[kMaxBehaviours], turning[kMaxBehaviours];
+  std::size_t m = 0, t = 0;
+  for (const Ref& r : set.first(std::min(set.size(), kMaxBehaviours)))
+    (behaviourRow(r.spec->kind).turns ? turning[t++] : moving[m++]) = r;
+  SteeringOutput out = combineWith(arch.combiner, std::span<const Ref>(moving, m), limits, rng);
+  out.angular = t > 0 ? steer::weightedBlend(std::span<const Ref>(turning, t), limits).angular : 0.0f;
+  return out;
+}
+
 inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
   switch (spec.kind) {
     case BehaviourKind::kWander: {
@@ -251,6 +273,22 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       if (!target(spec, t)) return {};
       return steer::velocityMatch(body, t.velocity, {spec.timeToTarget});
     }
+    case BehaviourKind::kAlign: {
+      steer::Kinematic t;
+      if (!target(spec, t)) return {};
+      return steer::align(body, steer::toAngle(t.heading), {0.02f, 0.5f, spec.timeToTarget});
+    }
+    case BehaviourKind::kFace: {
+      Vec2 at = spec.point;
+      if (!spec.atPoint) {
+        steer::Kinematic t;
+        if (!target(spec, t)) return {};
+        at = t.position;
+      }
+      return steer::face(body, at, {0.02f, 0.5f, spec.timeToTarget});
+    }
+    case BehaviourKind::kLookWhereGoing:
+      return steer::lookWhereYouAreGoing(body, {0.02f, 0.5f, spec.timeToTarget});
     case BehaviourKind::kContextSeekWaypoints:
       return contextSeekWaypoints(spec);
     case BehaviourKind::kInterposeNearest: {
@@ -282,7 +320,6 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
   return {};
 }
 
-constexpr std::size_t kMaxBehaviours = 16;  // per archetype (checked at load)
 constexpr NeighbourSums kNoSums{};
 
 // The neighbour sums of a chunk, one array per field, so a quad of slots loads each as a vector.
@@ -309,6 +346,10 @@ inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Arch
   body.velocity = {in.vx[slot], in.vy[slot]};
   body.heading = {in.hx[slot], in.hy[slot]};
   body.limits = arch.limits;
+  if (arch.faces) {  // its facing is its own: the angular behaviours read it
+    body.orientation = steer::toAngle(body.heading);
+    body.rotation = in.memory[slot].rotation;
+  }
   return body;
 }
 

@@ -14,7 +14,6 @@ namespace steerd {
 namespace {
 
 using agent_internal::AgentEval;
-using agent_internal::combineWith;
 using agent_internal::kMaxBehaviours;
 
 // The tick's SpecRef (agent_eval.h), plus where to write down what each behaviour returned: the
@@ -90,7 +89,7 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
     refs[b] = {&s, &eval, s.weight, s.priority, s.probability, &r.behaviours[b]};
   }
   const std::span<const RecordingRef> set(refs, count);
-  const steer::SteeringOutput force = combineWith(arch.combiner, set, rt.combine, eval.rng);
+  const steer::SteeringOutput force = agent_internal::combineSet(arch, set, rt.combine, eval.rng);
   r.combined = force.linear;
 
   for (std::size_t b = 0; b < count; ++b) {

@@ -80,14 +80,25 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   BehaviourScratch scratch;
   const std::span<const BehaviourSpec> behaviours = activeBehaviours(ctx, slot, scratch);
   const std::size_t count = std::min(behaviours.size(), kMaxBehaviours);
+  bool turning = false;  // a turning kind in the set now (a brain state may have none)
   for (std::size_t b = 0; b < count; ++b) {
     const BehaviourSpec& s = behaviours[b];
     refs[b] = {&s, &eval, s.weight, s.priority, s.probability};
+    turning = turning || behaviourRow(s.kind).turns;
   }
   const std::span<const SpecRef> set(refs, count);
-  const SteeringOutput force = combineWith(arch.combiner, set, rt.combine, eval.rng);
+  const SteeringOutput force = combineSet(arch, set, rt.combine, eval.rng);
 
   steer::Body next = steer::integrateDynamicStep(body, steerBack(ctx, body, force.linear), rt.step);
+  if (arch.faces) {
+    // Its own facing, turned by the combined angular acceleration (Millington's integration,
+    // as integrateKinematic's: the rotation clamped to maxRotation, then the facing turned by it).
+    const float maxRotation = std::max(arch.limits.maxRotation, 0.0f);
+    eval.rotation = std::clamp(eval.rotation + force.angular * rt.step.dt, -maxRotation, maxRotation);
+    // Nothing turning it in this set: it stops turning rather than spinning on.
+    if (!turning || !std::isfinite(eval.rotation)) eval.rotation = 0.0f;
+    next.heading = steer::rotate(steer::fromAngle(eval.rotation * rt.step.dt), body.heading);
+  }
   const Vec2 push = overlapPush(sums, arch.limits.radius);
   next.position += push;
   if (arch.contactSkin > 0.0f) next.velocity = withoutVelocityInto(next.velocity, push);

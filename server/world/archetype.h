@@ -111,7 +111,24 @@ struct Archetype {
   const std::vector<BehaviourSpec>& behavioursIn(std::uint8_t state) const {
     return brain && state < stateBehaviours.size() ? stateBehaviours[state] : behaviours;
   }
+  // Some set of it turns the body (ALIGN, FACE, LOOK_WHERE_GOING): its facing is its own, turned
+  // at its rotation (AgentMemory::rotation) by the combined angular output, never set from its
+  // velocity. Worked out from the sets (facesByItself).
+  bool faces = false;
 };
+
+// Whether any of the archetype's sets holds a kind that turns the body.
+inline bool facesByItself(const Archetype& a) {
+  const auto turns = [](const std::vector<BehaviourSpec>& set) {
+    for (const BehaviourSpec& b : set) {
+      if (behaviourRow(b.kind).turns) return true;
+    }
+    return false;
+  };
+  bool any = turns(a.behaviours);
+  for (const auto& set : a.stateBehaviours) any = any || turns(set);
+  return any;
+}
 
 // Connected players are bodies of the archetype with this name. A world whose scenario does not
 // define it gets playerArchetype() appended, so behaviours can always name "player" as a target.

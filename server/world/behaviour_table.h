@@ -39,6 +39,9 @@ enum class BehaviourKind : std::uint8_t {
   kFlee,
   kArrive,
   kVelocityMatch,
+  kAlign,
+  kFace,
+  kLookWhereGoing,
 };
 
 // A behaviour's fields (proto/scenario.proto's Behaviour), as bits.
@@ -61,6 +64,7 @@ struct BehaviourRow {
   std::string_view name;      // the inspector's and the debug stream's
   std::uint32_t reads;        // BehaviourField bits
   std::string_view doc;
+  bool turns = false;  // its output is angular: the archetype's facing is its own (Archetype::faces)
 };
 
 inline constexpr std::uint32_t kTargeted = kFieldTargetArchetype | kFieldTarget | kFieldRange;
@@ -122,6 +126,12 @@ inline constexpr std::array kBehaviourTable = {
     BehaviourRow{BehaviourKind::kVelocityMatch, "VELOCITY_MATCH", "velocity_match",
                  kTargeted | kFieldTimeToTarget,
                  "match the velocity of the nearest target_archetype within range, over time_to_target"},
+    BehaviourRow{BehaviourKind::kAlign, "ALIGN", "align", kTargeted | kFieldTimeToTarget,
+                 "take the facing of the nearest target_archetype within range", true},
+    BehaviourRow{BehaviourKind::kFace, "FACE", "face", kPointOrAgent | kFieldTimeToTarget,
+                 "face `waypoint`, or the nearest target_archetype within range", true},
+    BehaviourRow{BehaviourKind::kLookWhereGoing, "LOOK_WHERE_GOING", "look_where_going", kFieldTimeToTarget,
+                 "face the direction of travel", true},
 };
 
 constexpr const BehaviourRow& behaviourRow(BehaviourKind kind) {
@@ -144,7 +154,7 @@ constexpr bool rowsInEnumOrder() {
 }
 }  // namespace detail
 static_assert(detail::rowsInEnumOrder(), "kBehaviourTable's rows must be in BehaviourKind order");
-static_assert(kBehaviourTable.size() == static_cast<std::size_t>(BehaviourKind::kVelocityMatch) + 1,
+static_assert(kBehaviourTable.size() == static_cast<std::size_t>(BehaviourKind::kLookWhereGoing) + 1,
               "every BehaviourKind has a row");
 
 }  // namespace steerd

@@ -285,7 +285,8 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
 bool quadApplies(const StepContext& ctx, std::uint32_t slot) {
   // Brain-driven archetypes run their state's set through the scalar path.
   const Archetype& a = ctx.archetypes[ctx.in.archetype[slot]];
-  return quad::allSame(ctx.in, slot) && a.combiner == CombinerKind::kWeightedTruncatedRunningSum && !a.brain;
+  return quad::allSame(ctx.in, slot) && a.combiner == CombinerKind::kWeightedTruncatedRunningSum &&
+         !a.brain && !a.faces;
 }
 
 void updateQuad(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, std::uint32_t i,

@@ -50,6 +50,7 @@ void World::prepareArchetypes() {
     std::stable_sort(a.behaviours.begin(), a.behaviours.end(), byPriority);
     for (auto& set : a.stateBehaviours) std::stable_sort(set.begin(), set.end(), byPriority);
     anyBrain_ = anyBrain_ || a.brain != nullptr;
+    a.faces = facesByItself(a);
     anyOrders_ = anyOrders_ || (a.brain && a.brain->givesOrders());
     if (a.brain) strayPairsOf(*a.brain, strayPairs_);
     // What behaviours ask of groups: FETCH_STRAY's and DRIVE_GROUP's (member, home) pair; a group
@@ -493,6 +494,9 @@ void World::visitStateWith(Sink&& sink) const {
     sink(index, StatePart::kPosition, &f[0], 2 * sizeof(float));
     sink(index, StatePart::kVelocity, &f[2], 2 * sizeof(float));
     sink(index, StatePart::kHeading, &f[4], 2 * sizeof(float));
+    // Its rotation, for an archetype that faces by itself (no other has one: nothing hashed).
+    if (archetypes_[a.archetype[s]].faces)
+      sink(index, StatePart::kHeading, &a.memory[s].rotation, sizeof a.memory[s].rotation);
     sink(index, StatePart::kWander, &f[6], 2 * sizeof(float));
     sink(index, StatePart::kPath, &i[0], sizeof i[0]);
     sink(index, StatePart::kTarget, &i[1], sizeof i[1]);

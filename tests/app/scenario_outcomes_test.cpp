@@ -702,5 +702,85 @@ TEST(ScenarioOutcome, CrowdCrossingIsTheSameForAnyThreadCount) {
   EXPECT_EQ(hashes[0], hashes[2]);
 }
 
+// turrets.txtpb: bodies that turn by themselves. A player walked round a turret is faced, within
+// the lag align's slow radius makes at that pace; a turret out of range holds its facing; sentries
+// face where they walk; the lookout faces as the nearest sentry does.
+TEST(ScenarioOutcome, TurretsFaceAPlayerSentriesLookWhereTheyGoTheLookoutAligns) {
+  auto w = shipped("turrets.txtpb");
+  ASSERT_NE(w, nullptr);
+  const int turret = archetypeNamed(*w, "turret"), player = archetypeNamed(*w, "player");
+  const int sentry = archetypeNamed(*w, "sentry"), lookout = archetypeNamed(*w, "lookout");
+  ASSERT_GE(turret, 0);
+  ASSERT_GE(player, 0);
+  const auto& a = w->agents();
+  AgentId sw = 0, ne = 0, look = 0;
+  std::vector<AgentId> sentries;
+  for (std::size_t s = 0; s < w->agentCount(); ++s) {
+    if (a.archetype[s] == turret && a.px[s] < 50 && a.py[s] < 50) sw = a.id[s];
+    if (a.archetype[s] == turret && a.px[s] > 50 && a.py[s] > 50) ne = a.id[s];
+    if (a.archetype[s] == lookout) look = a.id[s];
+    if (a.archetype[s] == sentry) sentries.push_back(a.id[s]);
+  }
+  ASSERT_EQ(sentries.size(), 2u);
+  const auto headingOf = [&](AgentId id) {
+    const std::uint32_t s = w->slotOf(id);
+    return std::atan2(a.hy[s], a.hx[s]);
+  };
+  const auto degreesApart = [](float x, float y) {
+    return std::abs(steer::wrapAngle(x - y)) * 180.0f / steer::kPi;
+  };
+  const float neAtStart = headingOf(ne);
+
+  // A player 20 m north of the south-west turret (10, 10): faced within 2 degrees after 3 s.
+  const steer::Vec2 centre{10, 10};
+  const AgentId p = w->spawnExternal(static_cast<ArchetypeIndex>(player), {10, 30});
+  for (int t = 0; t < 90; ++t) w->step();
+  EXPECT_LT(degreesApart(headingOf(sw), steer::kPi / 2), 2.0f);
+
+  // Walked round it at 20 degrees a second (the turret turns at up to 90): faced all the way
+  // round within the lag of align's slow radius (0.5 rad), 20/90 of it, about 6.4 degrees.
+  float worst = 0.0f;
+  float angle = steer::kPi / 2;
+  const float step = 20.0f * steer::kPi / 180.0f / 30.0f;
+  for (int t = 0; t < 300; ++t) {
+    angle -= step;  // clockwise: towards +x, down into the courtyard
+    const steer::Vec2 at = centre + steer::fromAngle(angle) * 20.0f;
+    w->setExternalState(p, at, steer::fromAngle(angle - steer::kPi / 2) * (20.0f * step * 30.0f));
+    w->step();
+    if (t >= 60) worst = std::max(worst, degreesApart(headingOf(sw), steer::toAngle(at - centre)));
+  }
+  EXPECT_LT(worst, 8.0f);
+  EXPECT_GT(worst, 1.0f);  // and it does lag: it turns, it is not set
+  // The north-east turret, 85 m away, never turned.
+  EXPECT_EQ(headingOf(ne), neAtStart);
+
+  // Sentries face their direction of travel while they walk (corners aside).
+  int walking = 0, along = 0, aligned = 0, samples = 0;
+  for (int t = 0; t < 600; ++t) {
+    w->step();
+    for (const AgentId id : sentries) {
+      const std::uint32_t s = w->slotOf(id);
+      if (std::hypot(a.vx[s], a.vy[s]) < 1.0f) continue;
+      ++walking;
+      if (degreesApart(headingOf(id), std::atan2(a.vy[s], a.vx[s])) < 10.0f) ++along;
+    }
+    // The lookout looks the way the nearest sentry looks (it turns at 90 a second, so a corner of
+    // the sentry's round takes it a moment).
+    const std::uint32_t l = w->slotOf(look);
+    AgentId nearest = sentries[0];
+    float best = 1e9f;
+    for (const AgentId id : sentries) {
+      const std::uint32_t s = w->slotOf(id);
+      const float d = std::hypot(a.px[s] - a.px[l], a.py[s] - a.py[l]);
+      if (d < best) best = d, nearest = id;
+    }
+    ++samples;
+    if (degreesApart(headingOf(look), headingOf(nearest)) < 10.0f) ++aligned;
+  }
+  ASSERT_GT(walking, 600);
+  EXPECT_GT(along, walking * 8 / 10) << along << " of " << walking;
+  EXPECT_GT(aligned, samples * 7 / 10) << aligned << " of " << samples;
+}
+
 }  // namespace
 }  // namespace steerd

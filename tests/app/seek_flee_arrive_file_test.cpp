@@ -141,7 +141,7 @@ TEST(SeekFleeArriveFile, TheCheckRefusesWhatCannotWorkAndWarnsAboutWhatIsIgnored
   EXPECT_TRUE(load(world("kind: SEEK waypoint: \"goal\"")).warnings.empty());  // the post: no behaviours
   const ScenarioLoad still =
       load(replacedIn(world("kind: SEEK waypoint: \"goal\""), "max_speed: 3", "max_speed: 0"));
-  EXPECT_TRUE(mentions(still.warnings, "archetypes[0] (\"mover\").limits.max_speed", "can never move it"));
+  EXPECT_TRUE(mentions(still.warnings, "archetypes[0] (\"mover\").limits.max_speed", "they never can"));
 }
 
 TEST(SeekFleeArriveFile, AMisspeltKindOrFieldGetsADidYouMean) {
