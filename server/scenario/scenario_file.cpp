@@ -105,6 +105,14 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
   if (beh.has_probability() && beh.probability() > 1.0f && std::isfinite(beh.probability()))
     c.warn(bf + ".probability", num(beh.probability()) + " is over 1: the same as 1 (always)");
   warnIgnoredFields(beh, bf, c);
+  for (const auto& a : s.archetypes()) {
+    // Millington's kinematic forms exist for these; a force (avoidance, flocking) is no velocity.
+    const pb::BehaviourKind k = beh.kind();
+    if (a.name() == archetype && a.locomotion() == pb::KINEMATIC && k != pb::SEEK && k != pb::FLEE &&
+        k != pb::ARRIVE && k != pb::WANDER && k != pb::BEHAVIOUR_UNSPECIFIED)
+      c.error(bf + ".kind", pb::BehaviourKind_Name(k) + " on KINEMATIC " + quoted(archetype) +
+                                ": kinematic movement takes SEEK, FLEE, ARRIVE and WANDER only");
+  }
   c.nonNegative(bf + ".time_to_target", beh.time_to_target());
   if (pointOrAgent(beh)) {
     const std::string kind = pb::BehaviourKind_Name(beh.kind());
@@ -501,6 +509,7 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     arch.limits.maxAngularAcceleration =
         orDefault(a.limits().max_angular_acceleration_deg(), 720.0f) * steer::kPi / 180.0f;
     arch.combiner = combinerOf(a.combiner());
+    arch.kinematic = a.locomotion() == pb::KINEMATIC;
     arch.flock.radius = orDefault(a.flock_radius(), arch.flock.radius);
     arch.flock.fovDegrees = orDefault(a.field_of_view_deg(), arch.flock.fovDegrees);
     arch.wander.radius = orDefault(a.wander_radius(), arch.wander.radius);

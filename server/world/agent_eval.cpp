@@ -281,7 +281,7 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
   next.velocity = finiteOr(next.velocity, Vec2{});
 
   // A body that faces by itself is turned, not smoothed towards its velocity.
-  const float blend = arch.faces ? 1.0f : arch.headingBlend;
+  const float blend = arch.faces || arch.kinematic ? 1.0f : arch.headingBlend;
   const Vec2 blended = body.heading * (1.0f - blend) + next.heading * blend;
   const Vec2 heading = steer::normalizedOr(blended, next.heading);
 

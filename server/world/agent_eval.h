@@ -15,6 +15,7 @@
 #include "steering/context_steering.h"
 #include "steering/hide.h"
 #include "steering/interpose.h"
+#include "steering/kinematic.h"
 #include "steering/locomotion.h"
 #include "steering/neighbours.h"
 #include "steering/obstacle_avoidance.h"
@@ -78,6 +79,18 @@ struct AgentEval {
   std::int32_t targetId = -1;
   float rotation;  // rad/s: archetypes that face by themselves (Archetype::faces)
   Vec2 goal{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
+
+  // SEEK, FLEE, ARRIVE of a kinematic archetype: Millington's kinematic forms (velocities).
+  SteeringOutput kinematic(const BehaviourSpec& spec, Vec2 at) {
+    if (spec.kind == BehaviourKind::kFlee) {
+      const bool panics =
+          spec.range <= 0.0f || steer::lengthSq(body.position - at) <= spec.range * spec.range;
+      return panics ? steer::kinematicFlee(body, at) : SteeringOutput{};
+    }
+    goal = at;
+    if (spec.kind == BehaviourKind::kSeek) return steer::kinematicSeek(body, at);
+    return steer::kinematicArrive(body, at, {spec.targetRadius, spec.timeToTarget});
+  }
 
   // Inlined into the combiner's loop: the call was a fifth of the tick's cost in the crowd.
   [[gnu::always_inline]] inline SteeringOutput run(const BehaviourSpec& spec);
@@ -190,6 +203,7 @@ SteeringOutput combineSet(const Archetype& arch, std::span<const Ref> set, const
 inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
   switch (spec.kind) {
     case BehaviourKind::kWander: {
+      if (arch.kinematic) return steer::kinematicWander(body, rng);
       const steer::WanderResult w = steer::wander(body, wanderTarget, ctx.dt, rng, rt.wander);
       wanderTarget = w.target;
       return w.steering;
@@ -261,6 +275,7 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
         if (!target(spec, t)) return {};
         at = t.position;
       }
+      if (arch.kinematic) return kinematic(spec, at);
       if (spec.kind == BehaviourKind::kFlee) return steer::flee(body, at, {spec.range});  // panic distance
       goal = at;
       if (spec.kind == BehaviourKind::kSeek) return steer::seek(body, at);
@@ -346,7 +361,7 @@ inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Arch
   body.velocity = {in.vx[slot], in.vy[slot]};
   body.heading = {in.hx[slot], in.hy[slot]};
   body.limits = arch.limits;
-  if (arch.faces) {  // its facing is its own: the angular behaviours read it
+  if (arch.faces || arch.kinematic) {  // its facing is its own: the angular behaviours read it
     body.orientation = steer::toAngle(body.heading);
     body.rotation = in.memory[slot].rotation;
   }

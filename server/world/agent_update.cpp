@@ -17,7 +17,9 @@ ArchetypeRuntime prepareArchetype(const Archetype& a, float dt) {
   r.neighbours.cosHalfFov = steer::cosHalfFovFromDegrees(a.flock.fovDegrees);
   r.neighbours.selfRadius = a.limits.radius;
   r.neighbours.contactSkin = a.contactSkin;
-  r.combine = steer::forceLimitsOf(a.limits);
+  // A kinematic body's outputs are velocities and rotation rates, combined up to its top speed.
+  r.combine = a.kinematic ? steer::CombineLimits{a.limits.maxSpeed, a.limits.maxRotation, steer::kEpsilon}
+                          : steer::forceLimitsOf(a.limits);
   r.step = steer::DynamicStep::of(a.limits, dt);
   r.obstacles.minDetectionLength = a.obstacleMinDetectionLength;
   r.walls.feelerLength = a.wallFeelerLength;
@@ -88,6 +90,16 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   }
   const std::span<const SpecRef> set(refs, count);
   const SteeringOutput force = combineSet(arch, set, rt.combine, eval.rng);
+  if (arch.kinematic) {
+    // Millington: the combined output is the velocity (and the rotation rate); the body faces its
+    // velocity, or turns by the rotation when one is asked for (wander).
+    const steer::KinematicFacing facing =
+        force.angular != 0.0f ? steer::KinematicFacing::kFromRotation : steer::KinematicFacing::kFromVelocity;
+    steer::Body next = steer::integrateKinematic(body, force, rt.step.dt, facing);
+    eval.rotation = next.rotation;
+    next.position += overlapPush(sums, arch.limits.radius);
+    return finishAgent(ctx, body, next, eval, out);
+  }
 
   steer::Body next = steer::integrateDynamicStep(body, steerBack(ctx, body, force.linear), rt.step);
   if (arch.faces) {

@@ -115,6 +115,10 @@ struct Archetype {
   // at its rotation (AgentMemory::rotation) by the combined angular output, never set from its
   // velocity. Worked out from the sets (facesByItself).
   bool faces = false;
+  // Millington's kinematic movement (STEERING.md section 2): SEEK, FLEE, ARRIVE and WANDER give the
+  // velocity itself, combined by the combiner up to max speed; the body faces its velocity, or
+  // turns by wander's rotation. Never faces by itself.
+  bool kinematic = false;
 };
 
 // Whether any of the archetype's sets holds a kind that turns the body.

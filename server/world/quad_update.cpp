@@ -286,7 +286,7 @@ bool quadApplies(const StepContext& ctx, std::uint32_t slot) {
   // Brain-driven archetypes run their state's set through the scalar path.
   const Archetype& a = ctx.archetypes[ctx.in.archetype[slot]];
   return quad::allSame(ctx.in, slot) && a.combiner == CombinerKind::kWeightedTruncatedRunningSum &&
-         !a.brain && !a.faces;
+         !a.brain && !a.faces && !a.kinematic;
 }
 
 void updateQuad(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, std::uint32_t i,

@@ -494,8 +494,9 @@ void World::visitStateWith(Sink&& sink) const {
     sink(index, StatePart::kPosition, &f[0], 2 * sizeof(float));
     sink(index, StatePart::kVelocity, &f[2], 2 * sizeof(float));
     sink(index, StatePart::kHeading, &f[4], 2 * sizeof(float));
-    // Its rotation, for an archetype that faces by itself (no other has one: nothing hashed).
-    if (archetypes_[a.archetype[s]].faces)
+    // Its rotation, for an archetype that faces by itself or moves kinematically (no other has
+    // one: nothing hashed).
+    if (archetypes_[a.archetype[s]].faces || archetypes_[a.archetype[s]].kinematic)
       sink(index, StatePart::kHeading, &a.memory[s].rotation, sizeof a.memory[s].rotation);
     sink(index, StatePart::kWander, &f[6], 2 * sizeof(float));
     sink(index, StatePart::kPath, &i[0], sizeof i[0]);

@@ -780,6 +780,31 @@ TEST(ScenarioOutcome, TurretsFaceAPlayerSentriesLookWhereTheyGoTheLookoutAligns)
   ASSERT_GT(walking, 600);
   EXPECT_GT(along, walking * 8 / 10) << along << " of " << walking;
   EXPECT_GT(aligned, samples * 7 / 10) << aligned << " of " << samples;
+
+  // Drones (kinematic) wander at exactly their top speed; a player held still 10 m from one is
+  // hovered round: kinematic arrive brings it to 3 m, where it stops and (PRIORITY: a stop is no
+  // output) wander takes it a tick's step out again, so it stays within 3 m and a step.
+  const int drone = archetypeNamed(*w, "drone");
+  ASSERT_GE(drone, 0);
+  std::uint32_t first = 0;
+  for (std::size_t s = 0; s < w->agentCount(); ++s) {
+    if (a.archetype[s] == drone) first = static_cast<std::uint32_t>(s);
+  }
+  const AgentId hovering = a.id[first];
+  const float ds = std::hypot(a.vx[first], a.vy[first]);
+  const bool atEdge = a.px[first] < 1 || a.px[first] > 99 || a.py[first] < 1 || a.py[first] > 99;
+  if (!atEdge) {
+    EXPECT_NEAR(ds, 5.0f, 1e-4f);
+  }
+  const steer::Vec2 by{std::clamp(a.px[first], 15.0f, 85.0f), std::clamp(a.py[first] + 10.0f, 15.0f, 85.0f)};
+  w->setExternalState(p, by, {0, 0});
+  float farthest = 0.0f;
+  for (int t = 0; t < 300; ++t) {
+    w->step();
+    const std::uint32_t h = w->slotOf(hovering);
+    if (t >= 240) farthest = std::max(farthest, std::hypot(a.px[h] - by.x, a.py[h] - by.y));
+  }
+  EXPECT_LE(farthest, 3.0f + 5.0f / 30.0f + 1e-3f);  // 3 m, and one tick at 5 m/s
 }
 
 }  // namespace

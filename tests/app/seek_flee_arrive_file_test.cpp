@@ -249,5 +249,72 @@ spawns { archetype: "walker" count: 1 min { x: 10 y: 10 } max { x: 10 y: 10 } }
   EXPECT_NEAR(py, 0.0f, 1e-5f);  // the first alone
 }
 
+// Kinematic movement (Millington, STEERING.md section 2) from a scenario file: the velocity is set,
+// not accelerated; seek goes at top speed from the first tick, arrive stops inside its satisfaction
+// radius, wander goes at top speed turning at most max_rotation a second; other kinds are refused.
+std::string kinematicWorld(const std::string& behaviours) {
+  return R"(
+name: "kin"
+bounds { min { x: 0 y: 0 } max { x: 100 y: 100 } }
+waypoints { name: "goal" position { x: 40 y: 50 } }
+archetypes {
+  name: "mover"
+  locomotion: KINEMATIC
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 10 max_rotation_deg: 90 }
+  )" + behaviours +
+         R"(
+}
+spawns { archetype: "mover" count: 1 min { x: 10 y: 50 } max { x: 10 y: 50 } }
+)";
+}
+
+TEST(KinematicFile, SeekIsAtTopSpeedFromTheFirstTickAndArriveStopsInsideItsRadius) {
+  ScenarioLoad r = load(kinematicWorld("behaviours { kind: SEEK waypoint: \"goal\" }"));
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  r.world->step();
+  const AgentColumns& a = r.world->agents();
+  // v = normalize(target - p) * maxSpeed: (3, 0) at once, and the body faces it.
+  EXPECT_FLOAT_EQ(a.vx[0], 3.0f);
+  EXPECT_FLOAT_EQ(a.vy[0], 0.0f);
+  EXPECT_NEAR(a.px[0], 10.1f, 1e-5f);
+  EXPECT_NEAR(a.hx[0], 1.0f, 1e-6f);
+
+  ScenarioLoad arrive = load(
+      kinematicWorld("behaviours { kind: ARRIVE waypoint: \"goal\" target_radius: 1 time_to_target: 0.25 }"));
+  ASSERT_TRUE(arrive.errors.empty()) << arrive.errors[0];
+  for (int t = 0; t < 600; ++t) arrive.world->step();
+  const AgentColumns& b = arrive.world->agents();
+  EXPECT_EQ(b.vx[0], 0.0f);  // inside the satisfaction radius: stopped dead
+  EXPECT_LE(40.0f - b.px[0], 1.0f);
+  EXPECT_GT(40.0f - b.px[0], 0.5f);  // and not beyond it: it stops as it enters
+}
+
+TEST(KinematicFile, WanderGoesAtTopSpeedTurningWithinMaxRotation) {
+  ScenarioLoad r = load(kinematicWorld("behaviours { kind: WANDER }"));
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  World& w = *r.world;
+  const AgentColumns& a = w.agents();
+  float previous = std::atan2(a.hy[0], a.hx[0]);
+  float most = 0.0f;
+  for (int t = 0; t < 300; ++t) {
+    w.step();
+    if (a.px[0] > 2 && a.px[0] < 98 && a.py[0] > 2 && a.py[0] < 98) {
+      EXPECT_NEAR(std::hypot(a.vx[0], a.vy[0]), 3.0f, 1e-4f) << "tick " << t;
+    }
+    const float heading = std::atan2(a.hy[0], a.hx[0]);
+    most = std::max(most, std::abs(steer::wrapAngle(heading - previous)));
+    previous = heading;
+  }
+  EXPECT_LE(most, 90.0f * steer::kPi / 180.0f / 30.0f + 1e-4f);  // 3 degrees a tick at most
+  EXPECT_GT(most, 0.0f);                                         // and it does turn
+}
+
+TEST(KinematicFile, OnlyKindsWithAKinematicFormAreTaken) {
+  expectError(kinematicWorld("behaviours { kind: OBSTACLE_AVOIDANCE }"),
+              "OBSTACLE_AVOIDANCE on KINEMATIC \"mover\": kinematic movement takes SEEK, FLEE, ARRIVE and "
+              "WANDER only");
+  expectError(kinematicWorld("behaviours { kind: FACE waypoint: \"goal\" }"), "FACE on KINEMATIC");
+}
+
 }  // namespace
 }  // namespace steerd
