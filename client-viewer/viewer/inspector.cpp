@@ -203,7 +203,7 @@ InspectorActions drawInspector(const Scene& scene, bool following, float viewpor
     ImGui::SameLine();
     ImGui::ColorButton("##arch", colourOf(c), ImGuiColorEditFlags_NoTooltip, ImVec2(12.0f, 12.0f));
     ImGui::SameLine();
-    ImGui::Text("%s (#%u)", scene.archetypeName(e.archetype).c_str(), e.archetype);
+    ImGui::TextUnformatted(scene.archetypeName(e.archetype).c_str());  // the name: an index reads like an id
     label("position");
     ImGui::Text("(%.2f, %.2f) m", e.x, e.y);
     label("heading");

@@ -29,7 +29,7 @@ SteeringOutput AgentEval::fetchStray(const BehaviourSpec& spec) {
     const auto k = static_cast<std::size_t>(s);
     const ArchetypeIndex group = ctx.groups->fetchOf(ctx.in.id[slot])->group;  // non-null: s >= 0
     if (ctx.groups->count[group] == 0) return {};
-    targetId = static_cast<std::int32_t>(ctx.in.id[k]);
+    if (targetId < 0) targetId = static_cast<std::int32_t>(ctx.in.id[k]);
     return herd({ctx.in.px[k], ctx.in.py[k]}, ctx.groups->centroid[group], spec.standOff);
   }
   const std::int32_t p = ctx.groups->find(spec.targetArchetype, spec.secondArchetype);
@@ -60,7 +60,7 @@ SteeringOutput AgentEval::driveGroup(const BehaviourSpec& spec) {
       const auto k = static_cast<std::size_t>(s);
       const Vec2 stray{ctx.in.px[k], ctx.in.py[k]};
       if (steer::distanceSq(stray, spec.point) > spec.range * spec.range) {
-        targetId = static_cast<std::int32_t>(ctx.in.id[k]);
+        if (targetId < 0) targetId = static_cast<std::int32_t>(ctx.in.id[k]);
         return herd(stray, centroid, spec.standOff);
       }
     }

@@ -135,7 +135,9 @@ struct AgentEval {
         break;
     }
     if (t < 0) return false;
-    targetId = static_cast<std::int32_t>(ctx.in.id[t]);
+    // What it steers at is the first target found in priority order (a pursuer chasing a player
+    // first and boids second names the player), not the last one evaluated.
+    if (targetId < 0) targetId = static_cast<std::int32_t>(ctx.in.id[t]);
     out = kinematicAt(ctx, static_cast<std::uint32_t>(t));
     return true;
   }

@@ -316,5 +316,43 @@ TEST(KinematicFile, OnlyKindsWithAKinematicFormAreTaken) {
   expectError(kinematicWorld("behaviours { kind: FACE waypoint: \"goal\" }"), "FACE on KINEMATIC");
 }
 
+// What an agent steers at (AgentMemory::targetId, the debug stream's target_id) is the first target
+// its set finds in priority order: the default scenario's pursuer, which pursues a player within
+// 30 m first and boids within 60 m with it, names the player 1.3 m away, not a boid (it used to
+// name whichever was evaluated last).
+TEST(TargetId, APursuerNamesThePlayerItClosesOnNotABoid) {
+  ScenarioLoad r = openScenario("default", {1, 1, 0});
+  ASSERT_TRUE(r.world);
+  World& w = *r.world;
+  int pursuer = -1, player = -1, boid = -1;
+  for (std::size_t i = 0; i < w.archetypes().size(); ++i) {
+    if (w.archetypes()[i].name == "pursuer") pursuer = static_cast<int>(i);
+    if (w.archetypes()[i].name == "player") player = static_cast<int>(i);
+    if (w.archetypes()[i].name == "boid") boid = static_cast<int>(i);
+  }
+  ASSERT_GE(pursuer, 0);
+  ASSERT_GE(player, 0);
+  const AgentColumns& a = w.agents();
+  // A pursuer with a boid within its 60 m (every one has, in a 300-boid district).
+  std::uint32_t s = 0;
+  while (s < a.size() && a.archetype[s] != pursuer) ++s;
+  ASSERT_LT(s, a.size());
+  const AgentId chaser = a.id[s];
+  const AgentId p = w.spawnExternal(static_cast<ArchetypeIndex>(player), {a.px[s] + 1.3f, a.py[s]});
+  int named = 0, namedBoid = 0;
+  for (int t = 0; t < 30; ++t) {
+    const std::uint32_t c = w.slotOf(chaser);
+    w.setExternalState(p, {a.px[c] + 1.3f, a.py[c]}, {0, 0});
+    w.step();
+    const std::int32_t target = a.memory[w.slotOf(chaser)].targetId;
+    named += target == static_cast<std::int32_t>(p) ? 1 : 0;
+    if (target >= 0 && w.isAlive(static_cast<AgentId>(target)) &&
+        a.archetype[w.slotOf(static_cast<AgentId>(target))] == boid)
+      ++namedBoid;
+  }
+  EXPECT_EQ(named, 30);
+  EXPECT_EQ(namedBoid, 0);
+}
+
 }  // namespace
 }  // namespace steerd
