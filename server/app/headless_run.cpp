@@ -7,6 +7,7 @@
 
 #include "app/tick_stats.h"
 #include "scenario/scenario_file.h"
+#include "world/designer_report.h"
 #include "world/motion_quality.h"
 #include "world/scenarios.h"
 
@@ -27,6 +28,25 @@ int runHeadless(const Options& options, std::FILE* out) {
 
   std::optional<MotionQualityMonitor> monitor;
   if (options.report) monitor.emplace(world->config().dt);
+  // The file's expectations and --expect's, on the file's regions.
+  std::vector<ReportExpectation> expectations = load.expectations;
+  for (const std::string& text : options.expect) {
+    ReportExpectation e;
+    parseExpectation(text, e);  // checked with the flags
+    e.mustBeJudged = true;
+    bool region = false, archetype = false;
+    for (const ReportRegion& r : load.regions) region = region || r.name == e.region;
+    for (const Archetype& a : world->archetypes()) archetype = archetype || a.name == e.archetype;
+    if (!region || !archetype) {
+      spdlog::error("--expect {}: no {} named '{}' in {}", text, region ? "archetype" : "region",
+                    region ? e.archetype : e.region, options.scenario);
+      return 2;
+    }
+    expectations.push_back(e);
+  }
+  std::optional<DesignerReport> designer;
+  if (options.report || !expectations.empty())
+    designer.emplace(*world, load.regions, std::move(expectations));
   TickStats stats;
   std::uint64_t contacts = 0;
   for (std::uint64_t t = 0; t < options.ticks; ++t) {
@@ -35,6 +55,7 @@ int runHeadless(const Options& options, std::FILE* out) {
     stats.add(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
     contacts += world->lastTickCounters().obstacleContacts;
     if (monitor) monitor->observe(*world);
+    if (designer) designer->observe(*world);
   }
   const double meanMs = stats.mean();
   spdlog::info(
@@ -43,8 +64,14 @@ int runHeadless(const Options& options, std::FILE* out) {
       options.ticks, meanMs, stats.percentile(99), stats.percentile(100),
       meanMs > 0 ? static_cast<double>(world->agentCount()) / meanMs / 1000.0 : 0.0, contacts);
   if (monitor) std::fputs(formatMotionQuality(monitor->summary()).c_str(), out);
+  if (designer)
+    std::fputs((options.report ? designer->format(*world) : designer->expectationLines()).c_str(), out);
   std::fprintf(out, "state_hash %016llx\n", static_cast<unsigned long long>(world->stateHash()));
   std::fflush(out);
+  if (designer && !designer->expectationsMet()) {
+    spdlog::error("an expectation was not met (the 'expect' lines above)");
+    return 1;
+  }
   return 0;
 }
 

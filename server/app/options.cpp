@@ -131,7 +131,12 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   app.add_flag("--headless", out.headless,
                "Run --ticks ticks as fast as possible, no network; print state_hash");
   app.add_option("--ticks", out.ticks, "Ticks to run (required with --headless; 0 = until SIGINT otherwise)");
-  app.add_flag("--report", out.report, "With --headless: measure and print motion quality");
+  app.add_flag("--report", out.report,
+               "With --headless: motion quality, time in each brain state and transitions, agents in each "
+               "region of the scenario file");
+  app.add_option("--expect", out.expect,
+                 "With --headless: REGION:ARCHETYPE>=SHARE@SECONDS, e.g. pen:sheep>=0.9@120 (repeatable); "
+                 "exit 1 unless that share of the archetype is in the scenario file's region at that time");
   app.add_option("--record", out.record,
                  "Record the session to this file: the scenario, the seed, every join, leave, input and "
                  "command, and every tick's state hash (docs/RECORDING.md)");
@@ -180,6 +185,17 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   if (out.headless && out.ticks == 0) {
     std::fprintf(stderr, "--headless needs --ticks N (N > 0)\nRun with --help for more information.\n");
     return 2;
+  }
+  if (!out.expect.empty() && !out.headless) {
+    std::fprintf(stderr, "--expect works with --headless only\nRun with --help for more information.\n");
+    return 2;
+  }
+  for (const std::string& e : out.expect) {
+    ReportExpectation parsed;
+    if (const std::string error = parseExpectation(e, parsed); !error.empty()) {
+      std::fprintf(stderr, "--expect: %s\nRun with --help for more information.\n", error.c_str());
+      return 2;
+    }
   }
   if (out.report && !out.headless) {
     std::fprintf(stderr, "--report works with --headless only\nRun with --help for more information.\n");

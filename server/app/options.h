@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace steerd {
 
@@ -21,6 +22,8 @@ struct Options {
   bool headless = false;
   std::uint64_t ticks = 0;  // headless: ticks to run (required); realtime: 0 runs until a signal
   bool report = false;
+  // --expect REGION:ARCHETYPE>=SHARE@SECONDS (repeatable): with --headless, exit 1 unless met.
+  std::vector<std::string> expect;
   std::string record;  // real-time: write a recording of the session here (docs/RECORDING.md)
   std::string replay;  // re-run this recording headless, checking every tick's state hash
   bool serve = false;  // with replay: play it in real time for viewers to watch

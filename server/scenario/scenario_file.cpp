@@ -240,7 +240,34 @@ std::size_t acceptBytes(const pb::Scenario& s, bool builtinPlayer) {
   return wire::kHeaderBytes + p.ByteSizeLong();
 }
 
+// Regions (simple polygons with names) and expectations on them, for the headless report.
+void validateRegions(const pb::Scenario& s, Checker& c) {
+  std::map<std::string, int> seen;
+  for (int i = 0; i < s.regions_size(); ++i) {
+    const pb::Region& r = s.regions(i);
+    const std::string f = "regions[" + std::to_string(i) + "]";
+    if (r.name().empty()) c.error(f + ".name", "missing");
+    if (!seen.emplace(r.name(), i).second) c.error(f + ".name", "a second region named " + quoted(r.name()));
+    if (r.points_size() < 3 || r.points_size() > 1024)
+      c.error(f + ".points", "a region needs 3 to 1024 points, not " + std::to_string(r.points_size()));
+    for (int k = 0; k < r.points_size(); ++k)
+      c.finitePoint(f + ".points[" + std::to_string(k) + "]", r.points(k));
+  }
+  for (int i = 0; i < s.expect_size(); ++i) {
+    const pb::Expectation& e = s.expect(i);
+    const std::string f = "expect[" + std::to_string(i) + "]";
+    if (!seen.count(e.region())) c.error(f + ".region", "no region named " + quoted(e.region()));
+    bool known = e.archetype() == kPlayerArchetypeName;
+    for (const auto& a : s.archetypes()) known = known || a.name() == e.archetype();
+    if (!known) c.error(f + ".archetype", "no archetype named " + quoted(e.archetype()));
+    if (!finite(e.at_least()) || e.at_least() < 0.0f || e.at_least() > 1.0f)
+      c.error(f + ".at_least", "a share from 0 to 1, not " + num(e.at_least()));
+    c.nonNegative(f + ".after_seconds", e.after_seconds());
+  }
+}
+
 void validate(const pb::Scenario& s, Checker& c) {
+  validateRegions(s, c);
   // World.
   const auto& b = s.bounds();
   c.finitePoint("bounds.min", b.min());
@@ -638,6 +665,13 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
   Checker checker(displayName, result.errors, &result.warnings);
   validate(scenario, checker);
   if (!result.errors.empty()) return result;
+  for (const auto& r : scenario.regions()) {
+    ReportRegion region{r.name(), {}};
+    for (const auto& p : r.points()) region.points.push_back(vec(p));
+    result.regions.push_back(std::move(region));
+  }
+  for (const auto& e : scenario.expect())
+    result.expectations.push_back({e.region(), e.archetype(), e.at_least(), e.after_seconds()});
   std::uint64_t agents = 0;
   for (const auto& g : scenario.spawns()) agents += g.count();
   const std::uint32_t tiles = tilesFor(options.agents, agents);

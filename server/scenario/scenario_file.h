@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "world/designer_report.h"
 #include "world/scenarios.h"
 #include "world/world.h"
 
@@ -18,6 +19,8 @@ struct ScenarioLoad {
   std::unique_ptr<World> world;       // null when there were errors, or when only checking
   std::vector<std::string> errors;    // empty when the file is valid
   std::vector<std::string> warnings;  // allowed, but likely not what was meant (ignored fields)
+  std::vector<ReportRegion> regions;  // the file's regions and expectations, for the headless report
+  std::vector<ReportExpectation> expectations;
   std::string summary;                // one line: name, archetypes, agents, obstacles, walls, paths
   std::vector<Archetype> archetypes;  // as the file defines them, when it is valid (for live reload)
   // What a running world reads at start only (everything but archetypes and brains: geometry,
