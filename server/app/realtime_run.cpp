@@ -38,7 +38,6 @@ class RealtimeServer {
         agones_(agones),
         world_(world),
         session_(session),
-        endpoint_(endpoint),
         metrics_(metrics),
         timestep_(1.0 / options.tickRate, 5),
         timer_(io_),
@@ -232,7 +231,6 @@ class RealtimeServer {
   std::optional<Clock::time_point> emptySince_;
   World& world_;
   net::GameSession& session_;
-  net::NetEndpoint& endpoint_;
   net::ServerMetrics& metrics_;
   FixedTimestep timestep_;
   asio::io_context io_;
