@@ -90,6 +90,10 @@ void warnIgnoredFields(const pb::Behaviour& b, const std::string& bf, Checker& c
   ignored(kFieldArrival, b.slow_radius() != 0.0f, "slow_radius");
   ignored(kFieldArrival, b.target_radius() != 0.0f, "target_radius");
   ignored(kFieldTimeToTarget, b.time_to_target() != 0.0f, "time_to_target");
+  ignored(kFieldMaxPrediction, b.max_prediction() != 0.0f, "max_prediction");
+  ignored(kFieldRayLength, b.ray_length() != 0.0f, "ray_length");
+  ignored(kFieldTimeHorizon, b.time_horizon() != 0.0f, "time_horizon");
+  ignored(kFieldDangerTolerance, b.danger_tolerance() != 0.0f, "danger_tolerance");
 }
 
 }  // namespace
@@ -114,6 +118,11 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
                                 ": kinematic movement takes SEEK, FLEE, ARRIVE and WANDER only");
   }
   c.nonNegative(bf + ".time_to_target", beh.time_to_target());
+  c.nonNegative(bf + ".max_prediction", beh.max_prediction());
+  c.nonNegative(bf + ".ray_length", beh.ray_length());
+  c.nonNegative(bf + ".time_horizon", beh.time_horizon());
+  if (!finite(beh.danger_tolerance()) || beh.danger_tolerance() < 0.0f || beh.danger_tolerance() > 1.0f)
+    c.error(bf + ".danger_tolerance", "from 0 to 1, not " + num(beh.danger_tolerance()));
   if (pointOrAgent(beh)) {
     const std::string kind = pb::BehaviourKind_Name(beh.kind());
     if (beh.waypoint().empty() == beh.target_archetype().empty()) {
@@ -492,6 +501,10 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
     if (beh.target_radius() > 0.0f) spec.targetRadius = beh.target_radius();
   }
   if (beh.time_to_target() > 0.0f) spec.timeToTarget = beh.time_to_target();
+  spec.maxPrediction = beh.max_prediction();
+  if (beh.ray_length() > 0.0f) spec.rayLength = beh.ray_length();
+  if (beh.time_horizon() > 0.0f) spec.timeHorizon = beh.time_horizon();
+  if (beh.danger_tolerance() > 0.0f) spec.dangerTolerance = beh.danger_tolerance();
   spec.range = beh.range() > 0.0f ? beh.range() : spec.range;
   // FLEE from a point: range is the panic distance, and 0 (left out) means always.
   if (beh.kind() == pb::FLEE && spec.atPoint) spec.range = beh.range();

@@ -134,7 +134,7 @@ SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
   using namespace simd;
   constexpr int kMaxOthers = 16;
   int n = 0;
-  const steer::CollisionAvoidanceParams params;
+  const steer::CollisionAvoidanceParams params{spec.timeHorizon};
   steer::CollisionThreat threat;
   const AgentColumns& in = ctx.in;
   const F4 px = splat(body.position.x), py = splat(body.position.y);
@@ -213,7 +213,8 @@ bool AgentEval::contextDecide(const BehaviourSpec& spec, steer::ContextMap& map,
   // the slots can resolve, a crowd ahead) Fray stops; an agent that stops for good looks broken,
   // so the mask is relaxed step by step and the agent edges along the least dangerous way.
   steer::MaskParams mask;
-  for (const float tolerance : {0.1f, 0.5f, 0.9f}) {
+  for (const float tolerance :
+       {spec.dangerTolerance, std::max(spec.dangerTolerance, 0.5f), std::max(spec.dangerTolerance, 0.9f)}) {
     mask.dangerTolerance = tolerance;
     choice = steer::chooseMasked(map, mask);
     if (choice.slot >= 0) break;

@@ -80,6 +80,12 @@ struct AgentEval {
   float rotation;  // rad/s: archetypes that face by themselves (Archetype::faces)
   Vec2 goal{std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
 
+  static steer::WhiskerParams whiskerParams(const BehaviourSpec& spec) {
+    steer::WhiskerParams p;
+    p.rayLength = spec.rayLength;
+    return p;
+  }
+
   // SEEK, FLEE, ARRIVE of a kinematic archetype: Millington's kinematic forms (velocities).
   SteeringOutput kinematic(const BehaviourSpec& spec, Vec2 at) {
     if (spec.kind == BehaviourKind::kFlee) {
@@ -226,12 +232,12 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       steer::Kinematic t;
       if (!target(spec, t)) return {};
       goal = t.position;
-      return steer::pursue(body, t);
+      return steer::pursue(body, t, {spec.maxPrediction});
     }
     case BehaviourKind::kEvadeNearest: {
       steer::Kinematic t;
       if (!target(spec, t)) return {};
-      return steer::evade(body, t);
+      return steer::evade(body, t, {spec.maxPrediction});
     }
     case BehaviourKind::kHideFromNearest: {
       steer::Kinematic hunter;
@@ -324,7 +330,7 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       return steer::offsetPursuit(body, leader, spec.point);
     }
     case BehaviourKind::kWhiskerAvoidance:
-      return steer::whiskerAvoidance(body, near.walls, near.obstacles);
+      return steer::whiskerAvoidance(body, near.walls, near.obstacles, whiskerParams(spec));
     case BehaviourKind::kCollisionAvoidance:
       return collisionAvoidance(spec);
     case BehaviourKind::kFetchStray:

@@ -68,6 +68,11 @@ struct BehaviourSpec {
   float slowRadius = 0.0f;    // m
   float targetRadius = 0.1f;  // m
   float timeToTarget = 0.1f;  // s (ARRIVE with slowRadius, VELOCITY_MATCH)
+  // Tuning (behaviour_table.h says which kind reads which).
+  float maxPrediction = 0.0f;    // s, pursue and evade's lookahead cap; 0: none
+  float rayLength = 3.0f;        // m, whisker avoidance's central ray
+  float timeHorizon = 3.0f;      // s, collision avoidance
+  float dangerTolerance = 0.1f;  // context steering's first mask tolerance
 };
 
 struct FlockParams {

@@ -56,6 +56,10 @@ enum BehaviourField : std::uint32_t {
   kFieldStandOff = 1u << 7,
   kFieldArrival = 1u << 8,       // deceleration, slow_radius, target_radius
   kFieldTimeToTarget = 1u << 9,  // time_to_target
+  kFieldMaxPrediction = 1u << 10,
+  kFieldRayLength = 1u << 11,
+  kFieldTimeHorizon = 1u << 12,
+  kFieldDangerTolerance = 1u << 13,
 };
 
 struct BehaviourRow {
@@ -83,9 +87,11 @@ inline constexpr std::array kBehaviourTable = {
                  "detection box against circle obstacles"},
     BehaviourRow{BehaviourKind::kWallAvoidance, "WALL_AVOIDANCE", "wall_avoidance", 0,
                  "feelers against walls"},
-    BehaviourRow{BehaviourKind::kPursueNearest, "PURSUE_NEAREST", "pursue_nearest", kTargeted,
+    BehaviourRow{BehaviourKind::kPursueNearest, "PURSUE_NEAREST", "pursue_nearest",
+                 kTargeted | kFieldMaxPrediction,
                  "pursue the nearest agent of target_archetype within range"},
-    BehaviourRow{BehaviourKind::kEvadeNearest, "EVADE_NEAREST", "evade_nearest", kTargeted, "evade it"},
+    BehaviourRow{BehaviourKind::kEvadeNearest, "EVADE_NEAREST", "evade_nearest",
+                 kTargeted | kFieldMaxPrediction, "evade it"},
     BehaviourRow{BehaviourKind::kHideFromNearest, "HIDE_FROM_NEAREST", "hide_from_nearest", kTargeted,
                  "hide behind obstacles from it; evade when there is nowhere to hide"},
     BehaviourRow{BehaviourKind::kFollowPath, "FOLLOW_PATH", "follow_path", kFieldPath,
@@ -93,7 +99,7 @@ inline constexpr std::array kBehaviourTable = {
     BehaviourRow{BehaviourKind::kArriveAt, "ARRIVE_AT", "arrive_at", kFieldWaypoint,
                  "arrive at `waypoint` (Buckland, normal deceleration)"},
     BehaviourRow{BehaviourKind::kContextSeekWaypoints, "CONTEXT_SEEK_WAYPOINTS", "context_seek_waypoints",
-                 kFieldPath,
+                 kFieldPath | kFieldDangerTolerance,
                  "context steering: chase the path's current waypoint, avoid through the danger map"},
     BehaviourRow{BehaviourKind::kInterposeNearest, "INTERPOSE_NEAREST", "interpose_nearest",
                  kTargeted | kFieldSecondArchetype,
@@ -101,10 +107,10 @@ inline constexpr std::array kBehaviourTable = {
     BehaviourRow{BehaviourKind::kOffsetPursuitNearest, "OFFSET_PURSUIT_NEAREST", "offset_pursuit_nearest",
                  kTargeted | kFieldOffset,
                  "keep `offset` (leader-local: +x ahead, +y left) of the nearest one"},
-    BehaviourRow{BehaviourKind::kWhiskerAvoidance, "WHISKER_AVOIDANCE", "whisker_avoidance", 0,
+    BehaviourRow{BehaviourKind::kWhiskerAvoidance, "WHISKER_AVOIDANCE", "whisker_avoidance", kFieldRayLength,
                  "ray and whiskers against walls and obstacles, corner-safe"},
     BehaviourRow{BehaviourKind::kCollisionAvoidance, "COLLISION_AVOIDANCE", "collision_avoidance",
-                 kFieldRange, "closest time of approach against agents within range"},
+                 kFieldRange | kFieldTimeHorizon, "closest time of approach against agents within range"},
     BehaviourRow{BehaviourKind::kFetchStray, "FETCH_STRAY", "fetch_stray",
                  kTargeted | kFieldSecondArchetype | kFieldStandOff,
                  "herd back the member farthest from the centroid of second_archetype, once beyond range"},

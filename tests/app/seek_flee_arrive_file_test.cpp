@@ -354,5 +354,91 @@ TEST(TargetId, APursuerNamesThePlayerItClosesOnNotABoid) {
   EXPECT_EQ(namedBoid, 0);
 }
 
+// Per-behaviour tuning from the file: each field changes what its kind does, and only its kind
+// reads it (the others warn).
+struct Two {
+  float vx = 0, vy = 0;
+};
+// One "a" at (10, 50) steered by `aBehaviour` and one "b" at (bx, by) by `bBehaviour`; a's
+// velocity after 1.5 s.
+Two firstStep(const std::string& aBehaviour, const std::string& bLimits, const std::string& bBehaviour,
+              float bx, float by, const std::string& extra = "") {
+  const std::string text = R"(
+name: "tune"
+bounds { min { x: 0 y: 0 } max { x: 200 y: 200 } }
+waypoints { name: "north" position { x: 40 y: 195 } }
+waypoints { name: "west" position { x: 5 y: 50 } }
+)" + extra + R"(
+archetypes {
+  name: "a"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 10 max_turn_rate_deg: 720 }
+  behaviours { )" + aBehaviour +
+                           R"( }
+}
+archetypes {
+  name: "b"
+  limits { )" + bLimits + R"( }
+  behaviours { )" + bBehaviour +
+                           R"( }
+}
+spawns { archetype: "a" count: 1 min { x: 10 y: 50 } max { x: 10 y: 50 } }
+spawns { archetype: "b" count: 1 min { x: )" +
+                           std::to_string(bx) + " y: " + std::to_string(by) + R"( } max { x: )" +
+                           std::to_string(bx) + " y: " + std::to_string(by) + R"( } }
+)";
+  ScenarioLoad r = load(text);
+  EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0]);
+  if (!r.world) return {};
+  for (int t = 0; t < 45; ++t) r.world->step();  // b up to speed
+  const AgentColumns& a = r.world->agents();
+  const std::uint32_t s = a.archetype[0] == 0 ? 0 : 1;
+  return {a.vx[s], a.vy[s]};
+}
+
+TEST(TuningFile, MaxPredictionCapsPursuitsLookahead) {
+  const std::string b = "radius: 0.5 mass: 1 max_speed: 6 max_force: 40";
+  const std::string seekNorth = "kind: SEEK waypoint: \"north\"";
+  // b runs north from (40, 50): pursuit aims ahead of it; a capped lookahead aims nearer to it.
+  const Two ahead =
+      firstStep("kind: PURSUE_NEAREST target_archetype: \"b\" range: 100", b, seekNorth, 40, 50);
+  const Two capped = firstStep("kind: PURSUE_NEAREST target_archetype: \"b\" range: 100 max_prediction: 0.2",
+                               b, seekNorth, 40, 50);
+  EXPECT_GT(std::atan2(ahead.vy, ahead.vx), std::atan2(capped.vy, capped.vx) + 0.1f);
+}
+
+TEST(TuningFile, RayLengthAndTimeHorizonReachFarther) {
+  // A wall 6 m ahead of a walker heading west: a 3 m whisker ray does not see it yet, an 8 m one does.
+  const std::string wall = "walls { from { x: 4 y: 200 } to { x: 4 y: 0 } }\n";  // facing east
+  const std::string b = "radius: 0.5 mass: 1 max_speed: 0 max_force: 0";
+  const Two shortRay =
+      firstStep("kind: SEEK waypoint: \"west\" } behaviours { kind: WHISKER_AVOIDANCE weight: 5", b,
+                "kind: WANDER", 150, 150, wall);
+  const Two longRay = firstStep(
+      "kind: SEEK waypoint: \"west\" } behaviours { kind: WHISKER_AVOIDANCE weight: 5 ray_length: 8", b,
+      "kind: WANDER", 150, 150, wall);
+  EXPECT_NE(shortRay.vx, longRay.vx);
+  // Head-on from 40 m apart, b closing at 6 m/s: at 1.5 s the collision is about 5 s off, beyond a
+  // 3 s horizon and within a 10 s one.
+  const std::string fast = "radius: 0.5 mass: 1 max_speed: 6 max_force: 40";
+  const Two near = firstStep(
+      "kind: SEEK waypoint: \"west\" weight: 0.01 } behaviours { kind: COLLISION_AVOIDANCE range: 80", fast,
+      "kind: SEEK waypoint: \"west\"", 50, 50.3f);
+  const Two far = firstStep(
+      "kind: SEEK waypoint: \"west\" weight: 0.01 } behaviours { kind: COLLISION_AVOIDANCE range: 80 "
+      "time_horizon: 10",
+      fast, "kind: SEEK waypoint: \"west\"", 50, 50.3f);
+  EXPECT_NE(near.vy, far.vy);
+}
+
+TEST(TuningFile, TuningIsCheckedAndWarnedAboutOnOtherKinds) {
+  expectError(world("kind: CONTEXT_SEEK_WAYPOINTS danger_tolerance: 2"),
+              "danger_tolerance: from 0 to 1, not 2");
+  expectError(world("kind: WHISKER_AVOIDANCE ray_length: -1"), "ray_length: must be a finite number >= 0");
+  const ScenarioLoad r = load(world("kind: SEEK waypoint: \"goal\" max_prediction: 1 time_horizon: 2"));
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].max_prediction", "SEEK does not read it"));
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].time_horizon", "SEEK does not read it"));
+}
+
 }  // namespace
 }  // namespace steerd
