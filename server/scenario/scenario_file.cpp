@@ -94,6 +94,8 @@ void warnIgnoredFields(const pb::Behaviour& b, const std::string& bf, Checker& c
   ignored(kFieldRayLength, b.ray_length() != 0.0f, "ray_length");
   ignored(kFieldTimeHorizon, b.time_horizon() != 0.0f, "time_horizon");
   ignored(kFieldDangerTolerance, b.danger_tolerance() != 0.0f, "danger_tolerance");
+  ignored(kFieldContext, b.context_chooser() != pb::CONTEXT_MASKED, "context_chooser");
+  ignored(kFieldContext, b.context_danger() != pb::DANGER_DISC, "context_danger");
 }
 
 }  // namespace
@@ -505,6 +507,8 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   if (beh.ray_length() > 0.0f) spec.rayLength = beh.ray_length();
   if (beh.time_horizon() > 0.0f) spec.timeHorizon = beh.time_horizon();
   if (beh.danger_tolerance() > 0.0f) spec.dangerTolerance = beh.danger_tolerance();
+  spec.contextArgmax = beh.context_chooser() == pb::CONTEXT_ARGMAX;
+  spec.contextDotDanger = beh.context_danger() == pb::DANGER_DOT;
   spec.range = beh.range() > 0.0f ? beh.range() : spec.range;
   // FLEE from a point: range is the panic distance, and 0 (left out) means always.
   if (beh.kind() == pb::FLEE && spec.atPoint) spec.range = beh.range();

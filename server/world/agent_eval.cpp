@@ -201,14 +201,28 @@ bool AgentEval::contextDecide(const BehaviourSpec& spec, steer::ContextMap& map,
   // own direction while a near one masks it.
   const float lookahead = arch.obstacleMinDetectionLength * 2.0f;
   for (const auto& o : near.obstacles) {
-    steer::writeAvoidDisc(map, body.position, o.center, o.radius + arch.limits.radius, lookahead);
+    if (spec.contextDotDanger) {
+      const Vec2 threat[1] = {o.center};
+      steer::writeAvoid(map, body.position, threat, {lookahead + o.radius});
+    } else {
+      steer::writeAvoidDisc(map, body.position, o.center, o.radius + arch.limits.radius, lookahead);
+    }
   }
   const float personalSpace = 4.0f * arch.limits.radius;
   ctx.grid.forEachNear(body.position.x, body.position.y, personalSpace, [&](std::uint32_t j) {
     if (j == slot) return;
-    steer::writeAvoidDisc(map, body.position, {ctx.in.px[j], ctx.in.py[j]}, 2.0f * arch.limits.radius,
-                          personalSpace);
+    if (spec.contextDotDanger) {
+      const Vec2 threat[1] = {{ctx.in.px[j], ctx.in.py[j]}};
+      steer::writeAvoid(map, body.position, threat, {personalSpace});
+    } else {
+      steer::writeAvoidDisc(map, body.position, {ctx.in.px[j], ctx.in.py[j]}, 2.0f * arch.limits.radius,
+                            personalSpace);
+    }
   });
+  if (spec.contextArgmax) {
+    choice = steer::chooseArgmax(map);  // seed 001: no mask, so it never has to relax one
+    return true;
+  }
   // Fray's masking, strict first. When every interesting slot is masked (a gap narrower than
   // the slots can resolve, a crowd ahead) Fray stops; an agent that stops for good looks broken,
   // so the mask is relaxed step by step and the agent edges along the least dangerous way.

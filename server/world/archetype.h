@@ -69,10 +69,12 @@ struct BehaviourSpec {
   float targetRadius = 0.1f;  // m
   float timeToTarget = 0.1f;  // s (ARRIVE with slowRadius, VELOCITY_MATCH)
   // Tuning (behaviour_table.h says which kind reads which).
-  float maxPrediction = 0.0f;    // s, pursue and evade's lookahead cap; 0: none
-  float rayLength = 3.0f;        // m, whisker avoidance's central ray
-  float timeHorizon = 3.0f;      // s, collision avoidance
-  float dangerTolerance = 0.1f;  // context steering's first mask tolerance
+  float maxPrediction = 0.0f;     // s, pursue and evade's lookahead cap; 0: none
+  float rayLength = 3.0f;         // m, whisker avoidance's central ray
+  float timeHorizon = 3.0f;       // s, collision avoidance
+  float dangerTolerance = 0.1f;   // context steering's first mask tolerance
+  bool contextArgmax = false;     // context steering chooses argmax(interest - danger) (seed 001)
+  bool contextDotDanger = false;  // ... and writes danger as STEERING.md's dot lobe, not discs
 };
 
 struct FlockParams {

@@ -60,6 +60,7 @@ enum BehaviourField : std::uint32_t {
   kFieldRayLength = 1u << 11,
   kFieldTimeHorizon = 1u << 12,
   kFieldDangerTolerance = 1u << 13,
+  kFieldContext = 1u << 14,  // context_chooser, context_danger
 };
 
 struct BehaviourRow {
@@ -99,7 +100,7 @@ inline constexpr std::array kBehaviourTable = {
     BehaviourRow{BehaviourKind::kArriveAt, "ARRIVE_AT", "arrive_at", kFieldWaypoint,
                  "arrive at `waypoint` (Buckland, normal deceleration)"},
     BehaviourRow{BehaviourKind::kContextSeekWaypoints, "CONTEXT_SEEK_WAYPOINTS", "context_seek_waypoints",
-                 kFieldPath | kFieldDangerTolerance,
+                 kFieldPath | kFieldDangerTolerance | kFieldContext,
                  "context steering: chase the path's current waypoint, avoid through the danger map"},
     BehaviourRow{BehaviourKind::kInterposeNearest, "INTERPOSE_NEAREST", "interpose_nearest",
                  kTargeted | kFieldSecondArchetype,
