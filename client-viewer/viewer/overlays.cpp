@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 #include <optional>
 
 #include "proto/snapshot_codec.h"
@@ -73,6 +74,7 @@ void Overlays::drawSelection(SDL_Renderer* renderer, const Camera& camera, const
       canvas_.line(s, tip, 1.2f, palette::kSensor.withAlpha(200));
       canvas_.disc(tip, 2.0f, palette::kSensor.withAlpha(220), 8);
     }
+    drawSenses(camera, *d, at);
   }
   if (settings.target) {
     if (d->target_id() >= 0) {
@@ -102,6 +104,38 @@ void Overlays::drawSelection(SDL_Renderer* renderer, const Camera& camera, const
     canvas_.arrow(s, s + f, 3.0f, 11.0f, palette::kCombinedForce);
   }
   canvas_.flush(renderer);
+}
+
+// A brain's senses: each one's reach as an arc over its field of view (a ring when all round) with
+// the cone's edges, and a line of sight to each agent in it: solid green when it sees it, dashed
+// red when an obstacle or wall is in the way.
+void Overlays::drawSenses(const Camera& camera, const wire::DebugInfo& d, Point at) {
+  const Point s = camera.worldToScreen(at);
+  const float facing = std::atan2(d.heading_y(), d.heading_x());
+  for (const wire::DebugSense& sense : d.senses()) {
+    if (!(sense.range() > 0.0f) || !std::isfinite(sense.range())) continue;
+    const float half = std::clamp(sense.fov_deg(), 0.0f, 360.0f) * 0.5f * std::numbers::pi_v<float> / 180.0f;
+    const int segments = 48;
+    Point last{};
+    for (int k = 0; k <= segments; ++k) {
+      const float a = facing - half + 2.0f * half * static_cast<float>(k) / segments;
+      const Point p = camera.worldToScreen(at + Point{std::cos(a), std::sin(a)} * sense.range());
+      if (k > 0) canvas_.line(last, p, 1.2f, palette::kSense);
+      if ((k == 0 || k == segments) && half < std::numbers::pi_v<float>)
+        canvas_.line(s, p, 1.0f, palette::kSense);
+      last = p;
+    }
+    const int n =
+        std::min({sense.agent_id_size(), sense.agent_x_size(), sense.agent_y_size(), sense.visible_size()});
+    for (int k = 0; k < n; ++k) {
+      const Point p = camera.worldToScreen({sense.agent_x(k), sense.agent_y(k)});
+      if (sense.visible(k)) {
+        canvas_.line(s, p, 1.5f, palette::kSeen);
+      } else {
+        canvas_.dashedLine(s, p, 1.2f, 4.0f, 4.0f, palette::kUnseen);
+      }
+    }
+  }
 }
 
 void Overlays::drawNavigation(SDL_Renderer* renderer, const Camera& camera, const Scene& scene,

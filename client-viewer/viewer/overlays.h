@@ -63,6 +63,7 @@ class Overlays {
                   const OverlaySettings& settings);
 
  private:
+  void drawSenses(const Camera& camera, const wire::DebugInfo& d, Point at);
   Canvas canvas_;
 };
 

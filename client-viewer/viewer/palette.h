@@ -42,6 +42,9 @@ inline constexpr Rgba kInterest{120, 220, 140, 150};  // the area-of-interest ci
 // The selected agent's debug overlays.
 inline constexpr Rgba kCombinedForce{255, 255, 255};
 inline constexpr Rgba kSensor{150, 200, 255, 120};  // neighbour radius, detection box, feelers
+inline constexpr Rgba kSense{255, 210, 120, 110};   // a brain's sense: its reach and field of view
+inline constexpr Rgba kSeen{120, 240, 160, 220};    // a line of sight to an agent it sees
+inline constexpr Rgba kUnseen{255, 110, 110, 170};  // in reach and view, but behind something
 inline constexpr Rgba kTarget{255, 110, 110, 200};
 inline constexpr Rgba kGoal{120, 240, 160, 210};
 inline constexpr Rgba kCorridor{255, 200, 80, 235};  // the leg it is on; the rest dimmer

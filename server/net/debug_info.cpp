@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "steering/obstacle_avoidance.h"
 #include "steering/wall_avoidance.h"
 #include "world/agent_inspect.h"
+#include "world/brain_think.h"
 
 namespace steerd::net {
 
@@ -90,6 +93,44 @@ wire::DebugHover debugHoverOf(const World& world, AgentId id) {
   return hover;
 }
 
+namespace {
+
+// What each of the brain's senses reaches from `slot` now, as brain_think's senses() judges it
+// (range, the cone along the heading, a line of sight past obstacles and walls).
+void addSenses(const World& world, std::uint32_t slot, const brain::Brain& brain, wire::DebugInfo& info) {
+  constexpr std::size_t kMaxSeen = 16;
+  const AgentColumns& a = world.agents();
+  const steer::Vec2 p{a.px[slot], a.py[slot]}, heading{a.hx[slot], a.hy[slot]};
+  for (const brain::Sense& sense : brain.senses) {
+    wire::DebugSense* out = info.add_senses();
+    out->set_name(sense.name);
+    out->set_range(sense.range);
+    out->set_fov_deg(sense.cosHalfFov <= -1.0f
+                         ? 360.0f
+                         : 2.0f * std::acos(std::clamp(sense.cosHalfFov, -1.0f, 1.0f)) * 180.0f / steer::kPi);
+    std::vector<std::pair<float, std::uint32_t>> near;
+    for (std::uint32_t j = 0; j < a.size(); ++j) {
+      if (j == slot || a.archetype[j] != sense.archetype) continue;
+      const steer::Vec2 d = steer::Vec2{a.px[j], a.py[j]} - p;
+      const float dist = steer::length(d);
+      if (dist > sense.range) continue;
+      if (sense.cosHalfFov > -1.0f && dist > 0.0f && steer::dot(heading, d / dist) < sense.cosHalfFov)
+        continue;
+      near.emplace_back(dist, j);
+    }
+    std::sort(near.begin(), near.end());
+    for (std::size_t k = 0; k < near.size() && k < kMaxSeen; ++k) {
+      const std::uint32_t j = near[k].second;
+      out->add_agent_id(a.id[j]);
+      out->add_agent_x(a.px[j]);
+      out->add_agent_y(a.py[j]);
+      out->add_visible(!sightBlocked(world.geometry(), p, {a.px[j], a.py[j]}));
+    }
+  }
+}
+
+}  // namespace
+
 wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions) {
   wire::DebugInfo info;
   info.set_agent_id(id);
@@ -126,6 +167,7 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
     info.set_goal_y(memory.goalY);
   }
   info.set_target_id(memory.targetId);
+  if (arch.brain) addSenses(world, slot, *arch.brain, info);
   info.set_radius(arch.limits.radius);
   info.set_max_speed(arch.limits.maxSpeed);
   info.set_max_force(arch.limits.maxForce);

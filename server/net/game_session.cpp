@@ -325,11 +325,14 @@ void GameSession::sendDebugInfo() {
     if (!info) continue;
     *p.mutable_debug_info() = std::move(*info);
     OutDatagram d{id, {}};
-    // Long state names can overflow a datagram: the oldest transitions go first, then the forces.
+    // Long state names can overflow a datagram: the oldest transitions go first, then the senses
+    // (the last first), then the forces.
     auto* body = p.mutable_debug_info();
     while (!wire::encodeDatagram({wire::Packet::kDebugInfo, 0, 0, 0}, p, d.bytes)) {
       if (body->transitions_size() > 0) {
         body->mutable_transitions()->erase(body->mutable_transitions()->begin());
+      } else if (body->senses_size() > 0) {
+        body->mutable_senses()->RemoveLast();
       } else if (body->behaviours_size() > 0) {
         body->clear_behaviours();
       } else {
