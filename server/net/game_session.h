@@ -54,6 +54,7 @@ class GameSession {
   void serveHeld(const std::function<bool(std::uint32_t clientId)>& wantsSnapshot);
 
   std::size_t clientCount() const { return clients_.size(); }
+  bool hasClient(std::uint32_t clientId) const { return clients_.count(clientId) != 0; }
   // What the last beforeTick() took from the network, in the order it was applied (a recording
   // keeps it: server/record/).
   const std::vector<NetEvent>& takenEvents() const { return events_; }

@@ -117,6 +117,9 @@ void ReplayTransport::takeEvents(std::vector<net::NetEvent>& out) {
   out.clear();
   out.swap(next);
   pullLive();
+  // Muted (a seek playing ahead), the watchers' joins, leaves and acks wait: a join's Accept
+  // would go nowhere.
+  if (muted_) return;
   for (net::NetEvent& e : liveEvents_) out.push_back(std::move(e));
   liveEvents_.clear();
 }

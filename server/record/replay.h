@@ -69,7 +69,7 @@ class ReplayTransport final : public net::SessionTransport {
   // they had just connected (a replay rebuilt from its start).
   const std::vector<std::uint32_t>& watchers() const { return watchers_; }
   void rejoin(const std::vector<std::uint32_t>& watchers);
-  // Muted: nothing goes to watchers (a seek plays ahead unseen).
+  // Muted: nothing goes to watchers (a seek plays ahead unseen), and what they send waits.
   void setMuted(bool muted) { muted_ = muted; }
   // Pongs tell clients the tick rate times this (a playback at another speed).
   void setRateScale(double scale) { rateScale_ = scale; }

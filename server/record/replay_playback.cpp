@@ -206,6 +206,9 @@ void ReplayPlayback::sendStatus() {
     });
   }
   for (const std::uint32_t id : watchers) {
+    // Not before its Accept (a watcher that connected during a seek joins after it): the client
+    // could not open a sealed status yet.
+    if (!replayer_->session().hasClient(id | ReplayTransport::kLiveClientBit)) continue;
     const auto it = applied_.find(id);
     s->set_control_applied(it == applied_.end() ? 0 : it->second);
     net::OutDatagram d{id, {}};

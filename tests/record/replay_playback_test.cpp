@@ -279,6 +279,30 @@ TEST_F(Playback, PausedTheInspectorIsAnsweredEachTimeItAsks) {
   EXPECT_EQ(take().debugInfos.size(), 1u);
 }
 
+// A watcher that connects while a seek plays ahead joins the session after it: nothing, a status
+// included, goes to it before its Accept (the client could not open a sealed packet yet).
+TEST_F(Playback, AWatcherConnectingDuringASeekGetsItsAcceptFirst) {
+  connectWatcher();
+  send(wire::REPLAY_PAUSE);
+  send(wire::REPLAY_SEEK, 1.0f, 110);
+  live_.events.push_back(join(8));
+  run(0.5);
+  EXPECT_EQ(playback_->tick(), 110u);
+  ASSERT_FALSE(live_.sent.empty());
+  std::size_t first = live_.sent.size();
+  for (std::size_t k = 0; k < live_.sent.size(); ++k) {
+    if (live_.sent[k].clientId == 8) {
+      first = k;
+      break;
+    }
+  }
+  ASSERT_LT(first, live_.sent.size());
+  wire::Decoded decoded;
+  wire::decodeDatagram(live_.sent[first].bytes, decoded);
+  EXPECT_TRUE(decoded.packet.has_accept()) << decoded.packet.DebugString();
+  EXPECT_FALSE(take(8).statuses.empty());  // and statuses after it
+}
+
 TEST_F(Playback, HostileControlsAreClampedOrIgnored) {
   connectWatcher();
   send(wire::REPLAY_PAUSE);
