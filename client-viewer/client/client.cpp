@@ -880,6 +880,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       return;
     }
     if (s.epoch() < epoch) return;  // overtaken by a newer epoch's
+    // Within an epoch the playback only goes forward: an older status that arrives late is stale.
+    if (replay && s.epoch() == replay->epoch() && s.tick() < replay->tick()) return;
     ++counters.replayStatuses;
     if (s.epoch() > epoch) startEpoch(s.epoch());
     while (!replayOut.empty() && replayOut.front().request() <= s.control_applied()) replayOut.pop_front();

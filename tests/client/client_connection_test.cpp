@@ -878,6 +878,13 @@ TEST(ClientConnectionTest, FollowsAServedReplaysStatusAndEpochs) {
   server.send(replayStatus(45, 0, true, 1.0f, 1));
   ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 16; }));
   EXPECT_EQ(client.replayStatus()->tick(), 41u);
+  // Nor does one of the same epoch from before the newest (it overtook nothing: it is late).
+  server.send(replayStatus(60, 1, false, 1.0f, 1));
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.replayStatus()->tick() == 60u; }));
+  server.send(replayStatus(55, 1, true, 1.0f, 1));
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 22; }));
+  EXPECT_EQ(client.replayStatus()->tick(), 60u);
+  EXPECT_FALSE(client.replayStatus()->paused());
 }
 
 }  // namespace
