@@ -9,6 +9,8 @@ steerd=$1
 viewer=$2
 # shellcheck source=../lib/steerd_server.sh
 . "$(dirname "$0")/../lib/steerd_server.sh"
+# shellcheck source=../lib/xvfb_viewer.sh
+. "$(dirname "$0")/../lib/xvfb_viewer.sh"
 command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run is not installed (Debian: xvfb)"; exit 77; }
 
 tmp=$(mktemp -d)
@@ -18,10 +20,8 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-# Display numbers start at a random point (-n) so tests run in parallel (ctest -j) rarely race
-# for the same one (xvfb-run -a only takes the first free number).
 after=0.5
-view() { timeout 60 xvfb-run -a -n $((100 + RANDOM % 800)) "$viewer" --width 400 --height 300 --screenshot "$tmp/shot.png" --after "$after" "$@"; }
+view() { xvfb_viewer "$tmp" "$viewer" --width 400 --height 300 --screenshot "$tmp/shot.png" --after "$after" "$@"; }
 
 # 1. Nobody listening: the handshake times out (5 s); exit non-zero, say so.
 free=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -11,6 +11,8 @@ steerd=$1
 viewer=$2
 # shellcheck source=../lib/steerd_server.sh
 . "$(dirname "$0")/../lib/steerd_server.sh"
+# shellcheck source=../lib/xvfb_viewer.sh
+. "$(dirname "$0")/../lib/xvfb_viewer.sh"
 command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run is not installed (Debian: xvfb)"; exit 77; }
 
 tmp=$(mktemp -d)
@@ -20,12 +22,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-# Display numbers start at a random point (-n) so tests run in parallel (ctest -j) rarely race
-# for the same one (xvfb-run -a only takes the first free number).
-view() {
-  timeout 90 xvfb-run -a -n $((100 + RANDOM % 800)) -s "-screen 0 1280x1024x24" "$viewer" --width 1000 \
-    --height 700 --screenshot "$tmp/shot.png" --after 1 "$@"
-}
+view() { xvfb_viewer "$tmp" "$viewer" --width 1000 --height 700 --screenshot "$tmp/shot.png" --after 1 "$@"; }
 
 # 1. Control granted: both spawns answered, the good one selected and drawn.
 start_steerd "$tmp/server.log" --allow-control || exit 1

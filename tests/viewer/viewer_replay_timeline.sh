@@ -9,6 +9,8 @@ steerd=$1
 viewer=$2
 # shellcheck source=../lib/steerd_server.sh
 . "$(dirname "$0")/../lib/steerd_server.sh"
+# shellcheck source=../lib/xvfb_viewer.sh
+. "$(dirname "$0")/../lib/xvfb_viewer.sh"
 command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run is not installed (Debian: xvfb)"; exit 77; }
 
 tmp=$(mktemp -d)
@@ -19,19 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for f in "$tmp"/*.txt "$tmp"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
-# The viewer's own exit code, through a file: xvfb-run's can be its own (under load it once
-# exited 5, "problem while cleaning up temporary directory", after the viewer had exited 1).
-cat >"$tmp/run-viewer" <<EOF
-#!/bin/sh
-"$viewer" "\$@"
-echo \$? >"$tmp/rc"
-EOF
-chmod +x "$tmp/run-viewer"
-view() {
-  rm -f "$tmp/rc"
-  timeout 90 xvfb-run -a -n $((100 + RANDOM % 800)) -s "-screen 0 1280x1024x24" "$tmp/run-viewer" "$@"
-  return "$(grep -sE '^[0-9]+$' "$tmp/rc" || echo 99)"
-}
+view() { xvfb_viewer "$tmp" "$viewer" "$@"; }
 
 # A recording of 150 ticks (5 s of play, NPCs only).
 start_steerd "$tmp/record.log" --record "$tmp/s.rec" --ticks 150 || fail "the recording server did not start"

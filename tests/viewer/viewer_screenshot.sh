@@ -9,6 +9,8 @@ steerd=$1
 viewer=$2
 # shellcheck source=../lib/steerd_server.sh
 . "$(dirname "$0")/../lib/steerd_server.sh"
+# shellcheck source=../lib/xvfb_viewer.sh
+. "$(dirname "$0")/../lib/xvfb_viewer.sh"
 command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run is not installed (Debian: xvfb)"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
 
@@ -23,9 +25,7 @@ trap cleanup EXIT
 start_steerd "$tmp/server.log" --allow-debug || exit 1
 
 png=$tmp/shot.png
-# Display numbers start at a random point (-n) so tests run in parallel (ctest -j) rarely race
-# for the same one (xvfb-run -a only takes the first free number).
-timeout 90 xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24" "$viewer" --server "127.0.0.1:$port" \
+xvfb_viewer "$tmp" "$viewer" --server "127.0.0.1:$port" \
   --screenshot "$png" --after 3 --bot circle --width 800 --height 500 --select 300 \
   --overlay forces,target,sensors >"$tmp/out" 2>"$tmp/err"
 rc=$?
