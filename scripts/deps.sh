@@ -14,12 +14,15 @@ packages=(
   libsodium-dev        # connect cookies and tokens: keyed MACs (HMAC-SHA-512-256), random keys
   libcpp-httplib-dev   # the /metrics and /healthz HTTP endpoint
   librecast-dev        # Recast/Detour: navmesh building, A* path queries (and DetourCrowd, for the comparison bench)
+  nlohmann-json3-dev   # JSON: the JSON log format (--log-format json), the load tester's reports and series
   libgtest-dev         # tests
   libbenchmark-dev     # benches
   libsdl2-dev          # steer-viewer: window, input and SDL_Renderer (works on a software renderer)
   libimgui-dev         # steer-viewer: Dear ImGui panels (the SDL_Renderer backend is built from its sources)
   zlib1g-dev           # steer-viewer: PNG screenshots (deflate and CRC-32)
   xvfb xauth           # steer-viewer's tests: a virtual X display (xvfb-run) for headless screenshots
+  prometheus           # tests: promtool checks deploy/prometheus/ (rules and their unit tests); a real
+                       # Prometheus scrapes a test server for the dashboard's queries
 )
 
 # Callers may ask for more, as a space-separated list (scripts/fuzz.sh: clang and its fuzzer runtime).

@@ -1,6 +1,5 @@
 // steerd: the server process. Flags, logging, then the headless or the real-time run.
 #include <google/protobuf/stubs/logging.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -8,6 +7,7 @@
 #include <exception>
 
 #include "app/headless_run.h"
+#include "app/logging.h"
 #include "app/options.h"
 #include "app/realtime_run.h"
 #include "app/replay_serve.h"
@@ -20,8 +20,7 @@ int main(int argc, char** argv) {
   if (auto exitCode = steerd::parseOptions(argc, argv, options)) return *exitCode;
 
   // Logs go to stderr so that stdout carries only what scripts read (the report, state_hash).
-  auto logger = spdlog::stderr_color_mt("steerd");
-  spdlog::set_default_logger(logger);
+  steerd::setUpLogging(options.logLevel, options.logFormat);
   // libprotobuf logs a line for each malformed string it parses (a peer's invalid UTF-8 in a
   // Control packet): those datagrams are dropped and counted (bad_body), so a flood of them must
   // not become a flood of stderr lines. Its messages go to the debug level.
@@ -33,8 +32,6 @@ int main(int argc, char** argv) {
           spdlog::debug("protobuf {}:{}: {}", file, line, message);
         }
       });
-  spdlog::set_level(spdlog::level::from_str(options.logLevel));
-  spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
 
   try {
     if (options.issueToken >= 0) {

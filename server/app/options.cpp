@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "app/build_info.h"
 #include "scenario/scenario_file.h"
 
 namespace steerd {
@@ -57,7 +58,7 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
       ->envname("STEERD_BIND");
   app.add_option("--port", out.port, "UDP game port (0: any free port, logged)")->envname("STEERD_PORT");
   app.add_option("--metrics-port", out.metricsPort,
-                 "HTTP port for /metrics and /healthz (0: any free port, logged)")
+                 "HTTP port for /metrics, /healthz and /readyz (0: any free port, logged)")
       ->envname("STEERD_METRICS_PORT");
   app.add_option("--send-rate", out.sendRate, "Snapshots per second to each client (at most --tick-rate)")
       ->check(CLI::Range(1.0, 1000.0))
@@ -148,7 +149,18 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                "With --replay: play the recording in real time for viewers (on --port) to watch, still "
                "checking every tick; starts when the first viewer connects");
   app.add_option("--log-level", out.logLevel, "trace, debug, info, warn, error, critical, off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+      ->envname("STEERD_LOG_LEVEL");
+  app.add_option("--log-format", out.logFormat,
+                 "text (one line each, UTC time) or json (one object per line: time in UTC, level, message)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->envname("STEERD_LOG_FORMAT");
+  app.set_version_flag("--version", versionText(), "Print the version, compiler and build flags, and exit");
+  // Same keys as the flags, without the dashes: `tick-rate = 20`, `scenario = "yard.txtpb"` (TOML
+  // or INI); flags on the command line win over the file.
+  app.set_config("--config", "", "Read flags from this TOML file (keys are the flag names: tick-rate = 20)")
+      ->check(CLI::ExistingFile);
+  app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt key is an error, not ignored
   app.add_option("--status-interval", out.statusInterval, "Seconds between status lines (0: none)")
       ->check(CLI::Range(0.0, 3600.0));
   try {

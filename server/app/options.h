@@ -28,6 +28,7 @@ struct Options {
   std::string replay;  // re-run this recording headless, checking every tick's state hash
   bool serve = false;  // with replay: play it in real time for viewers to watch
   std::string logLevel = "info";
+  std::string logFormat = "text";               // "text" or "json" (one object per line); UTC either way
   double statusInterval = 1.0;                  // s between status lines; 0 turns them off
   bool watch = false;                           // reload the scenario file's archetypes when it changes
   std::string navCache = defaultNavCacheDir();  // built navmeshes are kept here ("" or "none": off)

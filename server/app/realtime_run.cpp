@@ -12,6 +12,7 @@
 
 #include "app/agones_sdk.h"
 #include "app/fixed_timestep.h"
+#include "app/metrics_setup.h"
 #include "app/tick_stats.h"
 #include "net/game_session.h"
 #include "net/http_endpoint.h"
@@ -53,6 +54,7 @@ class RealtimeServer {
     signals_.async_wait([this](const std::error_code& ec, int signal) {
       if (ec) return;
       spdlog::info("signal {} received: stopping after tick {}", signal, world_.tick());
+      metrics_.accepting.store(false, std::memory_order_relaxed);  // /readyz: 503 from now on
       stopping_ = true;
       timer_.cancel();
     });
@@ -88,8 +90,8 @@ class RealtimeServer {
           std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
       const net::TickTimes times = tick_.run(ns);
       stats_.add(times.tickMs);
-      metrics_.tickMs.observe(times.tickMs);
-      metrics_.snapshotMs.observe(times.snapshotMs);
+      metrics_.tickSeconds.observe(times.tickMs / 1000.0);
+      metrics_.snapshotSeconds.observe(times.snapshotMs / 1000.0);
       metrics_.ticks.fetch_add(1, std::memory_order_relaxed);
       metrics_.agents.store(world_.agentCount(), std::memory_order_relaxed);
       metrics_.lastTick.store(world_.tick(), std::memory_order_relaxed);
@@ -142,6 +144,7 @@ class RealtimeServer {
   }
 
   void endMatch() {
+    metrics_.accepting.store(false, std::memory_order_relaxed);
     if (agones_ != nullptr) agones_->shutdown();
     stop();
   }
@@ -302,12 +305,13 @@ int runRealtime(const Options& options) {
     }
   }
   net::ServerMetrics metrics;
+  describeServer(metrics, options);
+  // /healthz turns 503 when no tick has completed for a second, or ten ticks if those are longer.
+  metrics.stallSeconds = std::max(1.0, 10.0 / options.tickRate);
   std::unique_ptr<net::HttpEndpoint> http;
   std::unique_ptr<net::NetEndpoint> endpoint;
   try {
-    // /healthz turns 503 when no tick has completed for a second, or ten ticks if those are longer.
-    http = std::make_unique<net::HttpEndpoint>(options.bind, options.metricsPort, metrics,
-                                               std::max(1.0, 10.0 / options.tickRate));
+    http = std::make_unique<net::HttpEndpoint>(options.bind, options.metricsPort, metrics);
     endpoint = std::make_unique<net::NetEndpoint>(netConfig, metrics);
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());
@@ -323,6 +327,7 @@ int runRealtime(const Options& options) {
       options.playerInput == "intent" ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
   net::GameSession session(*world, *endpoint, metrics, sessionConfig);
   endpoint->start();
+  metrics.accepting.store(true, std::memory_order_relaxed);
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
                options.seed, world->agentCount(), options.tickRate, options.threads);
   spdlog::info("listening on udp {}:{} ({} snapshots/s, up to {} clients{}); metrics on http://{}:{}/metrics",
@@ -345,6 +350,7 @@ int runRealtime(const Options& options) {
   RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get(), load.startOnly,
                         recorder.get());
   server.run();
+  metrics.accepting.store(false, std::memory_order_relaxed);
   endpoint->stop();
   http->stop();
   if (recorder) {

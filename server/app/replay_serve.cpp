@@ -7,6 +7,7 @@
 #include <csignal>
 #include <thread>
 
+#include "app/metrics_setup.h"
 #include "net/http_endpoint.h"
 #include "net/net_endpoint.h"
 #include "record/replay_playback.h"
@@ -31,11 +32,13 @@ int runReplayServe(const Options& options) {
     }
   }
   net::ServerMetrics metrics;
+  describeServer(metrics, options);
+  metrics.stallSeconds = 3600.0;  // a paused replay ticks no more, and is still well
   std::unique_ptr<net::NetEndpoint> endpoint;
   std::unique_ptr<net::HttpEndpoint> http;
   try {
     endpoint = std::make_unique<net::NetEndpoint>(config, metrics);
-    http = std::make_unique<net::HttpEndpoint>(options.bind, options.metricsPort, metrics, 3600.0);
+    http = std::make_unique<net::HttpEndpoint>(options.bind, options.metricsPort, metrics);
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());
     return 2;
@@ -50,6 +53,7 @@ int runReplayServe(const Options& options) {
     return opened.exitCode();
   }
   endpoint->start();
+  metrics.accepting.store(true, std::memory_order_relaxed);
   spdlog::info(
       "replaying {} ({}, seed {}, {} Hz, ticks {} to {}) for viewers; playback starts when the first one "
       "connects, and they can pause, step, change the speed and seek; it ends once played to its end "
@@ -84,6 +88,7 @@ int runReplayServe(const Options& options) {
     const std::int64_t wait = next - steadyNs();
     if (wait > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
   }
+  metrics.accepting.store(false, std::memory_order_relaxed);
   endpoint->stop();
   http->stop();
   const record::ReplayResult& r = playback->result();

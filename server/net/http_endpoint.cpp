@@ -1,5 +1,8 @@
 #include "net/http_endpoint.h"
 
+#include "net/process_metrics.h"
+
+#include <fmt/format.h>
 #include <httplib.h>
 
 #include <chrono>
@@ -8,27 +11,45 @@
 
 namespace steerd::net {
 
-HttpEndpoint::HttpEndpoint(const std::string& bind, std::uint16_t port, const ServerMetrics& metrics,
-                           double stallSeconds)
-    : metrics_(metrics), stallSeconds_(stallSeconds), server_(std::make_unique<httplib::Server>()) {
+namespace {
+
+std::int64_t steadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+HttpEndpoint::HttpEndpoint(const std::string& bind, std::uint16_t port, const ServerMetrics& metrics)
+    : metrics_(metrics), server_(std::make_unique<httplib::Server>()) {
   server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
-    res.set_content(metrics_.render(), "text/plain; version=0.0.4");
+    res.set_content(metrics_.render(steadyNowNs(), processMetricsText()), "text/plain; version=0.0.4");
   });
+  // Liveness: is the tick loop alive? (Kubernetes restarts the pod when not.)
   server_->Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
-    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                         std::chrono::steady_clock::now().time_since_epoch())
-                         .count();
-    const std::int64_t last = metrics_.lastTickSteadyNs.load(std::memory_order_relaxed);
-    const double age = last == 0 ? 0.0 : static_cast<double>(now - last) / 1e9;
+    const std::int64_t now = steadyNowNs();
     const std::uint64_t tick = metrics_.lastTick.load(std::memory_order_relaxed);
-    if (age > stallSeconds_) {
+    if (!metrics_.healthy(now)) {
       res.status = 503;
       res.set_content(
-          "stalled: no tick for " + std::to_string(age) + " s (last tick " + std::to_string(tick) + ")\n",
+          fmt::format("stalled: no tick for {:.3f} s (last tick {})\n", metrics_.secondsSinceTick(now), tick),
           "text/plain");
       return;
     }
     res.set_content("ok tick " + std::to_string(tick) + "\n", "text/plain");
+  });
+  // Readiness: would a new player be admitted now? (Not while starting, stopping, stalled or full.)
+  server_->Get("/readyz", [this](const httplib::Request&, httplib::Response& res) {
+    const std::string why = metrics_.notReadyReason(steadyNowNs());
+    if (!why.empty()) {
+      res.status = 503;
+      res.set_content("not ready: " + why + "\n", "text/plain");
+      return;
+    }
+    res.set_content(fmt::format("ready: {} of {} clients\n", metrics_.clients.load(std::memory_order_relaxed),
+                                metrics_.maxClients.load(std::memory_order_relaxed)),
+                    "text/plain");
   });
   const int bound =
       port == 0 ? server_->bind_to_any_port(bind) : (server_->bind_to_port(bind, port) ? port : -1);

@@ -49,6 +49,9 @@ struct NetProtocol::Connection {
   std::array<bool, 256> acked{};
   std::uint64_t sent = 0, ackedCount = 0, lost = 0;
   double rttMs = 0;
+  // The per-second window of /metrics' client histograms: when it began, and the counts then.
+  std::int64_t windowStartNs = 0;
+  std::uint64_t windowAcked = 0, windowLost = 0;
   TokenBucket sceneBudget{kSceneBurstParts, kScenePartsPerSecond};
   bool control = false;                      // the control role: its Control packets go to the simulation
   std::optional<std::uint64_t> tokenClient;  // the connect token's client id (servers with a key)
@@ -472,6 +475,19 @@ void NetProtocol::removeConnection(std::map<Address, Connection>::iterator it, w
   events_.push(std::move(e));
 }
 
+void NetProtocol::observeClientWindow(Connection& c, std::int64_t nowNs) {
+  if (c.windowStartNs == 0) c.windowStartNs = c.lastReceivedNs;  // connected: the first window opens
+  if (nowNs - c.windowStartNs < nanoseconds(1.0)) return;
+  if (c.rttMs > 0) metrics_.clientRttSeconds.observe(c.rttMs / 1000.0);
+  const std::uint64_t acked = c.ackedCount - c.windowAcked, lost = c.lost - c.windowLost;
+  if (acked + lost > 0) {
+    metrics_.clientLossRatio.observe(static_cast<double>(lost) / static_cast<double>(acked + lost));
+  }
+  c.windowStartNs = nowNs;
+  c.windowAcked = c.ackedCount;
+  c.windowLost = c.lost;
+}
+
 void NetProtocol::update(NetTime now) {
   now_ = now;
   const std::int64_t timeout = nanoseconds(config_.clientTimeoutSeconds);
@@ -487,7 +503,8 @@ void NetProtocol::update(NetTime now) {
     } else {
       const double delivered = static_cast<double>(c.ackedCount + c.lost);
       summaries.push_back(
-          {c.clientId, c.rttMs, delivered > 0 ? 100.0 * static_cast<double>(c.lost) / delivered : 0.0});
+          {c.clientId, c.rttMs, delivered > 0 ? static_cast<double>(c.lost) / delivered : 0.0});
+      observeClientWindow(c, now.steadyNs);
     }
     it = next;
   }

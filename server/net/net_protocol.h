@@ -108,6 +108,8 @@ class NetProtocol final : public SessionTransport {
   void sendStateless(const wire::Packet& packet, wire::Packet::BodyCase type);
   void refuse(wire::RefuseReason reason, const std::string& message);
   void removeConnection(std::map<Address, Connection>::iterator it, wire::DisconnectReason why);
+  // Once a second per client: its RTT and its loss in that second into /metrics' histograms.
+  void observeClientWindow(Connection& c, std::int64_t nowNs);
   static std::string addressBytes(const Address& e);
 
   NetConfig config_;

@@ -1,7 +1,8 @@
 #include "net/server_metrics.h"
 
 #include <fmt/format.h>
-#include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace steerd::net {
 
@@ -16,37 +17,47 @@ void gauge(std::string& out, const char* name, const char* help, double v) {
   out += fmt::format("# HELP {} {}\n# TYPE {} gauge\n{} {}\n", name, help, name, name, v);
 }
 
-double percentileOf(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const auto i = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(i, v.size() - 1)];
-}
-
 }  // namespace
 
-void TickHistogram::observe(double ms) {
+Histogram::Histogram(std::vector<double> bounds)
+    : bounds_(std::move(bounds)), buckets_(std::make_unique<Counter[]>(bounds_.size() + 1)) {}
+
+void Histogram::observe(double value) {
+  if (!std::isfinite(value)) return;  // a NaN would poison _sum for good
   std::size_t i = 0;
-  while (i < kBoundsMs.size() && ms > kBoundsMs[i]) ++i;
+  while (i < bounds_.size() && value > bounds_[i]) ++i;
   buckets_[i].fetch_add(1, kRelaxed);
   count_.fetch_add(1, kRelaxed);
-  double sum = sumMs_.load(kRelaxed);
-  while (!sumMs_.compare_exchange_weak(sum, sum + ms, kRelaxed)) {
+  double sum = sum_.load(kRelaxed);
+  while (!sum_.compare_exchange_weak(sum, sum + value, kRelaxed)) {
   }
 }
 
-std::string TickHistogram::render(const char* name, const char* help) const {
+std::string Histogram::render(const char* name, const char* help) const {
   std::string out = fmt::format("# HELP {} {}\n# TYPE {} histogram\n", name, help, name);
   std::uint64_t cumulative = 0;
-  for (std::size_t i = 0; i < kBoundsMs.size(); ++i) {
+  for (std::size_t i = 0; i < bounds_.size(); ++i) {
     cumulative += buckets_[i].load(kRelaxed);
-    out += fmt::format("{}_bucket{{le=\"{}\"}} {}\n", name, kBoundsMs[i] / 1000.0, cumulative);
+    out += fmt::format("{}_bucket{{le=\"{}\"}} {}\n", name, bounds_[i], cumulative);
   }
-  cumulative += buckets_.back().load(kRelaxed);
+  cumulative += buckets_[bounds_.size()].load(kRelaxed);
   out += fmt::format("{}_bucket{{le=\"+Inf\"}} {}\n", name, cumulative);
-  out += fmt::format("{}_sum {}\n{}_count {}\n", name, sumMs_.load(kRelaxed) / 1000.0, name,
-                     count_.load(kRelaxed));
+  out += fmt::format("{}_sum {}\n{}_count {}\n", name, sum_.load(kRelaxed), name, count_.load(kRelaxed));
   return out;
+}
+
+double ServerMetrics::secondsSinceTick(std::int64_t nowSteadyNs) const {
+  const std::int64_t last = lastTickSteadyNs.load(kRelaxed);
+  return last == 0 ? 0.0 : static_cast<double>(nowSteadyNs - last) / 1e9;
+}
+
+std::string ServerMetrics::notReadyReason(std::int64_t nowSteadyNs) const {
+  if (!accepting.load(kRelaxed)) return "not accepting players (starting or stopping)";
+  const double age = secondsSinceTick(nowSteadyNs);
+  if (age > stallSeconds) return fmt::format("stalled: no tick for {:.3f} s", age);
+  const std::uint64_t max = maxClients.load(kRelaxed);
+  if (max > 0 && clients.load(kRelaxed) >= max) return fmt::format("full: {} of {} clients", max, max);
+  return {};
 }
 
 void ServerMetrics::setClientSummaries(std::vector<ClientSummary> s) {
@@ -59,18 +70,31 @@ std::vector<ClientSummary> ServerMetrics::clientSummaries() const {
   return summaries_;
 }
 
-std::string ServerMetrics::render() const {
+std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& processText) const {
   std::string out;
-  out += tickMs.render("steerd_tick_seconds",
-                       "Duration of one simulation tick (inputs, world step, snapshots), seconds.");
-  out += snapshotMs.render("steerd_snapshot_build_seconds",
-                           "Time per tick spent building and queueing every client's snapshot, seconds.");
+  out += fmt::format(
+      "# HELP steerd_build_info The running binary: version and compiler (value 1).\n"
+      "# TYPE steerd_build_info gauge\nsteerd_build_info{{version=\"{}\",compiler=\"{}\"}} 1\n",
+      build.version, build.compiler);
+  gauge(out, "steerd_healthy", "1 while ticks keep completing (what /healthz answers), else 0.",
+        healthy(nowSteadyNs) ? 1.0 : 0.0);
+  gauge(out, "steerd_ready", "1 while accepting players (what /readyz answers), else 0.",
+        notReadyReason(nowSteadyNs).empty() ? 1.0 : 0.0);
+  out += tickSeconds.render("steerd_tick_seconds",
+                            "Duration of one simulation tick (inputs, world step, snapshots), seconds.");
+  out +=
+      snapshotSeconds.render("steerd_snapshot_build_seconds",
+                             "Time per tick spent building and queueing every client's snapshot, seconds.");
+  gauge(out, "steerd_tick_budget_seconds", "Time one tick may take at the tick rate (1 / rate), seconds.",
+        tickBudgetSeconds.load(kRelaxed));
   counter(out, "steerd_ticks_total", "Simulation ticks run.", ticks.load(kRelaxed));
   counter(out, "steerd_late_ticks_total", "Ticks that started late or were skipped to catch up.",
           lateTicks.load(kRelaxed));
   gauge(out, "steerd_agents", "Bodies in the world (NPCs and players).",
         static_cast<double>(agents.load(kRelaxed)));
   gauge(out, "steerd_clients", "Connected clients.", static_cast<double>(clients.load(kRelaxed)));
+  gauge(out, "steerd_max_clients", "Clients admitted at once (--max-clients).",
+        static_cast<double>(maxClients.load(kRelaxed)));
   counter(out, "steerd_packets_in_total", "Datagrams received.", packetsIn.load(kRelaxed));
   counter(out, "steerd_packets_out_total", "Datagrams sent.", packetsOut.load(kRelaxed));
   counter(out, "steerd_bytes_in_total", "Bytes received (UDP payload).", bytesIn.load(kRelaxed));
@@ -122,29 +146,13 @@ std::string ServerMetrics::render() const {
           controlBytes.load(kRelaxed));
   counter(out, "steerd_control_resends_total", "Results and events sent again, not acknowledged in time.",
           controlResends.load(kRelaxed));
-  const double entities = static_cast<double>(snapshotEntities.load(kRelaxed));
-  gauge(out, "steerd_snapshot_bytes_per_entity", "Snapshot bytes sent per entity update, since start.",
-        entities > 0 ? static_cast<double>(snapshotBytes.load(kRelaxed)) / entities : 0.0);
-  const auto summaries = clientSummaries();
-  std::vector<double> rtt, loss;
-  for (const auto& s : summaries) {
-    rtt.push_back(s.rttMs);
-    loss.push_back(s.lossPercent);
-  }
-  out +=
-      "# HELP steerd_client_rtt_ms Round-trip time over connected clients (summary).\n"
-      "# TYPE steerd_client_rtt_ms summary\n";
-  for (double q : {0.5, 0.99}) {
-    out += fmt::format("steerd_client_rtt_ms{{quantile=\"{}\"}} {}\n", q, percentileOf(rtt, q * 100));
-  }
-  out += fmt::format("steerd_client_rtt_ms_count {}\n", rtt.size());
-  out +=
-      "# HELP steerd_client_loss_percent Packet loss seen from the server, over connected clients.\n"
-      "# TYPE steerd_client_loss_percent summary\n";
-  for (double q : {0.5, 0.99}) {
-    out += fmt::format("steerd_client_loss_percent{{quantile=\"{}\"}} {}\n", q, percentileOf(loss, q * 100));
-  }
-  out += fmt::format("steerd_client_loss_percent_count {}\n", loss.size());
+  out += clientRttSeconds.render(
+      "steerd_client_rtt_seconds",
+      "Each connected client's smoothed round-trip time, observed once a second per client, seconds.");
+  out += clientLossRatio.render("steerd_client_loss_ratio",
+                                "Each connected client's share of the snapshots sent to it in the last "
+                                "second that it never acknowledged, observed once a second per client.");
+  out += processText;
   return out;
 }
 

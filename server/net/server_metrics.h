@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -16,23 +17,44 @@ namespace steerd::net {
 
 using Counter = std::atomic<std::uint64_t>;
 
-// Tick duration histogram with fixed bucket bounds (ms), Prometheus style (cumulative on output).
-class TickHistogram {
+// A Prometheus histogram with fixed upper bounds in base units (seconds, ratios); cumulative on
+// output. observe() may be called from any thread.
+class Histogram {
  public:
-  static constexpr std::array<double, 12> kBoundsMs = {0.25, 0.5, 1, 2, 4, 8, 12, 16, 25, 33, 50, 100};
-  void observe(double ms);
+  explicit Histogram(std::vector<double> bounds);
+  void observe(double value);
   std::string render(const char* name, const char* help) const;
+  std::uint64_t count() const { return count_.load(std::memory_order_relaxed); }
+  double sum() const { return sum_.load(std::memory_order_relaxed); }
 
  private:
-  std::array<Counter, kBoundsMs.size() + 1> buckets_{};
+  std::vector<double> bounds_;
+  std::unique_ptr<Counter[]> buckets_;  // bounds_.size() + 1 (the last is +Inf)
   Counter count_{0};
-  std::atomic<double> sumMs_{0.0};
+  std::atomic<double> sum_{0.0};
 };
+
+// Bucket bounds, seconds: tick and snapshot-build times (the 30 Hz budget is 0.033).
+inline std::vector<double> tickBoundsSeconds() {
+  return {0.00025, 0.0005, 0.001, 0.002, 0.004, 0.008, 0.012, 0.016, 0.025, 0.033, 0.05, 0.1};
+}
+// A client's smoothed round-trip time, seconds.
+inline std::vector<double> rttBoundsSeconds() {
+  return {0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0};
+}
+// A client's snapshot loss over one second, a ratio.
+inline std::vector<double> lossBounds() { return {0.0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5}; }
 
 struct ClientSummary {
   std::uint32_t clientId = 0;
   double rttMs = 0;
-  double lossPercent = 0;
+  double lossRatio = 0;  // snapshots unacknowledged over those sent, since the client connected
+};
+
+// What /metrics says about the binary (steerd_build_info's labels).
+struct BuildLabels {
+  std::string version;
+  std::string compiler;
 };
 
 struct ServerMetrics {
@@ -55,8 +77,25 @@ struct ServerMetrics {
   std::atomic<std::uint64_t> agents{0}, clients{0};
   std::atomic<std::int64_t> lastTickSteadyNs{0};  // steady_clock time of the last completed tick
   std::atomic<std::uint64_t> lastTick{0};
-  TickHistogram tickMs;      // the whole tick: inputs, step, snapshots
-  TickHistogram snapshotMs;  // the snapshot part of it (all clients)
+  Histogram tickSeconds{tickBoundsSeconds()};      // the whole tick: inputs, step, snapshots
+  Histogram snapshotSeconds{tickBoundsSeconds()};  // the snapshot part of it (all clients)
+  // Once a second for each connected client (NetProtocol::update): its smoothed RTT, and the share
+  // of the snapshots it was sent in that second that it never acknowledged.
+  Histogram clientRttSeconds{rttBoundsSeconds()};
+  Histogram clientLossRatio{lossBounds()};
+  // Set once at start-up: the limits alerts compare against.
+  std::atomic<std::uint64_t> maxClients{0};
+  std::atomic<double> tickBudgetSeconds{0.0};  // 1 / tick rate
+  double stallSeconds = 1.0;  // healthy while a tick completed within this long (set before serving)
+  // Accepting players: set once the game port listens, cleared when the server starts to stop.
+  std::atomic<bool> accepting{false};
+  BuildLabels build;
+
+  // steady_clock nanoseconds since the last completed tick; 0 before the first.
+  double secondsSinceTick(std::int64_t nowSteadyNs) const;
+  bool healthy(std::int64_t nowSteadyNs) const { return secondsSinceTick(nowSteadyNs) <= stallSeconds; }
+  // "" when ready for players, else why not (stalled, not listening yet, stopping, full).
+  std::string notReadyReason(std::int64_t nowSteadyNs) const;
 
   void drop(wire::DropReason r) {
     drops[static_cast<std::size_t>(r)].fetch_add(1, std::memory_order_relaxed);
@@ -64,8 +103,9 @@ struct ServerMetrics {
   void setClientSummaries(std::vector<ClientSummary> s);
   std::vector<ClientSummary> clientSummaries() const;
 
-  // Prometheus text exposition format, version 0.0.4.
-  std::string render() const;
+  // Prometheus text exposition format, version 0.0.4: the server's own series, then the process's
+  // (`processText`, from process_metrics.h) as given.
+  std::string render(std::int64_t nowSteadyNs, const std::string& processText = {}) const;
 
  private:
   mutable std::mutex summariesMutex_;

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,69 @@ TEST(Options, BadValuesAreRefusedWithAnExitCode) {
     ASSERT_TRUE(rc.has_value()) << bad[0];
     EXPECT_NE(*rc, 0) << bad[0];
   }
+}
+
+// A config file for --config, removed at the end of the test.
+class ConfigFile {
+ public:
+  explicit ConfigFile(const std::string& text) {
+    path_ = ::testing::TempDir() + "steerd_config_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".toml";
+    std::ofstream(path_) << text;
+  }
+  ~ConfigFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+TEST(Options, ConfigFileHasTheFlagsKeysAndTheCommandLineWins) {
+  ConfigFile file(
+      "# steerd.toml\n"
+      "tick-rate = 20\n"
+      "send-rate = 10\n"
+      "max-clients = 64\n"
+      "log-format = \"json\"\n"
+      "allow-debug = true\n");
+  Options o;
+  ASSERT_FALSE(parse({"--config", file.path(), "--max-clients", "32"}, o).has_value());
+  EXPECT_EQ(o.tickRate, 20.0);
+  EXPECT_EQ(o.sendRate, 10.0);
+  EXPECT_EQ(o.maxClients, 32u);  // the command line over the file
+  EXPECT_EQ(o.logFormat, "json");
+  EXPECT_TRUE(o.allowDebug);
+}
+
+TEST(Options, ConfigFileErrorsAreUsageErrors) {
+  Options o;
+  EXPECT_NE(parse({"--config", "/nonexistent/steerd.toml"}, o).value_or(0), 0);
+  ConfigFile unknown("tick-rat = 20\n");
+  EXPECT_NE(parse({"--config", unknown.path()}, o).value_or(0), 0);  // a misspelt key is not ignored
+  ConfigFile bad("tick-rate = 5000\n");
+  EXPECT_NE(parse({"--config", bad.path()}, o).value_or(0), 0);  // the flag's own range check
+}
+
+TEST(Options, LogFormatIsTextOrJson) {
+  Options o;
+  EXPECT_FALSE(parse({}, o).has_value());
+  EXPECT_EQ(o.logFormat, "text");
+  EXPECT_FALSE(parse({"--log-format", "json"}, o).has_value());
+  EXPECT_EQ(o.logFormat, "json");
+  Options bad;
+  EXPECT_NE(parse({"--log-format", "xml"}, bad).value_or(0), 0);
+}
+
+TEST(Options, VersionExitsZero) {
+  Options o;
+  ::testing::internal::CaptureStdout();
+  const auto code = parse({"--version"}, o);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(code.has_value());
+  EXPECT_EQ(*code, 0);
+  EXPECT_EQ(out.rfind("steerd ", 0), 0u) << out;
+  EXPECT_NE(out.find("compiler: "), std::string::npos) << out;
+  EXPECT_NE(out.find("flags: "), std::string::npos) << out;
 }
 
 }  // namespace

@@ -93,6 +93,13 @@ TEST(ProtocolTime, RoundTripTimeIsTheDelayOfTheAcks) {
   ASSERT_EQ(summaries.size(), 1u);
   // Each sample is exactly 80 ms (the ack came 80 ms after the send), so the smoothed RTT is too.
   EXPECT_NEAR(summaries[0].rttMs, 80.0, 1e-6);
+  // /metrics' histogram: the client's RTT once a second of the 3.2 s, in seconds; nothing lost.
+  const auto& rtt = s.metrics.clientRttSeconds;
+  ASSERT_GE(rtt.count(), 2u);
+  EXPECT_LE(rtt.count(), 4u);
+  EXPECT_NEAR(rtt.sum() / static_cast<double>(rtt.count()), 0.080, 1e-9);
+  EXPECT_GE(s.metrics.clientLossRatio.count(), 2u);
+  EXPECT_EQ(s.metrics.clientLossRatio.sum(), 0.0);
 }
 
 TEST(ProtocolTime, SceneTakesItsBurstThenItsRate) {
