@@ -117,6 +117,19 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                  "Shutdown); 0: never")
       ->check(CLI::Range(0.0, 1e7))
       ->envname("STEERD_SHUTDOWN_WHEN_EMPTY");
+  app.add_option("--match-time-limit", out.matchTimeLimit,
+                 "End the match this many seconds after it starts (with --agones: after allocation; then "
+                 "ask for Shutdown); 0: no limit")
+      ->check(CLI::Range(0.0, 1e7))
+      ->envname("STEERD_MATCH_TIME_LIMIT");
+  app.add_flag("--agones-allocate-on-connect", out.agonesAllocateOnConnect,
+               "With --agones: admit players while the GameServer is Ready and Allocate it at the first "
+               "one (players who get the address without an allocation); default: refuse players until "
+               "the GameServer is Allocated");
+  app.add_option("--scenario-dir", out.scenarioDir,
+                 "Where the scenario an allocation names (annotation steerd.dev/scenario: a built-in name or "
+                 "a FILE.txtpb) is looked up")
+      ->envname("STEERD_SCENARIO_DIR");
   app.add_option("--seed", out.seed, "World seed: same seed and inputs give the same world")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--threads", out.threads, "Simulation threads (0: one per hardware thread)")
@@ -177,7 +190,8 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                                                     {"--client-timeout", out.clientTimeout},
                                                     {"--token-ttl", out.tokenTtl},
                                                     {"--agones-health-interval", out.agonesHealthInterval},
-                                                    {"--shutdown-when-empty", out.shutdownWhenEmpty}};
+                                                    {"--shutdown-when-empty", out.shutdownWhenEmpty},
+                                                    {"--match-time-limit", out.matchTimeLimit}};
   for (const auto& [name, value] : numbers) {
     if (!std::isfinite(value)) {
       std::fprintf(stderr, "%s must be a finite number\nRun with --help for more information.\n", name);
@@ -226,6 +240,12 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   if (!out.replay.empty() && out.headless) {
     std::fprintf(
         stderr, "--replay runs headless by itself: drop --headless\nRun with --help for more information.\n");
+    return 2;
+  }
+  if (out.agonesAllocateOnConnect && !out.agones) {
+    std::fprintf(
+        stderr,
+        "--agones-allocate-on-connect works with --agones only\nRun with --help for more information.\n");
     return 2;
   }
   if (out.threads == 0) out.threads = std::max(1u, std::thread::hardware_concurrency());

@@ -52,9 +52,12 @@ struct Options {
   std::size_t maxAgents = 200000;      // the control API refuses spawns past this many live agents
 
   // Running under Agones.
-  bool agones = false;                // follow the SDK lifecycle through the sidecar's HTTP API
-  double agonesHealthInterval = 2.0;  // s between Health pings (sent from the tick loop)
-  double shutdownWhenEmpty = 0.0;     // s: after the last player leaves, end the match (0: never)
+  bool agones = false;                    // follow the SDK lifecycle through the sidecar's HTTP API
+  double agonesHealthInterval = 2.0;      // s between Health pings (sent from the tick loop)
+  double shutdownWhenEmpty = 0.0;         // s: after the last player leaves, end the match (0: never)
+  double matchTimeLimit = 0.0;            // s: end the match this long after it starts (0: no limit)
+  bool agonesAllocateOnConnect = false;   // admit players while Ready; Allocate at the first one
+  std::string scenarioDir = "scenarios";  // where an allocation's steerd.dev/scenario file is looked up
 };
 
 // Parses argv. On --help or a bad flag, prints to stdout/stderr and returns the exit code to use;

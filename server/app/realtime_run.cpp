@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 
+#include "app/agones_match.h"
 #include "app/agones_sdk.h"
 #include "app/fixed_timestep.h"
 #include "app/metrics_setup.h"
@@ -61,6 +63,7 @@ class RealtimeServer {
     armReload();
     watchedTime_ = fileTime();
     last_ = Clock::now();
+    if (!(agones_ != nullptr && options_.agonesAllocateOnConnect)) matchStart_ = last_;
     lastStatus_ = last_;
     arm();
     io_.run();
@@ -96,6 +99,7 @@ class RealtimeServer {
       metrics_.agents.store(world_.agentCount(), std::memory_order_relaxed);
       metrics_.lastTick.store(world_.tick(), std::memory_order_relaxed);
       metrics_.lastTickSteadyNs.store(ns, std::memory_order_relaxed);
+      if (agones_ != nullptr) trackPlayers(now);
     }
     metrics_.lateTicks.fetch_add(static_cast<std::uint64_t>(plan.late + plan.dropped),
                                  std::memory_order_relaxed);
@@ -107,7 +111,7 @@ class RealtimeServer {
       endMatch();
       return;
     }
-    if (matchOver(now)) return;
+    if (matchOver(now) || timeIsUp(now)) return;
     if (agones_ != nullptr) {
       // Health goes from the tick loop, so a stuck tick stops it and Agones notices.
       if (std::chrono::duration<double>(now - lastHealth_).count() >= options_.agonesHealthInterval) {
@@ -147,6 +151,35 @@ class RealtimeServer {
     metrics_.accepting.store(false, std::memory_order_relaxed);
     if (agones_ != nullptr) agones_->shutdown();
     stop();
+  }
+
+  // Agones' "players" List and label follow joins and leaves of clients with a body (not control
+  // clients or watchers); with --agones-allocate-on-connect the first of them allocates the server.
+  void trackPlayers(Clock::time_point now) {
+    for (const net::NetEvent& e : session_.takenEvents()) {
+      if (e.kind == net::NetEvent::Kind::kJoin && !e.noBody) {
+        players_.insert(e.clientId);
+        agones_->playerJoined(e.clientId);
+        if (options_.agonesAllocateOnConnect && !allocated_) {
+          spdlog::info("agones: first player (client {}): Allocate", e.clientId);
+          agones_->allocate();
+          allocated_ = true;
+          matchStart_ = now;
+        }
+      } else if (e.kind == net::NetEvent::Kind::kLeave && players_.erase(e.clientId) > 0) {
+        agones_->playerLeft(e.clientId);
+      }
+    }
+  }
+
+  // --match-time-limit: from the match's start (allocation, or the first player with
+  // --agones-allocate-on-connect, or the server's start without Agones).
+  bool timeIsUp(Clock::time_point now) {
+    if (options_.matchTimeLimit <= 0 || !matchStart_) return false;
+    if (std::chrono::duration<double>(now - *matchStart_).count() < options_.matchTimeLimit) return false;
+    spdlog::info("the match's time limit of {} s is up: the match is over", options_.matchTimeLimit);
+    endMatch();
+    return true;
   }
 
   // --shutdown-when-empty: once someone has played and everyone has left for that long.
@@ -231,6 +264,9 @@ class RealtimeServer {
   Clock::time_point lastHealth_{};
   std::size_t reportedPlayers_ = static_cast<std::size_t>(-1);
   bool hadPlayers_ = false;
+  bool allocated_ = false;                       // --agones-allocate-on-connect: Allocate was called
+  std::optional<Clock::time_point> matchStart_;  // for --match-time-limit
+  std::set<std::uint32_t> players_;              // clients with a body, as told to Agones
   std::optional<Clock::time_point> emptySince_;
   World& world_;
   net::GameSession& session_;
@@ -252,20 +288,118 @@ class RealtimeServer {
 
 }  // namespace
 
-int runRealtime(const Options& options) {
-  // What the world is built from is read once: a recording embeds those very bytes.
+namespace {
+
+// The match's world: the scenario read once (a recording embeds those very bytes) and built.
+struct MatchWorld {
   record::RecordedScenario scenario;
-  if (std::string error; !record::readScenario(options.scenario, scenario, error)) {
+  std::unique_ptr<World> world;
+  std::string startOnly;
+};
+
+std::optional<MatchWorld> loadMatchWorld(const Options& options) {
+  MatchWorld m;
+  if (std::string error; !record::readScenario(options.scenario, m.scenario, error)) {
     spdlog::error("{}", error);
-    return 2;
+    return std::nullopt;
   }
-  ScenarioLoad load = record::loadRecordedScenario(scenario, scenarioOptionsOf(options));
+  ScenarioLoad load = record::loadRecordedScenario(m.scenario, scenarioOptionsOf(options));
   for (const auto& e : load.errors) spdlog::error("{}", e);
   for (const auto& w : load.warnings) spdlog::warn("{}", w);
-  if (!load.world) return 2;
-  auto world = std::move(load.world);
+  if (!load.world) return std::nullopt;
+  m.world = std::move(load.world);
+  m.startOnly = std::move(load.startOnly);
+  return m;
+}
+
+}  // namespace
+
+int runRealtime(const Options& fleetOptions) {
+  // The network first: under Agones it refuses players while the server waits for its match.
+  net::NetConfig netConfig;
+  netConfig.bind = fleetOptions.bind;
+  netConfig.port = fleetOptions.port;
+  netConfig.maxClients = fleetOptions.maxClients;
+  netConfig.clientTimeoutSeconds = fleetOptions.clientTimeout;
+  netConfig.allowDebug = fleetOptions.allowDebug;
+  netConfig.allowControl = fleetOptions.allowControl;
+  if (!fleetOptions.tokenKeyFile.empty()) {
+    std::string error;
+    netConfig.tokenKey = net::readTokenKeyFile(fleetOptions.tokenKeyFile, error);
+    if (!netConfig.tokenKey) {
+      spdlog::error("{}", error);
+      return 2;
+    }
+  }
+  net::ServerMetrics metrics;
+  describeServer(metrics, fleetOptions);
+  // /healthz turns 503 when no tick has completed for a second, or ten ticks if those are longer.
+  metrics.stallSeconds = std::max(1.0, 10.0 / fleetOptions.tickRate);
+  std::unique_ptr<net::HttpEndpoint> http;
+  std::unique_ptr<net::NetEndpoint> endpoint;
+  try {
+    http = std::make_unique<net::HttpEndpoint>(fleetOptions.bind, fleetOptions.metricsPort, metrics);
+    endpoint = std::make_unique<net::NetEndpoint>(netConfig, metrics);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return 2;
+  }
+
+  // Under Agones (docs/OPERATIONS.md): Ready once listening, then, unless players may allocate
+  // the server themselves, wait for the allocation and take its scenario.
+  Options options = fleetOptions;
+  std::unique_ptr<AgonesSdk> agones;
+  if (options.agones) {
+    AgonesConfig agonesConfig;
+    if (const std::string problem = agonesConfigFromEnvironment(agonesConfig); !problem.empty()) {
+      spdlog::error("{}", problem);
+      return 2;
+    }
+    spdlog::info("agones: SDK sidecar at http://{}:{}", agonesConfig.host, agonesConfig.port);
+    agones = std::make_unique<AgonesSdk>(agonesConfig);
+    agones->watch();
+    if (!options.agonesAllocateOnConnect) {
+      endpoint->setAdmitting(false);
+      metrics.awaitingMatch.store(true, std::memory_order_relaxed);
+      endpoint->start();
+      spdlog::info(
+          "listening on udp {}:{} (refusing players until allocated); metrics on http://{}:{}/metrics",
+          options.bind, endpoint->port(), options.bind, http->port());
+      agones->ready();
+      const auto allocation = awaitAllocation(*agones, options);
+      metrics.awaitingMatch.store(false, std::memory_order_relaxed);
+      if (!allocation) {
+        agones->shutdown();
+        endpoint->stop();
+        http->stop();
+        spdlog::info("stopped cleanly before any match");
+        return 0;
+      }
+      const MatchScenario chosen = scenarioForMatch(options, *allocation);
+      if (chosen.refused) {
+        spdlog::error("agones: {}", chosen.note);
+      } else {
+        spdlog::info("agones: allocated: {}", chosen.note);
+      }
+      options.scenario = chosen.scenario;
+    }
+  }
+
+  auto match = loadMatchWorld(options);
+  if (!match && options.scenario != fleetOptions.scenario) {
+    spdlog::error("the allocation's scenario {} does not load: running the fleet's {}", options.scenario,
+                  fleetOptions.scenario);
+    options.scenario = fleetOptions.scenario;
+    match = loadMatchWorld(options);
+  }
+  if (!match) {
+    if (agones) agones->shutdown();
+    return 2;
+  }
+  auto& world = match->world;
   std::unique_ptr<record::SessionRecorder> recorder;
   if (!options.record.empty()) {
+    const record::RecordedScenario& scenario = match->scenario;
     record::Header header;
     header.set_scenario_name(scenario.name);
     header.set_scenario_text(scenario.text);
@@ -288,35 +422,6 @@ int runRealtime(const Options& options) {
     }
     spdlog::info("recording to {} (replay with steerd --replay {})", options.record, options.record);
   }
-  // (Before the network is up: nothing to take down when the file cannot be created.)
-  net::NetConfig netConfig;
-  netConfig.bind = options.bind;
-  netConfig.port = options.port;
-  netConfig.maxClients = options.maxClients;
-  netConfig.clientTimeoutSeconds = options.clientTimeout;
-  netConfig.allowDebug = options.allowDebug;
-  netConfig.allowControl = options.allowControl;
-  if (!options.tokenKeyFile.empty()) {
-    std::string error;
-    netConfig.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
-    if (!netConfig.tokenKey) {
-      spdlog::error("{}", error);
-      return 2;
-    }
-  }
-  net::ServerMetrics metrics;
-  describeServer(metrics, options);
-  // /healthz turns 503 when no tick has completed for a second, or ten ticks if those are longer.
-  metrics.stallSeconds = std::max(1.0, 10.0 / options.tickRate);
-  std::unique_ptr<net::HttpEndpoint> http;
-  std::unique_ptr<net::NetEndpoint> endpoint;
-  try {
-    http = std::make_unique<net::HttpEndpoint>(options.bind, options.metricsPort, metrics);
-    endpoint = std::make_unique<net::NetEndpoint>(netConfig, metrics);
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return 2;
-  }
   net::SessionConfig sessionConfig;
   sessionConfig.tickRate = options.tickRate;
   sessionConfig.sendRate = options.sendRate;
@@ -326,7 +431,8 @@ int runRealtime(const Options& options) {
   sessionConfig.playerInput =
       options.playerInput == "intent" ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
   net::GameSession session(*world, *endpoint, metrics, sessionConfig);
-  endpoint->start();
+  if (!endpoint->started()) endpoint->start();
+  endpoint->setAdmitting(true);
   metrics.accepting.store(true, std::memory_order_relaxed);
   spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
                options.seed, world->agentCount(), options.tickRate, options.threads);
@@ -336,18 +442,8 @@ int runRealtime(const Options& options) {
   if (options.allowDebug) spdlog::info("--allow-debug: clients may ask for one agent's debug stream");
   if (options.allowControl)
     spdlog::warn("--allow-control: every client may spawn, despawn and command NPCs (development only)");
-  std::unique_ptr<AgonesSdk> agones;
-  if (options.agones) {
-    AgonesConfig agonesConfig;
-    if (const std::string problem = agonesConfigFromEnvironment(agonesConfig); !problem.empty()) {
-      spdlog::error("{}", problem);
-      return 2;
-    }
-    spdlog::info("agones: SDK sidecar at http://{}:{}", agonesConfig.host, agonesConfig.port);
-    agones = std::make_unique<AgonesSdk>(agonesConfig);
-    agones->ready();  // listening now: retried until the sidecar answers
-  }
-  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get(), load.startOnly,
+  if (agones && options.agonesAllocateOnConnect) agones->ready();  // (else Ready before the allocation)
+  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get(), match->startOnly,
                         recorder.get());
   server.run();
   metrics.accepting.store(false, std::memory_order_relaxed);

@@ -28,6 +28,9 @@ class NetEndpoint final : public SessionTransport {
 
   std::uint16_t port() const { return port_; }
   void start();
+  bool started() const { return thread_.joinable(); }
+  // Any thread: while false, new clients are refused (an Agones server waiting for allocation).
+  void setAdmitting(bool admitting) { protocol_.setAdmitting(admitting); }
   // Tells every connected client the server is going (three Disconnect datagrams each), then
   // stops the thread. Safe to call twice.
   void stop();

@@ -255,6 +255,9 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
     return;
   }
   if (shuttingDown_) return refuse(wire::REFUSE_SHUTTING_DOWN, "server is shutting down");
+  if (!admitting_.load(std::memory_order_relaxed)) {
+    return refuse(wire::REFUSE_NOT_ALLOCATED, "server is waiting for its match (not allocated yet)");
+  }
   // A key pair of the server's own for every session: even a client that reuses its key gets new
   // session keys, so nothing sealed for an earlier session opens in this one.
   const wire::KeyPair serverKeys = wire::KeyPair::generate();

@@ -74,6 +74,8 @@ class NetProtocol final : public SessionTransport {
   void shutdown(NetTime now);
   void setSceneDatagrams(std::vector<std::vector<std::uint8_t>> datagrams) { scene_ = std::move(datagrams); }
   std::size_t connectionCount() const { return connections_.size(); }
+  // Any thread: while false, every new client is refused (REFUSE_NOT_ALLOCATED); those admitted stay.
+  void setAdmitting(bool admitting) { admitting_.store(admitting, std::memory_order_relaxed); }
 
   // SessionTransport, for the simulation thread: thread-safe but setScene (the protocol's
   // thread, or before any datagram; NetEndpoint posts it).
@@ -116,6 +118,7 @@ class NetProtocol final : public SessionTransport {
   ServerMetrics& metrics_;
   DatagramSink sink_;
   bool shuttingDown_ = false;
+  std::atomic<bool> admitting_{true};
   // The datagram being handled and the time: set by each entry point.
   Address from_;
   NetTime now_;

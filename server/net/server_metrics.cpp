@@ -52,6 +52,7 @@ double ServerMetrics::secondsSinceTick(std::int64_t nowSteadyNs) const {
 }
 
 std::string ServerMetrics::notReadyReason(std::int64_t nowSteadyNs) const {
+  if (awaitingMatch.load(kRelaxed)) return "waiting for allocation (Agones): players are refused until then";
   if (!accepting.load(kRelaxed)) return "not accepting players (starting or stopping)";
   const double age = secondsSinceTick(nowSteadyNs);
   if (age > stallSeconds) return fmt::format("stalled: no tick for {:.3f} s", age);

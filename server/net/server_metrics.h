@@ -89,6 +89,7 @@ struct ServerMetrics {
   double stallSeconds = 1.0;  // healthy while a tick completed within this long (set before serving)
   // Accepting players: set once the game port listens, cleared when the server starts to stop.
   std::atomic<bool> accepting{false};
+  std::atomic<bool> awaitingMatch{false};  // an Agones server before its allocation (refusing players)
   BuildLabels build;
 
   // steady_clock nanoseconds since the last completed tick; 0 before the first.

@@ -3,6 +3,7 @@
 // POST /ready, POST /health, POST /shutdown with a JSON body "{}", PUT /metadata/label with
 // {"key": ..., "value": ...}; each answers 200 with "{}".
 #include "app/agones_sdk.h"
+#include "app/agones_match.h"
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -32,6 +33,8 @@ class RecordingSidecar {
     server_.Post("/health", record);
     server_.Post("/shutdown", record);
     server_.Put("/metadata/label", record);
+    server_.Post("/allocate", record);
+    server_.Post(R"(/v1beta1/lists/players:(addValue|removeValue))", record);
     port_ = server_.bind_to_any_port("127.0.0.1");
   }
   void start() {
@@ -126,6 +129,79 @@ TEST(AgonesSdk, PortComesFromTheEnvironment) {
   AgonesConfig d;
   EXPECT_EQ(agonesConfigFromEnvironment(d), "");
   EXPECT_EQ(d.port, 9358);
+}
+
+TEST(AgonesSdk, PlayersListAllocateAndTheirBodies) {
+  RecordingSidecar sidecar;
+  sidecar.start();
+  AgonesSdk sdk(configFor(sidecar.port()));
+  sdk.playerJoined(7);
+  sdk.allocate();
+  sdk.playerLeft(7);
+  ASSERT_TRUE(sidecar.waitFor(3));
+  const auto calls = sidecar.calls();
+  EXPECT_EQ(calls[0], R"(POST /v1beta1/lists/players:addValue {"value":"7"})");
+  EXPECT_EQ(calls[1], "POST /allocate {}");
+  EXPECT_EQ(calls[2], R"(POST /v1beta1/lists/players:removeValue {"value":"7"})");
+}
+
+TEST(AgonesGameServer, ParsesWatchLinesAndGetBodies) {
+  const auto watched = parseGameServer(
+      R"({"result":{"object_meta":{"name":"gs-1","annotations":{"steerd.dev/scenario":"yard"},)"
+      R"("labels":{"x":"y","n":3}},"status":{"state":"Allocated","address":"10.0.0.1"}}})");
+  ASSERT_TRUE(watched.has_value());
+  EXPECT_EQ(watched->name, "gs-1");
+  EXPECT_EQ(watched->state, "Allocated");
+  EXPECT_EQ(watched->annotations.at("steerd.dev/scenario"), "yard");
+  EXPECT_EQ(watched->labels.at("x"), "y");
+  EXPECT_EQ(watched->labels.count("n"), 0u);  // not a string: not a label value
+  const auto got = parseGameServer(R"({"objectMeta":{"name":"gs-2"},"status":{"state":"Ready"}})");
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->name, "gs-2");
+  EXPECT_EQ(got->state, "Ready");
+}
+
+TEST(AgonesGameServer, RefusesWhatIsNotAGameServer) {
+  EXPECT_FALSE(parseGameServer("").has_value());
+  EXPECT_FALSE(parseGameServer("{").has_value());
+  EXPECT_FALSE(parseGameServer("[]").has_value());
+  EXPECT_FALSE(parseGameServer(R"({"result":5})").has_value());
+  EXPECT_FALSE(parseGameServer(R"({"status":{"state":7}})").has_value());
+  EXPECT_FALSE(parseGameServer(R"({"object_meta":{}})").has_value());
+}
+
+GameServerInfo allocatedWith(const std::string& scenario) {
+  GameServerInfo gs;
+  gs.state = "Allocated";
+  gs.annotations["steerd.dev/scenario"] = scenario;
+  return gs;
+}
+
+TEST(AgonesMatch, TheAllocationNamesABuiltInOrAFileInTheScenarioDir) {
+  Options o;
+  o.scenario = "default";
+  o.scenarioDir = STEERD_SCENARIOS_DIR;
+  EXPECT_EQ(scenarioForMatch(o, GameServerInfo{}).scenario, "default");  // nothing named
+  EXPECT_EQ(scenarioForMatch(o, allocatedWith("crowd")).scenario, "crowd");
+  const MatchScenario yard = scenarioForMatch(o, allocatedWith("yard"));
+  EXPECT_FALSE(yard.refused);
+  EXPECT_EQ(yard.scenario, std::string(STEERD_SCENARIOS_DIR) + "/yard.txtpb");
+  EXPECT_EQ(scenarioForMatch(o, allocatedWith("yard.txtpb")).scenario, yard.scenario);
+  GameServerInfo labelled;
+  labelled.labels["steerd.dev/scenario"] = "guards";
+  EXPECT_EQ(scenarioForMatch(o, labelled).scenario, std::string(STEERD_SCENARIOS_DIR) + "/guards.txtpb");
+}
+
+TEST(AgonesMatch, PathsAndUnknownNamesRunTheFleetsScenario) {
+  Options o;
+  o.scenario = "default";
+  o.scenarioDir = STEERD_SCENARIOS_DIR;
+  for (const char* bad : {"../scenarios/yard.txtpb", "/etc/passwd", "..", "nope", "sub/yard"}) {
+    const MatchScenario m = scenarioForMatch(o, allocatedWith(bad));
+    EXPECT_TRUE(m.refused) << bad;
+    EXPECT_EQ(m.scenario, "default") << bad;
+    EXPECT_NE(m.note.find("--scenario-dir"), std::string::npos) << m.note;
+  }
 }
 
 }  // namespace

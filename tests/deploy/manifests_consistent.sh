@@ -349,7 +349,7 @@ done
 
 if [ "${MANIFESTS_NO_PYYAML:-0}" != 1 ] && python3 -c 'import yaml' 2>/dev/null; then
   if out=$(python3 - "$compose" "${agones[@]}" 2>&1 <<'PY'
-import sys, yaml
+import os, sys, yaml
 errors = []
 compose, manifests = sys.argv[1], sys.argv[2:]
 try:
@@ -364,8 +364,9 @@ try:
 except yaml.YAMLError as e:
     errors.append(f"{compose}: not YAML: {e}")
 expected = {"GameServer": "agones.dev/v1", "Fleet": "agones.dev/v1",
-            "FleetAutoscaler": "autoscaling.agones.dev/v1"}
-kinds, fleets, autoscaled = set(), set(), []
+            "FleetAutoscaler": "autoscaling.agones.dev/v1",
+            "GameServerAllocation": "allocation.agones.dev/v1"}
+kinds, fleets, autoscaled, allocated = set(), set(), [], []
 for path in manifests:
     try:
         for d in yaml.safe_load_all(open(path)):
@@ -390,10 +391,31 @@ for path in manifests:
                 for k in ("initialDelaySeconds", "periodSeconds", "failureThreshold"):
                     if not isinstance(health.get(k), int):
                         errors.append(f"{path}: health.{k} is not set")
-                for c in ((spec.get("template") or {}).get("spec") or {}).get("containers") or []:
+                pod = (spec.get("template") or {}).get("spec") or {}
+                secrets = {v.get("name") for v in pod.get("volumes") or [] if (v.get("secret") or {}).get("secretName")}
+                for c in pod.get("containers") or []:
                     res = c.get("resources") or {}
                     if not res.get("requests") or not res.get("limits"):
                         errors.append(f"{path}: container {c.get('name')} lacks resources requests/limits")
+                    args = [str(a) for a in c.get("args") or []]
+                    # A match must end (or its server is never freed), and only token holders get in.
+                    if "--agones" in args and not {"--shutdown-when-empty", "--match-time-limit"} & set(args):
+                        errors.append(f"{path}: --agones without --shutdown-when-empty or --match-time-limit: the match never ends")
+                    if "--token-key" in args:
+                        key = args[args.index("--token-key") + 1] if args.index("--token-key") + 1 < len(args) else ""
+                        mounts = [m for m in c.get("volumeMounts") or [] if m.get("name") in secrets and key.startswith(str(m.get("mountPath")) + "/")]
+                        if not mounts:
+                            errors.append(f"{path}: --token-key {key} is not in a volume mounted from a Secret")
+                    elif "--agones" in args:
+                        errors.append(f"{path}: --agones without --token-key: anyone can connect")
+                if "players" not in (spec.get("lists") or {}):
+                    errors.append(f"{path}: no players List (steerd tracks players in it)")
+            if kind == "GameServerAllocation":
+                for sel in spec.get("selectors") or []:
+                    allocated.append((path, ((sel.get("matchLabels") or {}).get("agones.dev/fleet"))))
+                scenario = ((spec.get("metadata") or {}).get("annotations") or {}).get("steerd.dev/scenario")
+                if scenario is not None and not (scenario in ("default", "crowd") or os.path.isfile(f"scenarios/{scenario}") or os.path.isfile(f"scenarios/{scenario}.txtpb")):
+                    errors.append(f"{path}: steerd.dev/scenario {scenario!r} is neither built in nor in scenarios/")
             if kind == "FleetAutoscaler":
                 autoscaled.append((path, spec.get("fleetName")))
                 if (spec.get("policy") or {}).get("type") != "Buffer":
@@ -403,6 +425,9 @@ for path in manifests:
 for k in expected:
     if k not in kinds:
         errors.append(f"deploy/agones: no {k}")
+for path, name in allocated:
+    if name not in fleets:
+        errors.append(f"{path}: allocates from fleet {name!r}, no Fleet in deploy/agones ({sorted(map(str, fleets))})")
 for path, name in autoscaled:
     if name not in fleets:
         errors.append(f"{path}: fleetName {name!r} is no Fleet in deploy/agones ({sorted(map(str, fleets))})")
@@ -431,6 +456,7 @@ else
     case "$kind" in
       GameServer | Fleet) [ "$api" = agones.dev/v1 ] || bad "$f: $kind has apiVersion $api, not agones.dev/v1" ;;
       FleetAutoscaler) [ "$api" = autoscaling.agones.dev/v1 ] || bad "$f: $kind has apiVersion $api, not autoscaling.agones.dev/v1" ;;
+      GameServerAllocation) [ "$api" = allocation.agones.dev/v1 ] || bad "$f: $kind has apiVersion $api, not allocation.agones.dev/v1" ;;
       *) bad "$f: unexpected kind '$kind'" ;;
     esac
   done

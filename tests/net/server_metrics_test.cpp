@@ -97,6 +97,9 @@ TEST(ServerMetrics, ReadyOnlyWhileAcceptingTickingAndNotFull) {
   m.maxClients = 2;
   m.lastTickSteadyNs = kSecond;
   EXPECT_NE(m.notReadyReason(kSecond).find("not accepting"), std::string::npos);
+  m.awaitingMatch = true;
+  EXPECT_NE(m.notReadyReason(kSecond).find("waiting for allocation"), std::string::npos);
+  m.awaitingMatch = false;
   m.accepting = true;
   EXPECT_EQ(m.notReadyReason(kSecond), "");
   EXPECT_NE(m.render(kSecond).find("steerd_ready 1\n"), std::string::npos);

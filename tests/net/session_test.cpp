@@ -187,6 +187,25 @@ TEST(Session, TokensAreRequiredWhenTheServerHasAKey) {
   EXPECT_EQ(s.metrics.connects.load(), 1u);
 }
 
+// An Agones server waiting for its allocation refuses every new client with the reason, keeps no
+// state for them, and admits once told to.
+TEST(Session, ANotAdmittingServerRefusesUntilAllocated) {
+  SimServer s;
+  s.protocol->setAdmitting(false);
+  SimClient early(s);
+  const auto refused = early.connect();
+  ASSERT_TRUE(refused && refused->has_refuse());
+  EXPECT_EQ(refused->refuse().reason(), wire::REFUSE_NOT_ALLOCATED);
+  EXPECT_NE(refused->refuse().message().find("not allocated"), std::string::npos);
+  EXPECT_EQ(s.protocol->connectionCount(), 0u);
+  EXPECT_EQ(s.metrics.refusals.load(), 1u);
+  s.protocol->setAdmitting(true);
+  SimClient later(s);
+  const auto admitted = later.connect();
+  ASSERT_TRUE(admitted && admitted->has_accept());
+  EXPECT_EQ(s.protocol->connectionCount(), 1u);
+}
+
 // (On made-up time, sim_net.h: the timeout is half a second of it.)
 TEST(Session, AFullServerRefusesAndASilentClientTimesOut) {
   ServerSetup setup;
