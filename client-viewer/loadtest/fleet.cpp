@@ -95,7 +95,7 @@ Fleet::Marks Fleet::mark() const {
   return marks;
 }
 
-Window Fleet::window(Marks& marks, bool advance) const {
+Window Fleet::window(Marks& marks, bool advance, const SeriesMask& which) const {
   Window w;
   if (advance && marks.size() < players_.size()) marks.resize(players_.size(), SeriesMark{});
   for (std::size_t i = 0; i < players_.size(); ++i) {
@@ -103,9 +103,14 @@ Window Fleet::window(Marks& marks, bool advance) const {
       const SeriesMark from = i < marks.size() ? marks[i] : SeriesMark{};
       for (std::size_t s = 0; s < kSeriesCount; ++s) {
         const auto& v = r.series[s];
-        for (std::size_t k = std::min(from[s], v.size()); k < v.size(); ++k) w.values[s].push_back(v[k]);
+        if (which[s]) {
+          for (std::size_t k = std::min(from[s], v.size()); k < v.size(); ++k) w.values[s].push_back(v[k]);
+        }
         if (advance) marks[i][s] = v.size();
       }
+      w.snapshotsSeen += r.snapshotsSeen;
+      if (r.tickRateHz > 0) w.tickRateHz = r.tickRateHz;
+      if (r.sendRateHz > 0) w.sendRateHz = r.sendRateHz;
       if (r.started && !r.churned) ++w.players;
       if (r.churned) ++w.churned;
       if (r.everConnected) ++w.connectedEver;
@@ -223,11 +228,6 @@ Counts Fleet::counts() const {
     });
   }
   return c;
-}
-
-std::array<std::vector<double>, kSeriesCount> Fleet::allValues() const {
-  Marks none;
-  return window(none, false).values;
 }
 
 }  // namespace steerd::loadtest

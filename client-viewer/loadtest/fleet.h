@@ -24,7 +24,9 @@ struct Window {
   std::size_t players = 0;  // started, less those churned out
   std::size_t churned = 0;  // left before the end and replaced (--churn-per-second)
   std::size_t connected = 0, connectedEver = 0, handshaking = 0;
-  double kbpsIn = 0, kbpsOut = 0;  // mean over connected players, last full second
+  double kbpsIn = 0, kbpsOut = 0;         // mean over connected players, last full second
+  std::uint64_t snapshotsSeen = 0;        // every player's complete snapshots newer than any before, ever
+  double tickRateHz = 0, sendRateHz = 0;  // the server's (Accept), from any player that connected
 };
 
 class Fleet {
@@ -48,9 +50,9 @@ class Fleet {
   // A new mark at the current end of every player's series.
   using Marks = std::vector<SeriesMark>;
   Marks mark() const;
-  // The values past `marks` (players after marks.size() from their start); moves `marks` on
-  // when `advance`.
-  Window window(Marks& marks, bool advance) const;
+  // The values past `marks` (players after marks.size() from their start), of the series in
+  // `which` only (the others are left empty); moves `marks` on when `advance`.
+  Window window(Marks& marks, bool advance, const SeriesMask& which = kAllSeries) const;
   // True when every started player has ended (refused, timed out, ...) and none is connected.
   bool allEnded() const;
 
@@ -58,8 +60,6 @@ class Fleet {
   void stop();
   // Counts from every player's record (after stop(), or live).
   Counts counts() const;
-  // Every value of every player.
-  std::array<std::vector<double>, kSeriesCount> allValues() const;
   std::size_t threads() const { return threadCount_; }
 
  private:

@@ -9,7 +9,38 @@
 #include <utility>
 #include <vector>
 
+#include "loadtest/report.h"
+
 namespace steerd::loadtest {
+
+std::vector<ThresholdExpr> Thresholds::checks() const {
+  std::vector<ThresholdExpr> out;
+  auto flag = [](const char* name, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string("--") + name + " " + buf;
+  };
+  if (maxTickP99Ms) {
+    out.push_back(namedThreshold("max_tick_p99_ms", flag("max-tick-p99-ms", *maxTickP99Ms),
+                                 "server.tick_p99_ms", CompareOp::kLessEqual, *maxTickP99Ms));
+  }
+  if (maxStallMs) {
+    out.push_back(namedThreshold("max_stall_ms", flag("max-stall-ms", *maxStallMs), "stall_ms.max",
+                                 CompareOp::kLessEqual, *maxStallMs));
+  }
+  if (maxSnapshotIntervalP99Ms) {
+    out.push_back(namedThreshold(
+        "max_snapshot_interval_p99_ms", flag("max-snapshot-interval-p99-ms", *maxSnapshotIntervalP99Ms),
+        "snapshot_interval_ms.p99", CompareOp::kLessEqual, *maxSnapshotIntervalP99Ms));
+  }
+  if (minConnectedFraction) {
+    out.push_back(namedThreshold("min_connected_fraction",
+                                 flag("min-connected-fraction", *minConnectedFraction), "connected_fraction",
+                                 CompareOp::kGreaterEqual, *minConnectedFraction));
+  }
+  out.insert(out.end(), expressions.begin(), expressions.end());
+  return out;
+}
 
 Thresholds capacityDefaults() {
   Thresholds t;
@@ -51,6 +82,9 @@ std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptio
   app.add_option("--pattern", pattern, "How players move")
       ->check(CLI::IsMember({"walk", "orbit", "chase", "flee"}));
   app.add_option("--report", out.reportFile, "Write the report as JSON to this file");
+  app.add_option("--out", out.seriesFile,
+                 "Write one JSON object per line to this file once a second (players, snapshots/s, snapshot "
+                 "interval and jitter, RTT, server tick p99), flushed each line");
   app.add_option(
          "--token", out.tokenFile,
          "File of connect tokens in hex (steerd --issue-token), one per line; player i uses line i mod n")
@@ -65,19 +99,36 @@ std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptio
                  "Samples of each player's interpolated view per second (stalls, extrapolation, chase/flee "
                  "targets); at most the input rate, 30")
       ->check(CLI::Range(1.0, 30.0));
-  auto* tick = app.add_option("--max-tick-p99-ms", maxTick, "Fail if the server's tick p99 exceeds this, ms")
+  auto* tick = app.add_option("--max-tick-p99-ms", maxTick,
+                              "Fail if the server's tick p99 exceeds this, ms (server.tick_p99_ms<=X)")
                    ->check(CLI::PositiveNumber)
                    ->default_str("");
-  auto* stall = app.add_option("--max-stall-ms", maxStall, "Fail if any interpolation stall lasts longer, ms")
+  auto* stall = app.add_option("--max-stall-ms", maxStall,
+                               "Fail if any interpolation stall lasts longer, ms (stall_ms.max<=X)")
                     ->check(CLI::NonNegativeNumber)
                     ->default_str("");
-  auto* interval = app.add_option("--max-snapshot-interval-p99-ms", maxInterval,
-                                  "Fail if the p99 time between complete snapshots exceeds this, ms")
-                       ->check(CLI::PositiveNumber)
-                       ->default_str("");
+  auto* interval =
+      app.add_option(
+             "--max-snapshot-interval-p99-ms", maxInterval,
+             "Fail if the p99 time between consecutive complete snapshots a player receives exceeds this, ms "
+             "(snapshot_interval_ms.p99<=X)")
+          ->check(CLI::PositiveNumber)
+          ->default_str("");
   auto* connected = app.add_option("--min-connected-fraction", minConnected,
-                                   "Fail if fewer than this fraction of the players are connected at the end")
+                                   "Fail if fewer than this fraction of the players are connected at the end "
+                                   "(connected_fraction>=X)")
                         ->check(CLI::Range(0.0, 1.0));
+  std::vector<std::string> thresholdTexts;
+  app.add_option("--threshold", thresholdTexts,
+                 "Fail unless PATH OP NUMBER holds, PATH a number in the report (dotted: rtt_ms.p99, "
+                 "snapshot_jitter_ms.p99, connected_fraction, server.tick_p99_ms, counts.disconnected), OP "
+                 "< <= > >=; repeatable, e.g. --threshold 'rtt_ms.p99<80'")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str("");
+  app.add_flag("--abort-on-fail", out.abortOnFail,
+               "Stop the run as soon as a threshold that can be judged while running fails (checked once a "
+               "second on the running figures); the report says which");
   app.add_flag(
       "--find-capacity", out.findCapacity,
       "Add players in steps of --capacity-step (up to --players), holding each step --duration s, until a "
@@ -125,11 +176,33 @@ std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptio
   if (stall->count() > 0) out.thresholds.maxStallMs = maxStall;
   if (interval->count() > 0) out.thresholds.maxSnapshotIntervalP99Ms = maxInterval;
   if (connected->count() > 0) out.thresholds.minConnectedFraction = minConnected;
+  for (const std::string& text : thresholdTexts) {
+    std::string error;
+    auto e = parseThreshold(text, error);
+    if (!e) return usage("--threshold '" + text + "': " + error);
+    out.thresholds.expressions.push_back(std::move(*e));
+  }
   if (out.findCapacity && !out.thresholds.any()) out.thresholds = capacityDefaults();
   if (step->count() == 0) out.capacityStep = std::min(out.capacityStep, out.players);
   if (out.findCapacity && out.capacityStep > out.players) {
     return usage("--capacity-step (" + std::to_string(out.capacityStep) + ") is more than --players (" +
                  std::to_string(out.players) + ")");
+  }
+  // Every path must name a figure the report has.
+  if (!out.thresholds.expressions.empty()) {
+    const Json skeleton = reportSkeleton(out);
+    for (const ThresholdExpr& e : out.thresholds.expressions) {
+      if (const std::string why = checkThresholdPath(e, skeleton); !why.empty()) {
+        return usage(e.source + ": " + why);
+      }
+    }
+  }
+  if (out.abortOnFail && !out.thresholds.any()) {
+    return usage(
+        "--abort-on-fail: no threshold to judge (give --threshold or one of the --max-*/--min-* flags)");
+  }
+  if (!out.seriesFile.empty() && out.seriesFile == out.reportFile) {
+    return usage("--out and --report name the same file (" + out.seriesFile + ")");
   }
   return std::nullopt;
 }

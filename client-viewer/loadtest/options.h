@@ -4,22 +4,33 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "client/address.h"
 
 #include "loadtest/impairment.h"
 #include "loadtest/movement.h"
+#include "loadtest/threshold.h"
 
 namespace steerd::loadtest {
 
-// Pass/fail limits; unset ones are not checked.
+// Pass/fail limits; unset ones are not checked. The four named ones are the same as expressions
+// (threshold.h): --max-tick-p99-ms X is server.tick_p99_ms<=X, --max-stall-ms X stall_ms.max<=X,
+// --max-snapshot-interval-p99-ms X snapshot_interval_ms.p99<=X, --min-connected-fraction X
+// connected_fraction>=X.
 struct Thresholds {
   std::optional<double> maxTickP99Ms;              // server tick p99, from /metrics
   std::optional<double> maxStallMs;                // longest interpolation stall of any player
-  std::optional<double> maxSnapshotIntervalP99Ms;  // p99 time between complete snapshots
+  std::optional<double> maxSnapshotIntervalP99Ms;  // p99 time between consecutive complete snapshots
   std::optional<double> minConnectedFraction;      // players connected at the end / players
+  std::vector<ThresholdExpr> expressions;          // --threshold, in the order given
 
-  bool any() const { return maxTickP99Ms || maxStallMs || maxSnapshotIntervalP99Ms || minConnectedFraction; }
+  bool any() const {
+    return maxTickP99Ms || maxStallMs || maxSnapshotIntervalP99Ms || minConnectedFraction ||
+           !expressions.empty();
+  }
+  // Every check: the four named ones that are set, then the expressions.
+  std::vector<ThresholdExpr> checks() const;
 };
 
 struct LoadOptions {
@@ -33,6 +44,7 @@ struct LoadOptions {
   ImpairmentConfig impairment;
   Pattern pattern = Pattern::kWalk;
   std::string reportFile;
+  std::string seriesFile;  // --out: one JSON object per line, once a second
   std::string tokenFile;
   std::string metricsHost;  // default: the server's host
   std::uint16_t metricsPort = 9100;
@@ -40,6 +52,7 @@ struct LoadOptions {
   unsigned threads = 1;
   double viewRateHz = 10.0;  // samples of each player's interpolated view per second
   Thresholds thresholds;
+  bool abortOnFail = false;  // stop as soon as a check that can be judged while running fails
   bool findCapacity = false;
   std::size_t capacityStep = 50;
   bool quiet = false;

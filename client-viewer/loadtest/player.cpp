@@ -18,36 +18,6 @@ bool terminal(client::ClientState s) {
 
 }  // namespace
 
-const char* seriesName(Series s) {
-  switch (s) {
-    case kSnapshotInterval:
-      return "snapshot_interval_ms";
-    case kStall:
-      return "stall_ms";
-    case kExtrapolation:
-      return "extrapolation_ms";
-    case kRtt:
-      return "rtt_ms";
-    case kKbpsIn:
-      return "kbps_in";
-    case kKbpsOut:
-      return "kbps_out";
-    case kEntities:
-      return "entities_in_view";
-    case kConnect:
-      return "connect_ms";
-    case kTickLag:
-      return "tester_tick_lag_ms";
-    case kLostGap:
-      return "lost_entity_gap_ms";
-    case kPredictionError:
-      return "prediction_error_m";
-    case kSeriesCount:
-      break;
-  }
-  return "unknown";
-}
-
 Player::Player(asio::io_context& io, PlayerSettings settings)
     : settings_(std::move(settings)),
       relay_(makeRelay(io)),
@@ -197,6 +167,8 @@ void Player::onConnected(client::TimePoint now) {
   viewLoss_.emplace(view);
   std::lock_guard lock(mutex_);
   record_.everConnected = true;
+  record_.tickRateHz = info.tickRate;
+  record_.sendRateHz = info.sendRate;
   push(kConnect, Ms(now - connectStarted_).count());
 }
 
@@ -253,9 +225,7 @@ void Player::perSecond(client::TimePoint now) {
   push(kEntities, static_cast<double>(sample_.entities.size()));
   record_.kbpsIn = s.kbpsIn;
   record_.kbpsOut = s.kbpsOut;
-  record_.snapshots = s.snapshotsComplete;
-  record_.bytesIn = s.bytesIn;
-  record_.bytesOut = s.bytesOut;
+  copyStats(s);  // the counters live, for --abort-on-fail and the running figures
 }
 
 void Player::copyCounters(client::TimePoint now) {
@@ -265,6 +235,10 @@ void Player::copyCounters(client::TimePoint now) {
   if (record_.message.empty() || record_.state != client::ClientState::kFailed) {
     record_.message = client_->stateMessage();
   }
+  copyStats(s);
+}
+
+void Player::copyStats(const client::ClientStats& s) {
   record_.snapshots = s.snapshotsComplete;
   record_.snapshotParts = s.snapshotParts;
   record_.snapshotsAbandoned = s.snapshotsAbandoned;
@@ -282,8 +256,9 @@ void Player::copyCounters(client::TimePoint now) {
 }
 
 void Player::onSnapshot(std::uint32_t tick, client::TimePoint arrival) {
-  if (tick <= newestTick_) return;  // a late one: nothing new for the player
-  newestTick_ = tick;
+  const double rate = client_->server().tickRate > 0 ? client_->server().tickRate : tickRate_;
+  const SnapshotIntervalMeter::Observation seen = snapshotMeter_.observe(tick, arrival, rate);
+  if (!seen.newer) return;  // a late one: nothing new for the player
   if (inStall_ && !stallEndSeen_ && arrival >= stallStart_) {
     stallEndSeen_ = true;
     stallEnd_ = arrival;
@@ -296,16 +271,17 @@ void Player::onSnapshot(std::uint32_t tick, client::TimePoint arrival) {
   } else {
     record = nullptr;
   }
-  if (haveArrival_ || record != nullptr) {
-    std::lock_guard lock(mutex_);
-    if (haveArrival_) push(kSnapshotInterval, Ms(arrival - lastArrival_).count());
-    if (record != nullptr) {
-      for (double g : gaps_) push(kLostGap, g);
-      record_.viewLoss = viewLoss_->counts();
-    }
+  std::lock_guard lock(mutex_);
+  ++record_.snapshotsSeen;
+  if (seen.gap) {
+    push(kSnapshotInterval, seen.gap->intervalMs);
+    push(kSnapshotTickInterval, seen.gap->tickIntervalMs);
+    push(kSnapshotJitter, seen.gap->jitterMs);
   }
-  haveArrival_ = true;
-  lastArrival_ = arrival;
+  if (record != nullptr) {
+    for (double g : gaps_) push(kLostGap, g);
+    record_.viewLoss = viewLoss_->counts();
+  }
 }
 
 void Player::push(Series s, double value) { record_.series[s].push_back(static_cast<float>(value)); }

@@ -22,27 +22,11 @@
 #include "loadtest/impairment.h"
 #include "loadtest/movement.h"
 #include "loadtest/relay.h"
+#include "loadtest/series.h"
+#include "loadtest/snapshot_timing.h"
 #include "loadtest/view_loss.h"
 
 namespace steerd::loadtest {
-
-// Measured values, one series each (ms unless named otherwise).
-enum Series : std::uint8_t {
-  kSnapshotInterval,  // between arrivals of complete snapshots newer than any before
-  kStall,             // durations of interpolation stalls (Sample kind kStalled, held past extrapolation)
-  kExtrapolation,     // per extrapolated sample: how far past the newest snapshot it was
-  kRtt,               // smoothed RTT, once a second
-  kKbpsIn,            // kbit/s, once a second
-  kKbpsOut,
-  kEntities,         // entities in the interpolated view, once a second
-  kConnect,          // connect() to Accept
-  kTickLag,          // how late the player's own input tick ran (the tester's load, not the server's)
-  kLostGap,          // how long each NPC lost from view while inside the interest area was out of it
-  kPredictionError,  // metres: each Snapshot.own against the prediction for its input (intent mode)
-  kSeriesCount,
-};
-const char* seriesName(Series s);
-using SeriesMark = std::array<std::size_t, kSeriesCount>;
 
 struct PlayerRecord {
   bool started = false;
@@ -54,6 +38,8 @@ struct PlayerRecord {
   std::array<std::vector<float>, kSeriesCount> series;
   std::array<std::uint64_t, 5> sampleKinds{};  // by client::SampleKind
   std::uint64_t snapshots = 0, snapshotParts = 0, snapshotsAbandoned = 0, decodeFailures = 0;
+  std::uint64_t snapshotsSeen = 0;          // complete and newer than any before (live: each arrival)
+  double tickRateHz = 0, sendRateHz = 0;    // the server's, from Accept (0 before it)
   std::uint64_t predictionCorrections = 0;  // intent mode: reconciles that moved the prediction
   std::uint64_t bytesIn = 0, bytesOut = 0, datagramsIn = 0, datagramsOut = 0, sendFailures = 0;
   RelayCounters relay;
@@ -109,8 +95,9 @@ class Player {
   std::optional<Point> nearestNpc() const;
   void perSecond(client::TimePoint now);
   void copyCounters(client::TimePoint now);
-  void push(Series s, double value);     // caller holds the lock
-  std::vector<float> predictionErrors_;  // scratch for copyCounters
+  void copyStats(const client::ClientStats& s);  // caller holds the lock
+  void push(Series s, double value);             // caller holds the lock
+  std::vector<float> predictionErrors_;          // scratch for copyStats
 
   std::shared_ptr<ImpairedRelay> makeRelay(asio::io_context& io);
   std::unique_ptr<client::Client> makeClient(asio::io_context& io);
@@ -132,9 +119,7 @@ class Player {
   // Stalls: when the current one began, and when the first snapshot after that arrived.
   bool inStall_ = false, stallEndSeen_ = false;
   client::TimePoint stallStart_{}, stallEnd_{};
-  std::uint32_t newestTick_ = 0;
-  client::TimePoint lastArrival_{};
-  bool haveArrival_ = false;
+  SnapshotIntervalMeter snapshotMeter_;
   std::optional<ViewLossTracker> viewLoss_;  // once connected
   std::vector<double> gaps_;
 

@@ -1,10 +1,10 @@
 #include "loadtest/report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <string_view>
 
 #include "client/interpolation.h"
-#include "loadtest/json_writer.h"
 
 namespace steerd::loadtest {
 
@@ -24,66 +24,35 @@ constexpr client::SampleKind kKinds[] = {client::SampleKind::kEmpty, client::Sam
 
 }  // namespace
 
-Verdict evaluate(const Thresholds& t, const Measured& m) {
+const char* endReasonName(EndReason e) {
+  switch (e) {
+    case EndReason::kDuration:
+      return "duration";
+    case EndReason::kSignal:
+      return "signal";
+    case EndReason::kAbortOnFail:
+      return "abort_on_fail";
+    case EndReason::kPlayersEnded:
+      return "players_ended";
+  }
+  return "unknown";
+}
+
+Verdict evaluate(const Thresholds& t, const Json& report) {
   Verdict v;
-  auto add = [&](std::string name, double limit, std::optional<double> value, bool pass, std::string why) {
-    v.checks.push_back({std::move(name), limit, value, pass});
-    if (!pass) {
-      v.pass = false;
-      v.failures.push_back(std::move(why));
-    }
-  };
-  if (m.connected == 0) {
+  if (numberAt(report, {"counts", "connected"}).value_or(0.0) == 0.0) {
     v.pass = false;
     v.failures.push_back("no player could connect");
   }
-  if (t.maxTickP99Ms) {
-    const double limit = *t.maxTickP99Ms;
-    if (!m.tickP99Ms) {
-      add("max_tick_p99_ms", limit, std::nullopt, false,
-          m.serverReachable ? "server tick p99 unknown: no ticks measured"
-                            : "server tick p99 unknown: the metrics endpoint was unreachable");
-    } else {
-      add("max_tick_p99_ms", limit, m.tickP99Ms, *m.tickP99Ms <= limit,
-          "server tick p99 " + number(*m.tickP99Ms) + " ms > " + number(limit) + " ms");
+  for (const ThresholdExpr& e : t.checks()) {
+    Check c = judge(e, report);
+    if (!c.pass) {
+      v.pass = false;
+      v.failures.push_back(c.failure);
     }
-  }
-  if (t.maxStallMs) {
-    const double limit = *t.maxStallMs;
-    const double longest = m.stall.count > 0 ? m.stall.max : 0.0;
-    add("max_stall_ms", limit, longest, longest <= limit,
-        "longest stall " + number(longest) + " ms > " + number(limit) + " ms");
-  }
-  if (t.maxSnapshotIntervalP99Ms) {
-    const double limit = *t.maxSnapshotIntervalP99Ms;
-    if (m.snapshotInterval.count == 0) {
-      add("max_snapshot_interval_p99_ms", limit, std::nullopt, false, "no snapshot interval measured");
-    } else {
-      add("max_snapshot_interval_p99_ms", limit, m.snapshotInterval.p99, m.snapshotInterval.p99 <= limit,
-          "snapshot interval p99 " + number(m.snapshotInterval.p99) + " ms > " + number(limit) + " ms");
-    }
-  }
-  if (t.minConnectedFraction) {
-    const double limit = *t.minConnectedFraction;
-    const double f =
-        m.players > 0 ? static_cast<double>(m.connectedAtEnd) / static_cast<double>(m.players) : 0.0;
-    add("min_connected_fraction", limit, f, f >= limit,
-        "connected at the end " + std::to_string(m.connectedAtEnd) + "/" + std::to_string(m.players) + " = " +
-            number(f) + " < " + number(limit));
+    v.checks.push_back(std::move(c));
   }
   return v;
-}
-
-Measured measuredOf(const Report& r) {
-  Measured m;
-  m.players = r.counts.players;
-  m.connected = r.counts.connected;
-  m.connectedAtEnd = r.counts.connectedAtEnd;
-  m.tickP99Ms = r.server.tickP99Ms;
-  m.snapshotInterval = r.series[kSnapshotInterval];
-  m.stall = r.series[kStall];
-  m.serverReachable = r.server.reachable;
-  return m;
 }
 
 int exitCodeOf(const Report& r) {
@@ -93,153 +62,194 @@ int exitCodeOf(const Report& r) {
 
 namespace {
 
-void writeSummary(JsonWriter& j, const Summary& s) {
-  j.beginObject()
-      .field("count", static_cast<std::uint64_t>(s.count))
-      .field("mean", s.mean)
-      .field("p50", s.p50)
-      .field("p95", s.p95)
-      .field("p99", s.p99)
-      .field("max", s.max)
-      .endObject();
+// A number, or null when not finite.
+// A number to 6 significant digits (the series hold floats; more digits would be noise), or null
+// when not finite.
+Json num(double v) { return std::isfinite(v) ? Json(std::stod(format("%.6g", v))) : Json(nullptr); }
+Json num(std::optional<double> v) { return v ? num(*v) : Json(nullptr); }
+
+// An empty series is not measured (null figures), unless it counts bad events: none is zeros.
+Json summaryJson(const Summary& s, bool zeroWhenEmpty) {
+  Json j;
+  j["count"] = static_cast<std::uint64_t>(s.count);
+  const bool measured = s.count > 0 || zeroWhenEmpty;
+  j["mean"] = measured ? num(s.mean) : Json(nullptr);
+  j["p50"] = measured ? num(s.p50) : Json(nullptr);
+  j["p95"] = measured ? num(s.p95) : Json(nullptr);
+  j["p99"] = measured ? num(s.p99) : Json(nullptr);
+  j["max"] = measured ? num(s.max) : Json(nullptr);
+  return j;
 }
 
-void writeThresholds(JsonWriter& j, const Thresholds& t) {
-  j.beginObject()
-      .field("max_tick_p99_ms", t.maxTickP99Ms)
-      .field("max_stall_ms", t.maxStallMs)
-      .field("max_snapshot_interval_p99_ms", t.maxSnapshotIntervalP99Ms)
-      .field("min_connected_fraction", t.minConnectedFraction)
-      .endObject();
+Json checkJson(const Check& c) {
+  Json j;
+  j["name"] = c.name;
+  j["expression"] = c.expression;
+  j["limit"] = num(c.limit);
+  j["value"] = num(c.value);
+  j["pass"] = c.pass;
+  return j;
 }
 
-void writeVerdict(JsonWriter& j, const Verdict& v) {
-  j.key("checks").beginArray();
-  for (const Check& c : v.checks) {
-    j.beginObject()
-        .field("name", c.name)
-        .field("limit", c.limit)
-        .field("value", c.value)
-        .field("pass", c.pass);
-    j.endObject();
-  }
-  j.endArray();
-  j.field("verdict", v.pass ? "pass" : "fail");
-  j.key("failures").beginArray();
-  for (const auto& f : v.failures) j.value(f);
-  j.endArray();
+void addVerdict(Json& j, const Verdict& v) {
+  Json checks = Json::array();
+  for (const Check& c : v.checks) checks.push_back(checkJson(c));
+  j["checks"] = std::move(checks);
+  j["verdict"] = v.pass ? "pass" : "fail";
+  j["failures"] = v.failures;
+}
+
+std::optional<double> p99Of(const Summary& s) {
+  return s.count ? std::optional<double>(s.p99) : std::nullopt;
 }
 
 }  // namespace
 
-std::string reportJson(const Report& r) {
+Json reportJsonValue(const Report& r, bool withVerdict) {
   const LoadOptions& o = r.options;
   const Counts& c = r.counts;
-  JsonWriter j;
-  j.beginObject();
-  j.field("schema", "steer-loadtest/1");
-  j.key("config")
-      .beginObject()
-      .field("server", o.server)
-      .field("players", static_cast<std::uint64_t>(o.players))
-      .field("duration_s", o.durationSeconds)
-      .field("ramp_per_s", o.rampPerSecond)
-      .field("churn_per_s", o.churnPerSecond)
-      .field("pattern", patternName(o.pattern))
-      .field("loss", o.impairment.loss)
-      .field("latency_ms", o.impairment.latencyMs)
-      .field("jitter_ms", o.impairment.jitterMs)
-      .field("seed", static_cast<std::uint64_t>(o.seed))
-      .field("threads", r.threads)
-      .field("view_rate_hz", o.viewRateHz)
-      .field("metrics", r.server.address)
-      .field("find_capacity", o.findCapacity)
-      .field("capacity_step", static_cast<std::uint64_t>(o.capacityStep))
-      .endObject();
-  j.field("elapsed_s", r.elapsedSeconds).field("ramp_s", r.rampSeconds);
+  Json j;
+  j["schema"] = "steer-loadtest/1";
+  Json config;
+  config["server"] = o.server;
+  config["players"] = static_cast<std::uint64_t>(o.players);
+  config["duration_s"] = num(o.durationSeconds);
+  config["ramp_per_s"] = num(o.rampPerSecond);
+  config["churn_per_s"] = num(o.churnPerSecond);
+  config["pattern"] = patternName(o.pattern);
+  config["loss"] = num(o.impairment.loss);
+  config["latency_ms"] = num(o.impairment.latencyMs);
+  config["jitter_ms"] = num(o.impairment.jitterMs);
+  config["seed"] = static_cast<std::uint64_t>(o.seed);
+  config["threads"] = r.threads;
+  config["view_rate_hz"] = num(o.viewRateHz);
+  config["metrics"] = r.server.address;
+  config["find_capacity"] = o.findCapacity;
+  config["capacity_step"] = static_cast<std::uint64_t>(o.capacityStep);
+  config["abort_on_fail"] = o.abortOnFail;
+  config["out"] = o.seriesFile;
+  j["config"] = std::move(config);
+  j["elapsed_s"] = num(r.elapsedSeconds);
+  j["ramp_s"] = num(r.rampSeconds);
+  j["held_s"] = num(r.heldSeconds);
+  j["interrupted"] = r.end == EndReason::kSignal;
+  j["signal"] = r.signal.empty() ? Json(nullptr) : Json(r.signal);
+  j["end"] = endReasonName(r.end);
+  if (r.aborted) {
+    Json a;
+    a["at_s"] = num(r.aborted->atSeconds);
+    a["name"] = r.aborted->check.name;
+    a["expression"] = r.aborted->check.expression;
+    a["limit"] = num(r.aborted->check.limit);
+    a["value"] = num(r.aborted->check.value);
+    a["failure"] = r.aborted->check.failure;
+    j["aborted"] = std::move(a);
+  } else {
+    j["aborted"] = nullptr;
+  }
   // Intent mode: reconciles that moved a player's prediction, per second of the run (all players).
-  j.field(
-      "prediction_corrections_per_s",
-      r.elapsedSeconds > 0 ? static_cast<double>(r.counts.predictionCorrections) / r.elapsedSeconds : 0.0);
-  j.key("counts")
-      .beginObject()
-      .field("players", c.players)
-      .field("started", c.started)
-      .field("connected", c.connected)
-      .field("connected_at_end", c.connectedAtEnd)
-      .field("refused", c.refused)
-      .field("timed_out", c.timedOut)
-      .field("timed_out_after_connect", c.timedOutAfterConnect)
-      .field("disconnected", c.disconnected)
-      .field("failed", c.failed)
-      .field("still_connecting", c.stillConnecting)
-      .field("decode_failures", c.decodeFailures)
-      .field("prediction_corrections", c.predictionCorrections)
-      .field("snapshots", c.snapshots)
-      .field("snapshot_parts", c.snapshotParts)
-      .field("snapshots_abandoned", c.snapshotsAbandoned)
-      .field("send_failures", c.sendFailures)
-      .field("bytes_in", c.bytesIn)
-      .field("bytes_out", c.bytesOut)
-      .field("churned", c.churned)
-      .field("entities_lost", c.entitiesLost)
-      .field("entities_vanished", c.entitiesVanished)
-      .field("entities_lost_joining", c.entitiesLostJoining)
-      .field("entities_vanished_joining", c.entitiesVanishedJoining)
-      .endObject();
-  j.key("why").beginObject();
-  j.field("refused", c.refusedExample).field("timed_out", c.timedOutExample);
-  j.field("disconnected", c.disconnectedExample).field("failed", c.failedExample);
-  j.endObject();
+  j["prediction_corrections_per_s"] =
+      r.elapsedSeconds > 0 ? num(static_cast<double>(c.predictionCorrections) / r.elapsedSeconds) : Json(0.0);
+  j["connected_fraction"] =
+      c.players > 0 ? num(static_cast<double>(c.connectedAtEnd) / static_cast<double>(c.players)) : Json(0.0);
+  Json counts;
+  counts["players"] = c.players;
+  counts["started"] = c.started;
+  counts["connected"] = c.connected;
+  counts["connected_at_end"] = c.connectedAtEnd;
+  counts["refused"] = c.refused;
+  counts["timed_out"] = c.timedOut;
+  counts["timed_out_after_connect"] = c.timedOutAfterConnect;
+  counts["disconnected"] = c.disconnected;
+  counts["failed"] = c.failed;
+  counts["still_connecting"] = c.stillConnecting;
+  counts["decode_failures"] = c.decodeFailures;
+  counts["prediction_corrections"] = c.predictionCorrections;
+  counts["snapshots"] = c.snapshots;
+  counts["snapshot_parts"] = c.snapshotParts;
+  counts["snapshots_abandoned"] = c.snapshotsAbandoned;
+  counts["send_failures"] = c.sendFailures;
+  counts["bytes_in"] = c.bytesIn;
+  counts["bytes_out"] = c.bytesOut;
+  counts["churned"] = c.churned;
+  counts["entities_lost"] = c.entitiesLost;
+  counts["entities_vanished"] = c.entitiesVanished;
+  counts["entities_lost_joining"] = c.entitiesLostJoining;
+  counts["entities_vanished_joining"] = c.entitiesVanishedJoining;
+  j["counts"] = std::move(counts);
+  j["why"] = Json{{"refused", c.refusedExample},
+                  {"timed_out", c.timedOutExample},
+                  {"disconnected", c.disconnectedExample},
+                  {"failed", c.failedExample}};
   for (int s = 0; s < kSeriesCount; ++s) {
-    j.key(seriesName(static_cast<Series>(s)));
-    writeSummary(j, r.series[static_cast<std::size_t>(s)]);
+    const auto series = static_cast<Series>(s);
+    j[seriesName(series)] = summaryJson(r.series[static_cast<std::size_t>(s)], eventSeries(series));
   }
-  j.key("samples").beginObject();
+  Json samples;
   for (client::SampleKind k : kKinds)
-    j.field(client::sampleKindName(k), c.samples[static_cast<std::size_t>(k)]);
-  j.endObject();
-  j.key("impairment")
-      .beginObject()
-      .field("active", o.impairment.active())
-      .field("dropped_to_server", c.relayDroppedToServer)
-      .field("dropped_to_client", c.relayDroppedToClient)
-      .field("forwarded_to_server", c.relayForwardedToServer)
-      .field("forwarded_to_client", c.relayForwardedToClient)
-      .endObject();
-  j.key("server")
-      .beginObject()
-      .field("metrics_reachable", r.server.reachable)
-      .field("error", r.server.error)
-      .field("tick_p99_ms", r.server.tickP99Ms)
-      .field("tick_p99_since_server_start", r.server.tickSinceServerStart)
-      .field("late_ticks", r.server.lateTicks)
-      .field("clients_at_end", r.server.clientsAtEnd)
-      .endObject();
-  j.key("tester").beginObject().field("cpu_s", r.testerCpuSeconds).endObject();
-  j.key("thresholds");
-  writeThresholds(j, o.thresholds);
-  writeVerdict(j, r.verdict);
+    samples[client::sampleKindName(k)] = c.samples[static_cast<std::size_t>(k)];
+  j["samples"] = std::move(samples);
+  j["impairment"] = Json{{"active", o.impairment.active()},
+                         {"dropped_to_server", c.relayDroppedToServer},
+                         {"dropped_to_client", c.relayDroppedToClient},
+                         {"forwarded_to_server", c.relayForwardedToServer},
+                         {"forwarded_to_client", c.relayForwardedToClient}};
+  Json server;
+  server["metrics_reachable"] = r.server.reachable;
+  server["error"] = r.server.error;
+  server["tick_p99_ms"] = num(r.server.tickP99Ms);
+  server["tick_p99_since_server_start"] = r.server.tickSinceServerStart;
+  server["late_ticks"] = num(r.server.lateTicks);
+  server["clients_at_end"] = num(r.server.clientsAtEnd);
+  server["tick_rate_hz"] = r.server.tickRateHz > 0 ? num(r.server.tickRateHz) : Json(nullptr);
+  server["send_rate_hz"] = r.server.sendRateHz > 0 ? num(r.server.sendRateHz) : Json(nullptr);
+  server["send_period_ms"] = r.server.sendRateHz > 0 ? num(1000.0 / r.server.sendRateHz) : Json(nullptr);
+  j["server"] = std::move(server);
+  j["tester"] = Json{{"cpu_s", num(r.testerCpuSeconds)}};
+  Json thresholds;
+  thresholds["max_tick_p99_ms"] = num(o.thresholds.maxTickP99Ms);
+  thresholds["max_stall_ms"] = num(o.thresholds.maxStallMs);
+  thresholds["max_snapshot_interval_p99_ms"] = num(o.thresholds.maxSnapshotIntervalP99Ms);
+  thresholds["min_connected_fraction"] = num(o.thresholds.minConnectedFraction);
+  Json expressions = Json::array();
+  for (const ThresholdExpr& e : o.thresholds.expressions) expressions.push_back(e.text);
+  thresholds["expressions"] = std::move(expressions);
+  j["thresholds"] = std::move(thresholds);
+  if (!withVerdict) return j;
+  addVerdict(j, r.verdict);
   if (r.capacity) {
-    j.key("capacity").beginObject();
-    j.field("step", r.capacity->step).field("highest_held", r.capacity->highestHeld);
-    j.key("steps").beginArray();
+    Json capacity;
+    capacity["step"] = r.capacity->step;
+    capacity["highest_held"] = r.capacity->highestHeld;
+    Json steps = Json::array();
     for (const CapacityStep& s : r.capacity->steps) {
-      j.beginObject().field("players", s.players).field("connected_at_end", s.measured.connectedAtEnd);
-      j.field("tick_p99_ms", s.measured.tickP99Ms);
-      j.field("snapshot_interval_p99_ms", s.measured.snapshotInterval.count
-                                              ? std::optional<double>(s.measured.snapshotInterval.p99)
-                                              : std::nullopt);
-      j.field("max_stall_ms", s.measured.stall.max);
-      writeVerdict(j, s.verdict);
-      j.endObject();
+      Json step;
+      step["players"] = s.players;
+      step["connected_at_end"] = s.connectedAtEnd;
+      step["tick_p99_ms"] = num(s.tickP99Ms);
+      step["snapshot_interval_p99_ms"] = num(p99Of(s.snapshotInterval));
+      step["snapshot_jitter_p99_ms"] = num(p99Of(s.snapshotJitter));
+      step["max_stall_ms"] = num(s.stall.max);
+      step["interrupted"] = s.interrupted;
+      addVerdict(step, s.verdict);
+      steps.push_back(std::move(step));
     }
-    j.endArray().endObject();
+    capacity["steps"] = std::move(steps);
+    j["capacity"] = std::move(capacity);
   }
-  j.field("exit_code", static_cast<std::uint64_t>(exitCodeOf(r)));
-  j.endObject();
-  return j.str();
+  j["exit_code"] = exitCodeOf(r);
+  return j;
 }
+
+Json reportSkeleton(const LoadOptions& o) {
+  Report r;
+  r.options = o;
+  r.counts.players = o.players;
+  if (o.findCapacity) r.capacity = CapacityResult{};
+  return reportJsonValue(r, false);
+}
+
+std::string reportJson(const Report& r) { return reportJsonValue(r).dump(2) + "\n"; }
 
 std::string reportTable(const Report& r) {
   const LoadOptions& o = r.options;
@@ -249,6 +259,15 @@ std::string reportTable(const Report& r) {
       "steer-loadtest: %zu players (%s) against %s for %.1f s (ramp %.1f s), seed %llu, %llu thread(s)\n",
       o.players, patternName(o.pattern), o.server.c_str(), r.elapsedSeconds, r.rampSeconds,
       static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(r.threads));
+  if (r.end == EndReason::kSignal) {
+    out += format("interrupted by %s after %.1f s (held %.1f s of %.1f s)\n",
+                  r.signal.empty() ? "a signal" : r.signal.c_str(), r.elapsedSeconds, r.heldSeconds,
+                  o.durationSeconds);
+  }
+  if (r.aborted) {
+    out += format("aborted at %.1f s (--abort-on-fail): %s\n", r.aborted->atSeconds,
+                  r.aborted->check.failure.c_str());
+  }
   if (o.churnPerSecond > 0) {
     out += format("churn: %.3g players per second leave and are replaced\n", o.churnPerSecond);
   }
@@ -259,6 +278,8 @@ std::string reportTable(const Report& r) {
   out += "\n";
   out += format("%-28s %9s %9s %9s %9s %9s\n", "measure", "count", "p50", "p95", "p99", "max");
   const std::pair<Series, const char*> rows[] = {{kSnapshotInterval, "snapshot interval (ms)"},
+                                                 {kSnapshotTickInterval, "  in server ticks (ms)"},
+                                                 {kSnapshotJitter, "  jitter (ms)"},
                                                  {kStall, "stall (ms)"},
                                                  {kExtrapolation, "extrapolation (ms)"},
                                                  {kRtt, "rtt (ms)"},
@@ -319,7 +340,11 @@ std::string reportTable(const Report& r) {
                   static_cast<unsigned long long>(c.relayDroppedToClient));
   }
   if (r.server.reachable) {
-    out += "server (" + r.server.address + "): tick p99 " +
+    out += "server (" + r.server.address + "): " +
+           (r.server.sendRateHz > 0
+                ? format("%.0f ticks/s, %.0f snapshots/s, ", r.server.tickRateHz, r.server.sendRateHz)
+                : std::string()) +
+           "tick p99 " +
            (r.server.tickP99Ms ? format("%.2f ms", *r.server.tickP99Ms) : std::string("unknown")) +
            (r.server.tickSinceServerStart ? " (since the server started)" : "") +
            (r.server.lateTicks ? format(", late ticks %.0f", *r.server.lateTicks) : std::string()) +
@@ -333,7 +358,9 @@ std::string reportTable(const Report& r) {
     out += format("\ncapacity, steps of %llu players:\n", static_cast<unsigned long long>(r.capacity->step));
     for (const CapacityStep& s : r.capacity->steps) {
       out += format("  %6llu players: %s", static_cast<unsigned long long>(s.players),
-                    s.verdict.pass ? "held" : "broke");
+                    s.interrupted    ? "interrupted"
+                    : s.verdict.pass ? "held"
+                                     : "broke");
       for (const auto& f : s.verdict.failures) out += " | " + f;
       out += "\n";
     }
@@ -343,8 +370,9 @@ std::string reportTable(const Report& r) {
   if (r.verdict.checks.empty()) out += " none set";
   out += "\n";
   for (const Check& ch : r.verdict.checks) {
-    out += format("  %-30s limit %-10s value %-10s %s\n", ch.name.c_str(), number(ch.limit).c_str(),
-                  ch.value ? number(*ch.value).c_str() : "unknown", ch.pass ? "pass" : "FAIL");
+    const std::string label = ch.name == ch.expression ? ch.name : ch.name + " (" + ch.expression + ")";
+    out += format("  %-50s value %-10s %s\n", label.c_str(), ch.value ? number(*ch.value).c_str() : "unknown",
+                  ch.pass ? "pass" : "FAIL");
   }
   if (r.capacity) {
     out += format("verdict: %s (highest count held %llu)\n", exitCodeOf(r) == 0 ? "PASS" : "FAIL",

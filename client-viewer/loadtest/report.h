@@ -10,7 +10,8 @@
 
 #include "loadtest/options.h"
 #include "loadtest/percentiles.h"
-#include "loadtest/player.h"  // Series
+#include "loadtest/series.h"
+#include "loadtest/threshold.h"
 
 namespace steerd::loadtest {
 
@@ -47,18 +48,12 @@ struct Counts {
 struct ServerView {
   std::string address;  // of /metrics
   bool reachable = false;
-  std::string error;                   // why not, when not
-  std::optional<double> tickP99Ms;     // over the run
-  bool tickSinceServerStart = false;   // the first scrape failed: p99 over the server's whole life
-  std::optional<double> lateTicks;     // during the run
-  std::optional<double> clientsAtEnd;  // steerd_clients before the players left
-};
-
-struct Check {
-  std::string name;  // the flag, without dashes
-  double limit = 0;
-  std::optional<double> value;  // nullopt: not measurable
-  bool pass = false;
+  std::string error;                      // why not, when not
+  std::optional<double> tickP99Ms;        // over the run
+  bool tickSinceServerStart = false;      // the first scrape failed: p99 over the server's whole life
+  std::optional<double> lateTicks;        // during the run
+  std::optional<double> clientsAtEnd;     // steerd_clients before the players left
+  double tickRateHz = 0, sendRateHz = 0;  // announced in Accept; 0: nobody connected
 };
 
 struct Verdict {
@@ -67,20 +62,18 @@ struct Verdict {
   std::vector<std::string> failures;  // human-readable, one per failed check
 };
 
-// What the thresholds are checked against.
-struct Measured {
-  std::uint64_t players = 0, connected = 0, connectedAtEnd = 0;
-  std::optional<double> tickP99Ms;
-  Summary snapshotInterval;
-  Summary stall;
-  bool serverReachable = false;
+// --abort-on-fail: the check that stopped the run.
+struct Abort {
+  double atSeconds = 0;  // since the first player started
+  Check check;
 };
-
-Verdict evaluate(const Thresholds& t, const Measured& m);
 
 struct CapacityStep {
   std::uint64_t players = 0;
-  Measured measured;
+  std::uint64_t connectedAtEnd = 0;
+  std::optional<double> tickP99Ms;
+  Summary snapshotInterval, snapshotJitter, stall;
+  bool interrupted = false;  // a signal ended the step: neither held nor broken
   Verdict verdict;
 };
 
@@ -90,24 +83,39 @@ struct CapacityResult {
   std::vector<CapacityStep> steps;
 };
 
+// How the run ended.
+enum class EndReason : std::uint8_t { kDuration, kSignal, kAbortOnFail, kPlayersEnded };
+const char* endReasonName(EndReason e);
+
 struct Report {
   LoadOptions options;
   double elapsedSeconds = 0;  // first connect to the players leaving
   double rampSeconds = 0;
+  double heldSeconds = 0;  // holding the players after the ramp (with --find-capacity: every step's hold)
   std::uint64_t threads = 1;
   double testerCpuSeconds = 0;
   Counts counts;
   std::array<Summary, kSeriesCount> series{};
   ServerView server;
   Verdict verdict;
+  EndReason end = EndReason::kDuration;
+  std::string signal;  // "SIGINT" or "SIGTERM" when one ended the run early
+  std::optional<Abort> aborted;
   std::optional<CapacityResult> capacity;
 };
 
-Measured measuredOf(const Report& r);
+// The report as JSON, less the verdict (checks, verdict, failures, exit_code) when `withVerdict`
+// is false: what the thresholds are judged on.
+Json reportJsonValue(const Report& r, bool withVerdict = true);
+// A report with nothing measured: every key there, for checking threshold paths before the run.
+Json reportSkeleton(const LoadOptions& o);
+// Every check of `t` on `report` (reportJsonValue), and "no player could connect" when
+// counts.connected is 0.
+Verdict evaluate(const Thresholds& t, const Json& report);
 // 0: pass; 1: a threshold failed, or nobody connected (with --find-capacity: not even the first
 // step held).
 int exitCodeOf(const Report& r);
-std::string reportJson(const Report& r);
+std::string reportJson(const Report& r);  // reportJsonValue, two-space indented, with a newline
 std::string reportTable(const Report& r);
 
 }  // namespace steerd::loadtest

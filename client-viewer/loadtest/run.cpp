@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "loadtest/metrics_scraper.h"
 #include "loadtest/progress.h"
 #include "loadtest/report.h"
+#include "loadtest/series_writer.h"
 #include "loadtest/token_file.h"
 
 namespace steerd::loadtest {
@@ -26,18 +28,39 @@ using udp = asio::ip::udp;
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// SIGINT or SIGTERM: end the run early, the players leave, and the report is written as usual. A
-// second one kills (SA_RESETHAND).
-std::atomic<bool> stopRequested{false};
-extern "C" void onStopSignal(int) { stopRequested.store(true); }
+// SIGINT or SIGTERM: end the run early; the players leave, the report is written as usual and
+// the exit code comes from the thresholds. A second one (either) kills: the first puts both back
+// to their default action.
+std::atomic<int> stopSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+extern "C" void onStopSignal(int signal) {
+  stopSignal.store(signal);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGINT, &dfl, nullptr);
+  sigaction(SIGTERM, &dfl, nullptr);
+}
 
 void catchStopSignals() {
   struct sigaction sa {};
   sa.sa_handler = onStopSignal;
-  sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGINT);
+  sigaddset(&sa.sa_mask, SIGTERM);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+}
+
+const char* signalName(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "a signal";
+  }
 }
 
 // Every player holds a socket (two behind a relay): raise the soft limit on open files to the hard one.
@@ -84,8 +107,18 @@ std::optional<udp::endpoint> resolve(const LoadOptions& o, std::string& error) {
 
 class Runner {
  public:
-  Runner(const LoadOptions& o, const udp::endpoint& server, std::vector<std::string> tokens)
-      : o_(o), scraper_(o.metricsHost, o.metricsPort), fleet_(o, server, std::move(tokens)) {}
+  Runner(const LoadOptions& o, const udp::endpoint& server, std::vector<std::string> tokens,
+         SeriesWriter& series)
+      : o_(o),
+        scraper_(o.metricsHost, o.metricsPort),
+        fleet_(o, server, std::move(tokens)),
+        series_(series),
+        checks_(o.thresholds.checks()) {
+    runningSeries_.fill(false);
+    for (const ThresholdExpr& e : checks_) {
+      if (const auto s = seriesFromName(e.keys.front())) runningSeries_[*s] = true;
+    }
+  }
 
   int run() {
     report_.options = o_;
@@ -94,16 +127,39 @@ class Runner {
     first_ = scrape();
     last_ = first_;
     prevSecond_ = first_;
+    runFirst_ = first_;
     const double cpu0 = cpuSeconds();
     start_ = Clock::now();
     nextProgress_ = start_ + std::chrono::seconds(1);
+    lastLine_ = start_;
+    if (o_.abortOnFail && !o_.quiet) {
+      bool anyWhileRunning = false;
+      for (const ThresholdExpr& e : checks_) anyWhileRunning |= whenJudged(e) != Judged::kAtEnd;
+      if (!anyWhileRunning) {
+        std::fprintf(stderr,
+                     "steer-loadtest: --abort-on-fail: none of the thresholds can be judged while running; "
+                     "they are judged at the end\n");
+      }
+    }
     if (o_.findCapacity) {
       capacity();
     } else {
+      phase_ = "ramp";
       rampTo(o_.players);
       report_.rampSeconds = seconds(Clock::now() - start_);
-      hold(o_.durationSeconds, o_.players);
+      phase_ = "hold";
+      const auto holdBegin = Clock::now();
+      holdBegin_ = holdBegin;
+      if (!hold(o_.durationSeconds, o_.players)) report_.end = EndReason::kPlayersEnded;
+      report_.heldSeconds = seconds(Clock::now() - holdBegin);
     }
+    if (aborted_) {
+      report_.end = EndReason::kAbortOnFail;
+    } else if (signal_ != 0) {
+      report_.end = EndReason::kSignal;
+      report_.signal = signalName(signal_);
+    }
+    report_.aborted = aborted_;
     if (auto s = scrape()) last_ = s;  // before the players leave: clients at the end
     fleet_.stop();
     report_.elapsedSeconds = seconds(Clock::now() - start_);
@@ -115,6 +171,7 @@ class Runner {
     if (!o_.reportFile.empty()) {
       std::ofstream f(o_.reportFile, std::ios::trunc);
       f << reportJson(report_);
+      f.flush();
       if (!f) {
         std::fprintf(stderr, "steer-loadtest: cannot write the report to %s\n", o_.reportFile.c_str());
         return 1;
@@ -141,10 +198,18 @@ class Runner {
     return s;
   }
 
+  // A signal came, or --abort-on-fail stopped the run.
   bool stopping() {
-    if (!stopRequested.load()) return false;
-    if (!toldStopping_ && !o_.quiet) std::fprintf(stderr, "steer-loadtest: signal: stopping the run early\n");
-    toldStopping_ = true;
+    if (aborted_) return true;
+    const int signal = stopSignal.load();
+    if (signal == 0) return false;
+    if (signal_ == 0) {
+      signal_ = signal;
+      if (!o_.quiet) {
+        std::fprintf(stderr, "steer-loadtest: %s: stopping the run early (a second signal kills)\n",
+                     signalName(signal));
+      }
+    }
     return true;
   }
 
@@ -155,28 +220,98 @@ class Runner {
     if (now >= nextProgress_) {
       nextProgress_ += std::chrono::seconds(1);
       if (nextProgress_ <= now) nextProgress_ = now + std::chrono::seconds(1);
-      const Window w = fleet_.window(progressMarks_, true);
-      ProgressInfo info;
-      info.elapsedSeconds = seconds(now - start_);
-      info.target = target;
-      if (auto s = scrape()) {
-        info.tickP99Ms = tickP99MsBetween(prevSecond_ ? &*prevSecond_ : nullptr, *s);
-        info.serverClients = s->clients;
-        if (!warnedForeign_ && s->clients && w.connected >= 10 &&
-            *s->clients < 0.5 * static_cast<double>(w.connected)) {
-          warnedForeign_ = true;
-          std::fprintf(
-              stderr,
-              "steer-loadtest: warning: %s reports %.0f clients while %zu players are connected here: is "
-              "it the same server? (--metrics HOST:PORT)\n",
-              scraper_.address().c_str(), *s->clients, w.connected);
-        }
-        prevSecond_ = s;
-        last_ = s;
-      }
-      if (!o_.quiet) std::fprintf(stderr, "%s\n", progressLine(w, info).c_str());
+      everySecond(now, target);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+
+  // The progress line, the --out line, and --abort-on-fail's checks.
+  void everySecond(Clock::time_point now, std::size_t target) {
+    const Window w = fleet_.window(progressMarks_, true);
+    ProgressInfo info;
+    info.elapsedSeconds = seconds(now - start_);
+    info.target = target;
+    if (auto s = scrape()) {
+      info.tickP99Ms = tickP99MsBetween(prevSecond_ ? &*prevSecond_ : nullptr, *s);
+      info.serverClients = s->clients;
+      if (!warnedForeign_ && s->clients && w.connected >= 10 &&
+          *s->clients < 0.5 * static_cast<double>(w.connected)) {
+        warnedForeign_ = true;
+        std::fprintf(
+            stderr,
+            "steer-loadtest: warning: %s reports %.0f clients while %zu players are connected here: is "
+            "it the same server? (--metrics HOST:PORT)\n",
+            scraper_.address().c_str(), *s->clients, w.connected);
+      }
+      prevSecond_ = s;
+      last_ = s;
+    }
+    if (!o_.quiet) std::fprintf(stderr, "%s\n", progressLine(w, info).c_str());
+    if (series_.isOpen()) {
+      SeriesLine line = seriesLineOf(w, info.elapsedSeconds, seconds(now - lastLine_),
+                                     w.snapshotsSeen - std::min(w.snapshotsSeen, snapshotsSeen_));
+      line.phase = phase_;
+      line.target = target;
+      line.serverTickP99Ms = info.tickP99Ms;
+      line.serverClients = info.serverClients;
+      if (!series_.write(line) && !toldSeriesError_) {
+        toldSeriesError_ = true;
+        std::fprintf(stderr, "steer-loadtest: --out: cannot write to %s\n", o_.seriesFile.c_str());
+      }
+    }
+    snapshotsSeen_ = w.snapshotsSeen;
+    lastLine_ = now;
+    if (o_.abortOnFail && !aborted_) judgeWhileRunning(now, target, w);
+  }
+
+  // --abort-on-fail: the checks that can be judged now, on the figures of the run so far (of the
+  // step so far with --find-capacity). A figure not measured yet fails nothing.
+  void judgeWhileRunning(Clock::time_point now, std::size_t target, const Window& w) {
+    // Held: the ramp is over and every player has connected or given up (or 10 s have passed).
+    const bool held = holdBegin_ && (w.handshaking == 0 || now - *holdBegin_ >= std::chrono::seconds(10));
+    std::vector<const ThresholdExpr*> due;
+    for (const ThresholdExpr& e : checks_) {
+      const Judged when = whenJudged(e);
+      if (when == Judged::kAnyTime || (when == Judged::kOnceHeld && held)) due.push_back(&e);
+    }
+    if (due.empty()) return;
+    const Json figures = reportJsonValue(runningReport(now, target), false);
+    for (const ThresholdExpr* e : due) {
+      Check c = judge(*e, figures);
+      if (!c.value || c.pass) continue;
+      aborted_ = Abort{seconds(now - start_), std::move(c)};
+      std::fprintf(stderr, "steer-loadtest: --abort-on-fail: %s: stopping the run\n",
+                   aborted_->check.failure.c_str());
+      return;
+    }
+  }
+
+  // The report as it would be if the run (the step) ended now, with the series the checks name.
+  Report runningReport(Clock::time_point now, std::size_t target) {
+    Report r;
+    r.options = o_;
+    r.threads = fleet_.threads();
+    r.server.address = report_.server.address;
+    r.server.reachable = report_.server.reachable;
+    r.elapsedSeconds = seconds(now - start_);
+    r.counts = fleet_.counts();
+    r.counts.players = target;
+    const Window w = fleet_.window(runMarks_, false, runningSeries_);
+    r.counts.connectedAtEnd = w.connected;
+    for (std::size_t s = 0; s < kSeriesCount; ++s) {
+      if (runningSeries_[s]) r.series[s] = summarize(w.values[s]);
+    }
+    serverBetween(r.server, runFirst_, last_);
+    return r;
+  }
+
+  static void serverBetween(ServerView& v, const std::optional<ServerSample>& before,
+                            const std::optional<ServerSample>& after) {
+    if (!after) return;
+    v.tickP99Ms = tickP99MsBetween(before ? &*before : nullptr, *after);
+    v.tickSinceServerStart = !before;
+    v.clientsAtEnd = after->clients;
+    if (before && before->lateTicks && after->lateTicks) v.lateTicks = *after->lateTicks - *before->lateTicks;
   }
 
   // Starts players at the ramp rate until `target` run.
@@ -222,31 +357,59 @@ class Runner {
     std::size_t target = std::min(o_.capacityStep, o_.players);
     bool firstRamp = true;
     for (;;) {
+      phase_ = "ramp";
+      holdBegin_.reset();
       rampTo(target);
       if (firstRamp) report_.rampSeconds = seconds(Clock::now() - start_);
       firstRamp = false;
       Fleet::Marks marks = fleet_.mark();
       const std::optional<ServerSample> before = scrape();
-      if (!o_.quiet)
-        std::fprintf(stderr, "steer-loadtest: holding %zu players for %.1f s\n", target, o_.durationSeconds);
-      hold(o_.durationSeconds, target);
+      runMarks_ = marks;  // --abort-on-fail judges this step's figures
+      runFirst_ = before;
+      phase_ = "step";
+      const auto holdBegin = Clock::now();
+      holdBegin_ = holdBegin;
+      if (!stopping()) {
+        if (!o_.quiet)
+          std::fprintf(stderr, "steer-loadtest: holding %zu players for %.1f s\n", target,
+                       o_.durationSeconds);
+        if (!hold(o_.durationSeconds, target)) report_.end = EndReason::kPlayersEnded;
+      }
+      report_.heldSeconds += seconds(Clock::now() - holdBegin);
       const Window w = fleet_.window(marks, false);
       const std::optional<ServerSample> after = scrape();
       if (after) last_ = after;
+      Report sr;
+      sr.options = o_;
+      sr.threads = fleet_.threads();
+      sr.server.address = report_.server.address;
+      sr.server.reachable = after.has_value();
+      sr.elapsedSeconds = seconds(Clock::now() - start_);
+      sr.counts = fleet_.counts();
+      sr.counts.players = target;
+      sr.counts.connected = w.connectedEver;
+      sr.counts.connectedAtEnd = w.connected;
+      for (std::size_t s = 0; s < kSeriesCount; ++s) sr.series[s] = summarize(w.values[s]);
+      serverBetween(sr.server, before, after);
       CapacityStep step;
       step.players = target;
-      step.measured.players = target;
-      step.measured.connected = w.connectedEver;
-      step.measured.connectedAtEnd = w.connected;
-      step.measured.snapshotInterval = summarize(w.values[kSnapshotInterval]);
-      step.measured.stall = summarize(w.values[kStall]);
-      step.measured.serverReachable = after.has_value();
-      if (after) step.measured.tickP99Ms = tickP99MsBetween(before ? &*before : nullptr, *after);
-      step.verdict = evaluate(o_.thresholds, step.measured);
-      const bool held = step.verdict.pass;
+      step.connectedAtEnd = w.connected;
+      step.tickP99Ms = sr.server.tickP99Ms;
+      step.snapshotInterval = sr.series[kSnapshotInterval];
+      step.snapshotJitter = sr.series[kSnapshotJitter];
+      step.stall = sr.series[kStall];
+      step.verdict = evaluate(o_.thresholds, reportJsonValue(sr, false));
+      step.interrupted = signal_ != 0 && !aborted_;
+      if (aborted_) addAbortFailure(step.verdict);
+      const bool held = step.verdict.pass && !step.interrupted;
       if (!o_.quiet) {
-        std::fprintf(stderr, "steer-loadtest: %zu players %s\n", target, held ? "held" : "broke a threshold");
-        for (const auto& f : step.verdict.failures) std::fprintf(stderr, "  %s\n", f.c_str());
+        std::fprintf(stderr, "steer-loadtest: %zu players %s\n", target,
+                     step.interrupted ? "interrupted: the search ends here"
+                     : held           ? "held"
+                                      : "broke a threshold");
+        if (!step.interrupted) {
+          for (const auto& f : step.verdict.failures) std::fprintf(stderr, "  %s\n", f.c_str());
+        }
       }
       result.steps.push_back(step);
       if (!held || stopping()) break;
@@ -257,42 +420,64 @@ class Runner {
     report_.capacity = result;
   }
 
+  // The run was stopped by --abort-on-fail: the verdict fails, saying so, unless it already fails
+  // on the same check.
+  void addAbortFailure(Verdict& v) const {
+    v.pass = false;
+    for (const Check& c : v.checks) {
+      if (c.expression == aborted_->check.expression && !c.pass) return;
+    }
+    char at[32];
+    std::snprintf(at, sizeof at, "%.1f", aborted_->atSeconds);
+    v.failures.push_back("aborted at " + std::string(at) +
+                         " s (--abort-on-fail): " + aborted_->check.failure);
+  }
+
   void finish() {
     report_.counts = fleet_.counts();
-    const auto values = fleet_.allValues();
-    for (std::size_t s = 0; s < kSeriesCount; ++s) report_.series[s] = summarize(values[s]);
-    if (last_) {
-      report_.server.tickP99Ms = tickP99MsBetween(first_ ? &*first_ : nullptr, *last_);
-      report_.server.tickSinceServerStart = !first_;
-      report_.server.clientsAtEnd = last_->clients;
-      if (first_ && first_->lateTicks && last_->lateTicks) {
-        report_.server.lateTicks = *last_->lateTicks - *first_->lateTicks;
-      }
-    }
+    Fleet::Marks none;
+    const Window all = fleet_.window(none, false);
+    for (std::size_t s = 0; s < kSeriesCount; ++s) report_.series[s] = summarize(all.values[s]);
+    report_.server.tickRateHz = all.tickRateHz;
+    report_.server.sendRateHz = all.sendRateHz;
+    serverBetween(report_.server, first_, last_);
     if (report_.capacity) {
       const CapacityResult& c = *report_.capacity;
       Verdict v;
       v.pass = c.highestHeld > 0;
-      if (!c.steps.empty()) {
-        v.checks = c.steps.back().verdict.checks;
-        for (const auto& f : c.steps.back().verdict.failures) {
-          v.failures.push_back(std::to_string(c.steps.back().players) + " players: " + f);
+      // The checks of the last step that held or broke (one a signal cut short judges nothing).
+      const auto judged = std::find_if(c.steps.rbegin(), c.steps.rend(),
+                                       [](const CapacityStep& s) { return !s.interrupted; });
+      if (judged != c.steps.rend()) {
+        v.checks = judged->verdict.checks;
+        for (const auto& f : judged->verdict.failures) {
+          v.failures.push_back(std::to_string(judged->players) + " players: " + f);
         }
       }
       report_.verdict = v;
     } else {
-      report_.verdict = evaluate(o_.thresholds, measuredOf(report_));
+      report_.verdict = evaluate(o_.thresholds, reportJsonValue(report_, false));
+      if (aborted_) addAbortFailure(report_.verdict);
     }
   }
 
   const LoadOptions& o_;
   MetricsScraper scraper_;
   Fleet fleet_;
+  SeriesWriter& series_;
+  std::vector<ThresholdExpr> checks_;
+  SeriesMask runningSeries_{};  // the series the checks name
   Report report_;
   std::optional<ServerSample> first_, last_, prevSecond_;
-  Fleet::Marks progressMarks_;
-  Clock::time_point start_, nextProgress_;
-  bool toldUnreachable_ = false, warnedForeign_ = false, toldStopping_ = false;
+  std::optional<ServerSample> runFirst_;  // at the start of what --abort-on-fail judges
+  Fleet::Marks progressMarks_, runMarks_;
+  Clock::time_point start_, nextProgress_, lastLine_;
+  std::optional<Clock::time_point> holdBegin_;  // the players are held (not ramping) since
+  std::string phase_;
+  std::uint64_t snapshotsSeen_ = 0;
+  int signal_ = 0;
+  std::optional<Abort> aborted_;
+  bool toldUnreachable_ = false, warnedForeign_ = false, toldSeriesError_ = false;
 };
 
 }  // namespace
@@ -303,6 +488,14 @@ int runLoadTest(const LoadOptions& o) {
     if (!f) {
       std::fprintf(stderr, "--report: cannot write %s\nRun with --help for more information.\n",
                    o.reportFile.c_str());
+      return 2;
+    }
+  }
+  SeriesWriter series;
+  if (!o.seriesFile.empty()) {
+    std::string error;
+    if (!series.open(o.seriesFile, error)) {
+      std::fprintf(stderr, "--out: %s\nRun with --help for more information.\n", error.c_str());
       return 2;
     }
   }
@@ -322,7 +515,7 @@ int runLoadTest(const LoadOptions& o) {
   }
   raiseFileLimit(o.players * (o.impairment.active() ? 2 : 1) + 64);
   catchStopSignals();
-  Runner runner(o, *server, std::move(tokens));
+  Runner runner(o, *server, std::move(tokens), series);
   return runner.run();
 }
 

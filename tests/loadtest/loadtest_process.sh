@@ -34,12 +34,14 @@ grep -q "players 20/20" "$tmp/err.txt" || fail "no progress line on stderr"
 python3 - "$tmp/report.json" <<'PY' || fail "report contents"
 import json, sys
 d = json.load(open(sys.argv[1]))
-keys = ["schema", "config", "counts", "snapshot_interval_ms", "stall_ms", "extrapolation_ms", "rtt_ms", "kbps_in",
-        "kbps_out", "entities_in_view", "connect_ms", "samples", "server", "thresholds", "checks", "verdict",
-        "failures", "exit_code"]
+keys = ["schema", "config", "counts", "snapshot_interval_ms", "snapshot_tick_interval_ms", "snapshot_jitter_ms",
+        "stall_ms", "extrapolation_ms", "rtt_ms", "kbps_in", "kbps_out", "entities_in_view", "connect_ms", "samples",
+        "server", "thresholds", "checks", "verdict", "failures", "exit_code", "interrupted", "end", "elapsed_s",
+        "held_s", "connected_fraction"]
 missing = [k for k in keys if k not in d]
 assert not missing, f"missing keys {missing}"
-for k in ["snapshot_interval_ms", "stall_ms", "extrapolation_ms", "rtt_ms", "kbps_in", "kbps_out", "entities_in_view"]:
+for k in ["snapshot_interval_ms", "snapshot_tick_interval_ms", "snapshot_jitter_ms", "stall_ms", "extrapolation_ms",
+          "rtt_ms", "kbps_in", "kbps_out", "entities_in_view"]:
     for q in ["count", "p50", "p95", "p99", "max"]:
         assert q in d[k], f"{k}.{q} missing"
 c = d["counts"]
@@ -53,8 +55,11 @@ assert d["entities_in_view"]["max"] > 0, d["entities_in_view"]
 assert d["kbps_in"]["count"] > 0 and d["rtt_ms"]["count"] > 0
 assert d["server"]["metrics_reachable"] is True and d["server"]["tick_p99_ms"] is not None, d["server"]
 assert d["verdict"] == "pass" and d["exit_code"] == 0 and d["failures"] == [], d["failures"]
-print("report: 20 connected, %d snapshots, snapshot interval p99 %.1f ms, server tick p99 %.2f ms" % (
-    c["snapshots"], d["snapshot_interval_ms"]["p99"], d["server"]["tick_p99_ms"]))
+assert d["interrupted"] is False and d["end"] == "duration" and d["connected_fraction"] == 1, d["end"]
+assert d["snapshot_jitter_ms"]["count"] == d["snapshot_interval_ms"]["count"] > 0, d["snapshot_jitter_ms"]
+assert d["server"]["send_period_ms"] > 0 and d["server"]["tick_rate_hz"] > 0, d["server"]
+print("report: 20 connected, %d snapshots, snapshot interval p99 %.1f ms (jitter p99 %.2f ms), server tick p99 %.2f ms" % (
+    c["snapshots"], d["snapshot_interval_ms"]["p99"], d["snapshot_jitter_ms"]["p99"], d["server"]["tick_p99_ms"]))
 PY
 
 # 2. A threshold no server meets: exit 1, and the report says which.
@@ -70,7 +75,7 @@ assert d["verdict"] == "fail" and d["exit_code"] == 1, d["verdict"]
 assert d["counts"]["connected"] == 5, d["counts"]
 check = [c for c in d["checks"] if c["name"] == "max_tick_p99_ms"][0]
 assert check["pass"] is False and check["value"] is not None and check["value"] > check["limit"], check
-assert any("tick p99" in f for f in d["failures"]), d["failures"]
+assert any("server.tick_p99_ms" in f for f in d["failures"]), d["failures"]
 print("impossible threshold: exit 1,", d["failures"][0])
 PY
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loadtest/options.h"
@@ -138,6 +139,12 @@ TEST(LoadOptionsTest, BadFlagsExitTwo) {
       {"--server", "h:1", "--players", "5", "--duration", "1", "--find-capacity", "--capacity-step", "6"},
       {"--server", "h:1", "--players", "5", "--duration", "1", "--view-rate", "0"},
       {"--server", "h:1", "--players", "5", "--duration", "1", "--bogus"},
+      {"--server", "h:1", "--players", "5", "--duration", "1", "--threshold", "nope.p99<1"},
+      {"--server", "h:1", "--players", "5", "--duration", "1", "--threshold", "rtt_ms.p99=1"},
+      {"--server", "h:1", "--players", "5", "--duration", "1", "--threshold", "rtt_ms.p99<nan"},
+      {"--server", "h:1", "--players", "5", "--duration", "1", "--threshold"},
+      {"--server", "h:1", "--players", "5", "--duration", "1", "--abort-on-fail"},
+      {"--server", "h:1", "--players", "5", "--duration", "1", "--out", "x.json", "--report", "x.json"},
   };
   for (const auto& args : bad) {
     LoadOptions o;
@@ -153,6 +160,51 @@ TEST(LoadOptionsTest, BadFlagsExitTwo) {
   }
 }
 
+TEST(LoadOptionsTest, ThresholdExpressionsOutAndAbortOnFail) {
+  LoadOptions o;
+  ASSERT_FALSE(parse(
+      {"--server", "h:1", "--players", "5", "--duration", "1", "--threshold", "rtt_ms.p99<80", "--threshold",
+       "snapshot_jitter_ms.p99 <= 10", "--max-stall-ms", "250", "--abort-on-fail", "--out", "series.jsonl"},
+      o));
+  ASSERT_EQ(o.thresholds.expressions.size(), 2u);
+  EXPECT_EQ(o.thresholds.expressions[0].text, "rtt_ms.p99<80");
+  EXPECT_EQ(o.thresholds.expressions[1].text, "snapshot_jitter_ms.p99<=10");
+  EXPECT_EQ(o.thresholds.expressions[1].source, "--threshold 'snapshot_jitter_ms.p99 <= 10'");
+  const auto checks = o.thresholds.checks();
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].name, "max_stall_ms");
+  EXPECT_TRUE(o.abortOnFail);
+  EXPECT_EQ(o.seriesFile, "series.jsonl");
+  // Expressions count as thresholds: --find-capacity keeps them instead of its defaults.
+  LoadOptions c;
+  ASSERT_FALSE(parse({"--server", "h:1", "--players", "10", "--duration", "1", "--find-capacity",
+                      "--threshold", "rtt_ms.p99<80"},
+                     c));
+  EXPECT_FALSE(c.thresholds.minConnectedFraction);
+  EXPECT_EQ(c.thresholds.checks().size(), 1u);
+}
+
+TEST(LoadOptionsTest, BadThresholdsNameTheExpressionAndWhy) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"nope.p99<1", "no figure 'nope'"},
+      {"rtt_ms.p98<1", "no 'p98' in 'rtt_ms'"},
+      {"rtt_ms<1", "is a group"},
+      {"rtt_ms.p99==1", "< <= > >="},
+      {"rtt_ms.p99<fast", "'fast' is not a number"},
+      {"config.players>1", "not a figure"},
+  };
+  for (const auto& [text, why] : cases) {
+    LoadOptions o;
+    testing::internal::CaptureStderr();
+    const auto code = parse({"--server", "h:1", "--players", "5", "--duration", "1", "--threshold", text}, o);
+    const std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(code) << text;
+    EXPECT_EQ(*code, 2) << text;
+    EXPECT_NE(err.find(std::string("--threshold '") + text + "'"), std::string::npos) << err;
+    EXPECT_NE(err.find(why), std::string::npos) << err;
+  }
+}
+
 TEST(LoadOptionsTest, HelpExitsZero) {
   LoadOptions o;
   testing::internal::CaptureStdout();
@@ -160,7 +212,9 @@ TEST(LoadOptionsTest, HelpExitsZero) {
   const std::string out = testing::internal::GetCapturedStdout();
   ASSERT_TRUE(code);
   EXPECT_EQ(*code, 0);
-  EXPECT_NE(out.find("--find-capacity"), std::string::npos);
+  for (const char* flag : {"--find-capacity", "--threshold", "--abort-on-fail", "--out"}) {
+    EXPECT_NE(out.find(flag), std::string::npos) << flag;
+  }
 }
 
 TEST(TokenFileTest, ReadsHexTokensOnePerLine) {
