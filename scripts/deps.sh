@@ -19,7 +19,7 @@ packages=(
   libbenchmark-dev     # benches
   libsdl2-dev          # steer-viewer: window, input and SDL_Renderer (works on a software renderer)
   libimgui-dev         # steer-viewer: Dear ImGui panels (the SDL_Renderer backend is built from its sources)
-  zlib1g-dev           # steer-viewer: PNG screenshots (deflate and CRC-32)
+  libpng-dev           # steer-viewer: PNG screenshots (the viewer's tests read them back with it too)
   xvfb xauth           # steer-viewer's tests: a virtual X display (xvfb-run) for headless screenshots
   prometheus           # tests: promtool checks deploy/prometheus/ (rules and their unit tests); a real
                        # Prometheus scrapes a test server for the dashboard's queries

@@ -1,12 +1,9 @@
-// A small PNG encoder (8-bit RGB or RGBA, no interlace) for screenshots: signature, IHDR, one
-// IDAT (zlib stream of the filtered rows), IEND; each chunk with its CRC-32 (zlib's crc32).
-// Each row gets the filter (None, Sub, Up, Average or Paeth) with the smallest sum of absolute
-// filtered bytes, the heuristic the PNG specification recommends.
+// Screenshots as PNG files (8-bit RGB or RGBA), written by libpng's simplified API: libpng picks
+// each row's filter and compresses; the file is tagged sRGB (what the renderer's colours are).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -20,10 +17,10 @@ struct ImageView {
   const std::uint8_t* pixels = nullptr;
 };
 
-// The PNG file's bytes, or an empty vector (and `error` set) for a bad image or a zlib failure.
-std::vector<std::uint8_t> encodePng(const ImageView& image, std::string& error, int compressionLevel = 6);
+// The PNG file's bytes, or an empty vector (and `error` set) for a bad image or a libpng failure.
+std::vector<std::uint8_t> encodePng(const ImageView& image, std::string& error);
 
 // Encodes and writes `path`. Returns an empty string on success, else why not.
-std::string writePng(const std::string& path, const ImageView& image, int compressionLevel = 6);
+std::string writePng(const std::string& path, const ImageView& image);
 
 }  // namespace steerd::viewer

@@ -30,7 +30,7 @@ std::string saveScreenshot(SDL_Renderer* renderer, const std::string& path) {
   image.channels = 3;
   image.stride = static_cast<std::size_t>(surface->pitch);
   image.pixels = static_cast<const std::uint8_t*>(surface->pixels);
-  return writePng(path, image, 9);
+  return writePng(path, image);
 }
 
 }  // namespace steerd::viewer
