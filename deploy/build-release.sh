@@ -83,7 +83,7 @@ done
 echo "build-release: building ${wanted[*]} (-j$jobs)"
 cmake --build "$build_dir" --target "${wanted[@]}" -j"$jobs"
 
-# Install. The project has no install() rules (yet): copy each target's executable. It lies
+# Install. The project has no install() rules: copy each target's executable. It lies
 # somewhere under the build dir (server/app/steerd today), never inside CMakeFiles/.
 mkdir -p "$prefix/bin"
 prefix=$(cd "$prefix" && pwd)

@@ -1,4 +1,4 @@
-// steer-loadtest: simulated players against a steerd server (README in client-viewer/).
+// steer-loadtest: simulated players against a steerd server (README in client-viewer/loadtest/).
 #include <cstdio>
 #include <exception>
 

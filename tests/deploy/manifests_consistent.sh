@@ -332,7 +332,7 @@ if [ ${#loadtest_flags[@]} -gt 0 ]; then
       if in_help "$loadtest_help" "$f"; then ok "steer-loadtest $f (used in ${loadtest_flags[$f]% })"; else bad "steer-loadtest has no flag $f (used in ${loadtest_flags[$f]% }): not in its --help"; fi
     done
   else
-    note "skipped steer-loadtest's flags ($(printf '%s\n' "${!loadtest_flags[@]}" | sort | paste -sd' ')): no steer-loadtest binary was passed as the second argument (its target does not exist yet)"
+    note "skipped steer-loadtest's flags ($(printf '%s\n' "${!loadtest_flags[@]}" | sort | paste -sd' ')): no steer-loadtest binary was passed as the second argument"
   fi
 fi
 
