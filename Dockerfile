@@ -8,7 +8,9 @@
 # tests/deploy/manifests_consistent.sh checks that what this file names exists.
 
 # ---- build: Debian 12 with the build dependencies; one script builds and installs ----
-FROM debian:12 AS build
+# Base images pinned to a dated Debian 12 release (the same date as the apt snapshot the project is
+# tested against); deploy/image-test.sh builds this file with podman and runs the image.
+FROM debian:bookworm-20250520 AS build
 ARG DEBIAN_FRONTEND=noninteractive
 WORKDIR /src
 # The dependencies first, in a layer of their own, so a source change does not reinstall them.
@@ -31,7 +33,7 @@ RUN --mount=type=cache,target=/root/.cache/ccache \
     deploy/build-release.sh --targets "steerd steer-loadtest steer-director" /opt/steerd
 
 # ---- runtime: Debian 12 slim, the shared libraries the binaries load, curl for the health check ----
-FROM debian:12-slim AS runtime
+FROM debian:bookworm-20250520-slim AS runtime
 ARG DEBIAN_FRONTEND=noninteractive
 # Runtime libraries: the packages owning steerd's DT_NEEDED libraries on Debian 12 (ldd + dpkg -S;
 # tests/deploy/manifests_consistent.sh re-derives them from the built binary and compares).

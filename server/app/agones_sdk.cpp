@@ -104,11 +104,6 @@ void AgonesSdk::ready() { enqueue({"POST", "/ready", "{}", true}); }
 void AgonesSdk::health() { enqueue({"POST", "/health", "{}", false}); }
 void AgonesSdk::shutdown() { enqueue({"POST", "/shutdown", "{}", true}); }
 void AgonesSdk::allocate() { enqueue({"POST", "/allocate", "{}", true}); }
-void AgonesSdk::reserve(double seconds) {
-  // The REST gateway takes int64 fields as strings.
-  enqueue({"POST", "/reserve",
-           nlohmann::json{{"seconds", std::to_string(static_cast<long long>(seconds))}}.dump(), true});
-}
 // Not retried: a cluster without the Lists feature answers 404 for ever, and a retried call would
 // hold up the Health pings queued behind it. The label below still carries the count.
 void AgonesSdk::playerJoined(std::uint32_t clientId) {

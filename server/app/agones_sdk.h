@@ -1,5 +1,5 @@
 // The Agones game server lifecycle, through the SDK sidecar's local HTTP API (Agones 1.x REST
-// SDK: POST /ready, /health, /allocate, /reserve, /shutdown; PUT /metadata/label; the "players"
+// SDK: POST /ready, /health, /allocate, /shutdown; PUT /metadata/label; the "players"
 // List, POST /v1beta1/lists/players:addValue and :removeValue; GET /gameserver and the streaming
 // GET /watch/gameserver). Calls run on their own thread so a slow or absent sidecar never delays
 // a tick; failures are logged (rate-limited) and retried where they must land, never fatal to a
@@ -60,7 +60,6 @@ class AgonesSdk {
   void playerJoined(std::uint32_t clientId);  // the "players" List: addValue
   void playerLeft(std::uint32_t clientId);    // the "players" List: removeValue
   void allocate();                            // self-allocation: not scaled down from now on
-  void reserve(double seconds);               // Reserved for that long, then Ready again
   void shutdown();                            // retried until accepted
 
   // Follows the GameServer on a thread of its own: GET /gameserver, then the watch stream,
