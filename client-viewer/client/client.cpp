@@ -292,8 +292,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
           sendSceneRequest();
           nextSceneRequestAt = now + toDuration(options.sceneRetryInterval);
         }
-        if (info.debugAllowed && (debugAgent || hoverAgent || debugStopPending) && now >= nextDebugSelectAt) {
+        if (info.debugAllowed && (debugWanted() || debugStopPending) && now >= nextDebugSelectAt) {
           sendDebugSelect();
+          lastDebugSelectAt = now;
           nextDebugSelectAt = now + toDuration(options.debugSelectInterval);
         }
       }
@@ -433,22 +434,50 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     send(p);
   }
 
+  bool debugWanted() const { return debugAgent || hoverAgent || statesArea; }
+
   void watchAgent(std::optional<std::uint32_t> agent) {
     if (agent == debugAgent) return;
-    const bool wanted = debugAgent || hoverAgent;
+    const bool wanted = debugWanted();
     debugAgent = agent;
-    debugStopPending = wanted && !debugAgent && !hoverAgent;
+    debugStopPending = wanted && !debugWanted();
     debugInfo.reset();
     nextDebugSelectAt = TimePoint{};  // at the next update()
   }
 
   void setHoverAgent(std::optional<std::uint32_t> agent) {
     if (agent == hoverAgent) return;
-    const bool wanted = debugAgent || hoverAgent;
+    const bool wanted = debugWanted();
     hoverAgent = agent;
-    debugStopPending = wanted && !debugAgent && !hoverAgent;
+    debugStopPending = wanted && !debugWanted();
     hoverInfo.reset();
     nextDebugSelectAt = TimePoint{};  // at the next update()
+  }
+
+  // On or off is sent at the next update(); a moved area (by a quarter of its radius, or a radius
+  // changed by a quarter) within kStatesAreaRepeat of the last DebugSelect, else with the next
+  // repetition, so a panning view does not send a DebugSelect a frame.
+  void setStatesArea(std::optional<Client::StatesArea> area) {
+    const bool had = statesArea.has_value();
+    if (!area) {
+      if (!had) return;
+      const bool wanted = debugWanted();
+      statesArea.reset();
+      brainStates.reset();
+      debugStopPending = wanted && !debugWanted();
+      nextDebugSelectAt = TimePoint{};
+      return;
+    }
+    if (had) {
+      const Client::StatesArea& o = *statesArea;
+      const float moved = std::hypot(area->x - o.x, area->y - o.y);
+      const bool far = moved > 0.25f * o.radius || std::fabs(area->radius - o.radius) > 0.25f * o.radius;
+      statesArea = area;
+      if (far) nextDebugSelectAt = std::min(nextDebugSelectAt, lastDebugSelectAt + kStatesAreaRepeat);
+      return;
+    }
+    statesArea = area;
+    nextDebugSelectAt = TimePoint{};
   }
 
   void sendDebugSelect() {
@@ -460,8 +489,14 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       select->set_stop(true);  // no selection: the hover alone, or nothing
     }
     if (hoverAgent) select->set_hover_agent(*hoverAgent);
+    if (statesArea) {
+      wire::DebugArea* area = select->mutable_states_area();
+      area->set_x(statesArea->x);
+      area->set_y(statesArea->y);
+      area->set_radius(statesArea->radius);
+    }
     // A last "stop" is sent once: if it is lost, the server ends the stream by itself.
-    if (!debugAgent && !hoverAgent) debugStopPending = false;
+    if (!debugWanted()) debugStopPending = false;
     send(p);
   }
 
@@ -470,6 +505,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         (!hoverInfo || d.tick() >= hoverTick)) {
       hoverInfo = d.hover();
       hoverTick = d.tick();
+    }
+    // A states list whose ids and states disagree in length is not one.
+    if (d.has_states() && statesArea && d.states().agent_id_size() == d.states().state_size() &&
+        (!brainStates || d.tick() >= brainStatesTick)) {
+      brainStates = d.states();
+      brainStatesTick = d.tick();
     }
     if (d.hover_only()) return;
     if (!debugAgent || d.agent_id() != *debugAgent) return;  // about an earlier selection
@@ -868,6 +909,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     debugInfo.reset();  // of another timeline: a tick that may be ahead of the new one's
     hoverInfo.reset();
     hoverTick = 0;
+    brainStates.reset();
+    brainStatesTick = 0;
     ++counters.replayEpochs;
   }
 
@@ -1016,7 +1059,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   std::optional<wire::DebugInfo> debugInfo;
   std::optional<std::uint32_t> hoverAgent;  // hoverAgent()
   std::optional<wire::DebugHover> hoverInfo;
-  std::uint32_t hoverTick = 0;  // of hoverInfo
+  std::uint32_t hoverTick = 0;                   // of hoverInfo
+  std::optional<Client::StatesArea> statesArea;  // watchBrainStates()
+  std::optional<wire::DebugStates> brainStates;
+  std::uint32_t brainStatesTick = 0;  // of brainStates
+  TimePoint lastDebugSelectAt{};
+  static constexpr std::chrono::milliseconds kStatesAreaRepeat{250};
 
   // The control channel.
   static constexpr std::chrono::milliseconds kControlAckRepeat{250};
@@ -1098,6 +1146,11 @@ const wire::DebugInfo* Client::debugInfo() const { return impl_->debugInfo ? &*i
 void Client::hoverAgent(std::optional<std::uint32_t> agent) { impl_->setHoverAgent(agent); }
 std::optional<std::uint32_t> Client::hoveredAgent() const { return impl_->hoverAgent; }
 const wire::DebugHover* Client::hoverInfo() const { return impl_->hoverInfo ? &*impl_->hoverInfo : nullptr; }
+void Client::watchBrainStates(std::optional<StatesArea> area) { impl_->setStatesArea(area); }
+std::optional<Client::StatesArea> Client::brainStatesArea() const { return impl_->statesArea; }
+const wire::DebugStates* Client::brainStates() const {
+  return impl_->brainStates ? &*impl_->brainStates : nullptr;
+}
 
 const ClockSync& Client::clock() const { return impl_->clock; }
 double Client::serverTickAt(TimePoint now) const { return impl_->clock.serverTickAt(now); }

@@ -247,6 +247,18 @@ class Client {
   std::optional<std::uint32_t> hoveredAgent() const;
   // The newest DebugInfo.hover about the hovered agent (null until one came, and after a change).
   const wire::DebugHover* hoverInfo() const;
+  // The brain states of the agents in a circle of the world (the viewer's screen), sent with the
+  // watch requests (DebugSelect.states_area) and answered in DebugInfo.states, with or without a
+  // watched or hovered agent (nullopt: none). Turning it on or off is sent at the next update();
+  // a moved area goes with the next request (within 0.25 s when it moved by a quarter of its
+  // radius). Nothing is sent when the server does not allow debug.
+  struct StatesArea {
+    float x = 0, y = 0, radius = 0;  // world m
+  };
+  void watchBrainStates(std::optional<StatesArea> area);
+  std::optional<StatesArea> brainStatesArea() const;
+  // The newest DebugInfo.states (null until one came, and after it is turned off).
+  const wire::DebugStates* brainStates() const;
 
   // The control channel (ServerInfo::controlAllowed): a command for the server, sent at the next
   // update() and again until acknowledged; the server applies each once, in order. Returns its

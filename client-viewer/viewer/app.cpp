@@ -57,6 +57,7 @@ App::App(ViewerOptions options)
   overlaySettings_.sensors = options_.sensors;
   overlaySettings_.corridor = options_.corridor;
   overlaySettings_.context = options_.context;
+  overlaySettings_.states = options_.states;
   replayScript_.seek = options_.replaySeek;
   replayScript_.pause = options_.replayPause;
 }
@@ -288,6 +289,18 @@ void App::updateScene(client::TimePoint now, double dt, bool imguiMouse, bool im
     scene_.debug = c->debugInfo();
     c->hoverAgent(scene_.hovered);  // its brain state, asked for with the watch requests
     scene_.hover = c->hoverInfo();
+    // The states overlay: the brain states of what the screen shows (the circle round it).
+    if (overlaySettings_.states) {
+      const Point centre =
+          camera_.screenToWorld({camera_.viewportWidth() * 0.5f, camera_.viewportHeight() * 0.5f});
+      const Point corner = camera_.screenToWorld({0.0f, 0.0f});
+      const float radius = std::hypot(corner.x - centre.x, corner.y - centre.y);
+      c->watchBrainStates(client::Client::StatesArea{centre.x, centre.y, radius});
+    } else {
+      c->watchBrainStates(std::nullopt);
+    }
+    stateColours_.update(overlaySettings_.states ? c->brainStates() : nullptr);
+    scene_.states = overlaySettings_.states ? &stateColours_ : nullptr;
   }
   stats_ = c->stats(now);
   if (live) hud_.record(now, stats_);
@@ -390,6 +403,9 @@ void App::handleKey(int key, bool ctrl) {
       break;
     case SDLK_m:
       overlaySettings_.context = !overlaySettings_.context;
+      break;
+    case SDLK_k:
+      overlaySettings_.states = !overlaySettings_.states;
       break;
     case SDLK_r:
       retryRequested_ = true;
@@ -550,10 +566,13 @@ std::optional<int> App::screenshotStep(double elapsed) {
       (operator_.pending() > 0 || scriptedSend_ || (scene_.selected && !scene_.find(*scene_.selected)));
   // With --replay-seek or --replay-pause: the playback stands where they asked.
   const bool replayAwaited = replayScript_.wanted() && !replayScriptDone_;
+  // With the states overlay on a server that allows debug: its first list of brain states is in.
+  const bool statesAwaited = overlaySettings_.states && scene_.server != nullptr &&
+                             scene_.server->debugAllowed && connection_.client()->brainStates() == nullptr;
   const bool ready = connection_.state() == LinkState::kConnected && scene_.connected() &&
                      !scene_.sample.entities.empty() && stats_.entityCount > 0 &&
                      connection_.client()->sceneComplete() && !debugAwaited && !operatorAwaited &&
-                     !replayAwaited;
+                     !replayAwaited && !statesAwaited;
   if (elapsed >= options_.after && ready) {
     if (const std::string error = saveScreenshot(platform_.renderer(), options_.screenshot); !error.empty()) {
       std::fprintf(stderr, "steer-viewer: screenshot: %s\n", error.c_str());
@@ -568,6 +587,17 @@ std::optional<int> App::screenshotStep(double elapsed) {
       const wire::DebugInfo* d = scene_.selectedDebug();
       std::printf("inspected %u debug %s behaviours %d\n", *scene_.selected, d != nullptr ? "found" : "none",
                   d != nullptr ? d->behaviours_size() : 0);
+    }
+    if (scene_.states != nullptr) {
+      std::size_t coloured = 0;
+      for (const client::EntityView& e : scene_.sample.entities)
+        coloured += scene_.states->colourOf(e.id) ? 1 : 0;
+      std::size_t listed = 0;
+      for (const StateColours::KeyEntry& k : scene_.states->key()) listed += k.count;
+      std::printf("brain_states listed %zu states %zu coloured %zu\n", listed, scene_.states->key().size(),
+                  coloured);
+      for (const StateColours::KeyEntry& k : scene_.states->key())
+        std::printf("state %s %zu\n", k.name.c_str(), k.count);
     }
     if (const auto s = connection_.client()->replayStatus()) {
       std::printf("replay tick %u first %u last %u paused %d speed %g epoch %u ended %d render_tick %.1f\n",

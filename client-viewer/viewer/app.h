@@ -67,6 +67,7 @@ class App {
   Overlays overlays_;
   OverlaySettings overlaySettings_;
   Hud hud_;
+  StateColours stateColours_;  // the states overlay
   PlayerControl player_;
   MotionEstimator motionEstimator_;
   Scene scene_;

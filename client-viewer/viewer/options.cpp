@@ -94,12 +94,14 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
   app.add_option("--jitter", out.jitterMs, "Simulated delay variation, +- ms (uniform; reorders)")
       ->check(CLI::Range(0.0, 10000.0));
   std::vector<std::string> overlays;
-  app.add_option("--overlay", overlays,
-                 "Overlays on from the start: velocity, ghosts, ids, interest, and for the selected agent "
-                 "forces, target, sensors, corridor, context (comma separated)")
+  app.add_option(
+         "--overlay", overlays,
+         "Overlays on from the start: velocity, ghosts, ids, interest, states (colour by brain state, "
+         "--allow-debug servers), and for the selected agent forces, target, sensors, corridor, context "
+         "(comma separated)")
       ->delimiter(',')
-      ->check(CLI::IsMember(
-          {"velocity", "ghosts", "ids", "interest", "forces", "target", "sensors", "corridor", "context"}));
+      ->check(CLI::IsMember({"velocity", "ghosts", "ids", "interest", "states", "forces", "target", "sensors",
+                             "corridor", "context"}));
   std::uint32_t select = 0;
   auto* selectOption = app.add_option("--select", select, "Entity id to select (inspector) from the start");
   app.add_flag("--follow", out.follow,
@@ -196,6 +198,7 @@ std::optional<int> parseViewerOptions(int argc, char** argv, ViewerOptions& out)
     out.sensors = out.sensors || o == "sensors";
     out.corridor = out.corridor || o == "corridor";
     out.context = out.context || o == "context";
+    out.states = out.states || o == "states";
   }
   if (!out.screenshot.empty()) {
     const auto dot = out.screenshot.rfind('.');

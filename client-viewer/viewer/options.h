@@ -38,8 +38,8 @@ struct ViewerOptions {
   // probability, one-way delay and its +- jitter, ms.
   double loss = 0.0, latencyMs = 0.0, jitterMs = 0.0;
   // Overlays switched on from the start (--overlay velocity,ghosts,ids,interest,forces,target,sensors,
-  // corridor,context): for screenshots.
-  bool velocity = false, ghosts = false, ids = false, interest = false;
+  // corridor,context,states): for screenshots.
+  bool velocity = false, ghosts = false, ids = false, interest = false, states = false;
   bool forces = false, target = false, sensors = false, corridor = false, context = false;
   std::optional<std::uint32_t> select;  // --select ID: the entity in the inspector from the start
   bool follow = false;                  // --follow: the camera follows the selection (or the player)

@@ -26,6 +26,7 @@ struct OverlaySettings {
   bool sensors = false;
   bool corridor = false;  // its navmesh corridor, or the waypoint it steers to on its path
   bool context = false;   // its context steering maps (interest and danger rays)
+  bool states = false;    // every agent on screen coloured by its brain state, with a key (debug stream)
 };
 
 // Whether this client sees only part of the world: the server gave a non-zero interest radius.

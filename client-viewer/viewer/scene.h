@@ -12,6 +12,7 @@
 #include "viewer/bot.h"
 #include "viewer/entity_motion.h"
 #include "viewer/geometry.h"
+#include "viewer/state_colours.h"
 
 namespace steerd::viewer {
 
@@ -27,6 +28,7 @@ struct Scene {
   const wire::DebugInfo* debug = nullptr;   // the server's debug stream about the selection, if any
   std::optional<std::uint32_t> hovered;     // the entity under the pointer (the hover label's)
   const wire::DebugHover* hover = nullptr;  // the debug stream's hover part about it, if any
+  const StateColours* states = nullptr;     // the states overlay: colours by brain state, if on
 
   bool connected() const { return server != nullptr; }
   std::uint32_t playerEntity() const { return server != nullptr ? server->playerEntity : 0; }

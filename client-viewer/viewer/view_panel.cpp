@@ -53,6 +53,11 @@ ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry,
     ImGui::SetTooltip(
         "Its context steering maps: interest (green) and danger (red) per direction, the choice (white)");
   }
+  ImGui::Checkbox("Brain states K", &overlays.states);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "Every agent on screen coloured by its brain state, with a key (servers with --allow-debug)");
+  }
   ImGui::Separator();
   ImGui::Checkbox("Walls", &geometry.obstaclesAndWalls);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Obstacles and walls");
@@ -92,6 +97,26 @@ ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry,
       ImGui::Text("%-14s %zu", name.c_str(), count);
       ImGui::PopID();
     }
+    if (scene.states != nullptr) {
+      // The states overlay's key: one swatch per brain state on screen, with its count.
+      ImGui::Separator();
+      ImGui::Text("Brain states%s", scene.states->truncated() ? " (the nearest 512)" : "");
+      if (!scene.server->debugAllowed) {
+        ImGui::TextDisabled("the server does not allow debug (--allow-debug)");
+      } else if (scene.states->key().empty()) {
+        ImGui::TextDisabled("none on screen (agents with a brain)");
+      }
+      int n = 0;
+      for (const StateColours::KeyEntry& k : scene.states->key()) {
+        ImGui::PushID(1000 + n++);
+        const Rgba c = k.colour;
+        ImGui::ColorButton("##state", ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f),
+                           ImGuiColorEditFlags_NoTooltip, ImVec2(12.0f, 12.0f));
+        ImGui::SameLine();
+        ImGui::Text("%-14s %zu", k.name.c_str(), k.count);
+        ImGui::PopID();
+      }
+    }
   }
   if (ImGui::CollapsingHeader("Keys")) {
     ImGui::TextDisabled(
@@ -105,6 +130,7 @@ ViewActions drawViewPanel(OverlaySettings& overlays, GeometrySettings& geometry,
         "B T X C M       selected NPC's forces,\n"
         "                target, sensors, corridor,\n"
         "                context maps\n"
+        "K               colour by brain state\n"
         "Esc             clear the selection\n"
         "Del             despawn it (operator panel)\n"
         "R               retry the connection\n"

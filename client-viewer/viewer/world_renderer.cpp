@@ -94,6 +94,11 @@ std::size_t WorldRenderer::drawEntities(SDL_Renderer* renderer, const Camera& ca
     } else if (scene.isPlayer(e)) {
       canvas_.disc(p, half * 0.9f, palette::kOtherPlayer.withAlpha(90));
       arrow(canvas_, p, e.heading, half * 1.3f, palette::kOtherPlayer);
+    } else if (const auto byState = scene.states ? scene.states->colourOf(e.id) : std::nullopt) {
+      arrow(canvas_, p, e.heading, half, *byState);
+    } else if (scene.states != nullptr) {
+      // No state listed (no brain, or past the list's limit): dimmed, so the states stand out.
+      arrow(canvas_, p, e.heading, half, palette::archetype(e.archetype).shade(-0.55f));
     } else {
       arrow(canvas_, p, e.heading, half, palette::archetype(e.archetype));
     }

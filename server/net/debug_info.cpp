@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -78,6 +79,55 @@ std::string detailOf(const World& world, const BehaviourSpec& spec) {
 }
 
 }  // namespace
+
+wire::DebugStates debugStatesOf(const World& world, float x, float y, float radius, std::size_t limit) {
+  wire::DebugStates out;
+  const AgentColumns& agents = world.agents();
+  const auto& archetypes = world.archetypes();
+  struct Near {
+    float d2;
+    std::uint32_t slot;
+  };
+  std::vector<Near> inside;
+  const float r2 = radius * radius;
+  for (std::uint32_t slot = 0; slot < agents.size(); ++slot) {
+    const ArchetypeIndex a = agents.archetype[slot];
+    if (a >= archetypes.size() || !archetypes[a].brain) continue;
+    const float dx = agents.px[slot] - x, dy = agents.py[slot] - y;
+    const float d2 = dx * dx + dy * dy;
+    if (d2 <= r2) inside.push_back({d2, slot});
+  }
+  // Nearest first; ties by id, so the same world gives the same list.
+  const auto nearer = [&](const Near& l, const Near& r) {
+    return l.d2 != r.d2 ? l.d2 < r.d2 : agents.id[l.slot] < agents.id[r.slot];
+  };
+  if (inside.size() > limit) {
+    std::partial_sort(inside.begin(), inside.begin() + static_cast<std::ptrdiff_t>(limit), inside.end(),
+                      nearer);
+    inside.resize(limit);
+    out.set_truncated(true);
+  } else {
+    std::sort(inside.begin(), inside.end(), nearer);
+  }
+  std::unordered_map<std::string, std::uint32_t> index;
+  for (const Near& n : inside) {
+    const ArchetypeIndex a = agents.archetype[n.slot];
+    std::string name = brainStateName(*archetypes[a].brain, agents.memory[n.slot].brainState);
+    auto [it, added] = index.try_emplace(std::move(name), static_cast<std::uint32_t>(out.names_size()));
+    if (added) out.add_names(it->first);
+    out.add_agent_id(agents.id[n.slot]);
+    out.add_state(it->second);
+  }
+  return out;
+}
+
+void trimStates(wire::DebugStates& states) {
+  const int n = states.agent_id_size();
+  const int keep = std::max(0, n - std::max(1, n / 4));
+  states.mutable_agent_id()->Truncate(keep);
+  states.mutable_state()->Truncate(keep);
+  states.set_truncated(true);
+}
 
 wire::DebugHover debugHoverOf(const World& world, AgentId id) {
   wire::DebugHover hover;

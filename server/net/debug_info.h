@@ -29,6 +29,17 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
 // debugInfoOf names it (empty without a brain). Reads what the last tick stored; evaluates nothing.
 wire::DebugHover debugHoverOf(const World& world, AgentId id);
 
+// The brain states of the agents with a brain within `radius` of (x, y), nearest first, `limit` at
+// most (truncated set when more were inside). A linear pass over the agents: a debug view's cost,
+// paid a few times a second for the clients that ask (--allow-debug only).
+inline constexpr std::size_t kMaxDebugStates = 512;
+wire::DebugStates debugStatesOf(const World& world, float x, float y, float radius,
+                                std::size_t limit = kMaxDebugStates);
+
+// Drops the farthest quarter (at least one) of `states`' agents and marks it truncated: what a
+// DebugInfo gives up first when it would not fit a datagram.
+void trimStates(wire::DebugStates& states);
+
 // A brain state's name with its ancestors' ("combat/flee"), or "#N" for a state the brain lacks.
 inline std::string brainStateName(const brain::Brain& brain, std::uint8_t state) {
   return brain::statePath(brain, state);

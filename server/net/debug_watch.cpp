@@ -24,21 +24,31 @@ void DebugWatch::hover(std::optional<AgentId> agent, std::uint64_t tick) {
   lastSelectTick_ = tick;
 }
 
+void DebugWatch::statesArea(std::optional<Area> area, std::uint64_t tick) {
+  area_ = area;
+  lastSelectTick_ = tick;
+}
+
 std::optional<wire::DebugInfo> DebugWatch::afterTick(const World& world) {
-  if (!agent_ && !hover_) return std::nullopt;
+  if (!agent_ && !hover_ && !area_) return std::nullopt;
   const std::uint64_t tick = world.tick();
   if (tick > lastSelectTick_ + expiryTicks_) {
     agent_.reset();
     hover_.reset();
+    area_.reset();
     return std::nullopt;
   }
+  const auto addStates = [&](wire::DebugInfo& info) {
+    if (area_) *info.mutable_states() = debugStatesOf(world, area_->x, area_->y, area_->radius);
+  };
   if (!agent_) {
     if (tick < nextSendTick_) return std::nullopt;
     nextSendTick_ = tick + intervalTicks_;
     wire::DebugInfo info;
     info.set_tick(static_cast<std::uint32_t>(tick));
     info.set_hover_only(true);
-    *info.mutable_hover() = debugHoverOf(world, *hover_);
+    if (hover_) *info.mutable_hover() = debugHoverOf(world, *hover_);
+    addStates(info);
     return info;
   }
   const AgentId id = *agent_;
@@ -55,6 +65,7 @@ std::optional<wire::DebugInfo> DebugWatch::afterTick(const World& world) {
   const std::vector<BrainTransition> log(transitions_.begin(), transitions_.end());
   wire::DebugInfo info = debugInfoOf(world, id, log);
   if (hover_) *info.mutable_hover() = debugHoverOf(world, *hover_);
+  addStates(info);
   return info;
 }
 

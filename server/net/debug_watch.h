@@ -1,5 +1,6 @@
 // One client's debug stream (steerd --allow-debug): the agent it watches, the agent under its
-// pointer (a label: DebugInfo.hover), the brain transitions seen since it was selected, and the pace of
+// pointer (a label: DebugInfo.hover), the brain states of the agents on its screen
+// (DebugInfo.states), the brain transitions seen since it was selected, and the pace of
 // DebugInfo (kPerSecond at most, whatever the client sends). The client repeats its DebugSelect; a watch it
 // stopped repeating ends by itself, so a lost "stop" costs seconds, not a stream forever. Lives in the
 // GameSession (simulation thread).
@@ -30,6 +31,13 @@ class DebugWatch {
   // alone keeps the stream going (a DebugInfo with hover_only), at the same pace.
   void hover(std::optional<AgentId> agent, std::uint64_t tick);
   std::optional<AgentId> hovered() const { return hover_; }
+  // The circle whose agents' brain states go with each DebugInfo (DebugInfo.states; nullopt:
+  // none), replaced by every DebugSelect. Like a hover, it keeps the stream going by itself.
+  struct Area {
+    float x = 0, y = 0, radius = 0;
+  };
+  void statesArea(std::optional<Area> area, std::uint64_t tick);
+  std::optional<Area> statesArea() const { return area_; }
   // The next afterTick() sends, whatever the pace (a paused replay: the tick stands still, and
   // each DebugSelect the client repeats is answered once).
   void sendNext() { nextSendTick_ = 0; }
@@ -43,6 +51,7 @@ class DebugWatch {
   std::uint64_t expiryTicks_;
   std::optional<AgentId> agent_;
   std::optional<AgentId> hover_;
+  std::optional<Area> area_;
   std::uint64_t lastSelectTick_ = 0;
   std::uint64_t nextSendTick_ = 0;  // per client, not per agent: switching does not beat the pace
   std::optional<std::uint8_t> lastState_;

@@ -305,6 +305,20 @@ void GameSession::positionInput(Player& p, const wire::Input& in) {
   p.lastInputTick = world_.tick();
 }
 
+namespace {
+
+// DebugSelect.states_area: a finite centre and a positive radius (clamped to 10 km), else none.
+std::optional<DebugWatch::Area> statesAreaOf(const wire::DebugSelect& select) {
+  if (!select.has_states_area()) return std::nullopt;
+  const wire::DebugArea& a = select.states_area();
+  if (!std::isfinite(a.x()) || !std::isfinite(a.y()) || !std::isfinite(a.radius()) || a.radius() <= 0) {
+    return std::nullopt;
+  }
+  return DebugWatch::Area{a.x(), a.y(), std::min(a.radius(), 10000.0f)};
+}
+
+}  // namespace
+
 void GameSession::debugSelect(std::uint32_t clientId, const wire::DebugSelect& select) {
   auto it = clients_.find(clientId);
   if (it == clients_.end()) return;
@@ -316,6 +330,7 @@ void GameSession::debugSelect(std::uint32_t clientId, const wire::DebugSelect& s
   // After stop or select: either refreshes the watch's expiry, so a hover alone keeps it alive.
   it->second.debug.hover(
       select.has_hover_agent() ? std::optional<AgentId>(select.hover_agent()) : std::nullopt, world_.tick());
+  it->second.debug.statesArea(statesAreaOf(select), world_.tick());
 }
 
 void GameSession::sendDebugInfo() {
@@ -325,11 +340,14 @@ void GameSession::sendDebugInfo() {
     if (!info) continue;
     *p.mutable_debug_info() = std::move(*info);
     OutDatagram d{id, {}};
-    // Long state names can overflow a datagram: the oldest transitions go first, then the senses
-    // (the last first), then the forces.
+    // Long state names can overflow a datagram: the farthest agents' states go first (a quarter
+    // of those left at a time), then the oldest transitions, then the senses (the last first),
+    // then the forces.
     auto* body = p.mutable_debug_info();
     while (!wire::encodeDatagram({wire::Packet::kDebugInfo, 0, 0, 0}, p, d.bytes)) {
-      if (body->transitions_size() > 0) {
+      if (body->has_states() && body->states().agent_id_size() > 0) {
+        trimStates(*body->mutable_states());
+      } else if (body->transitions_size() > 0) {
         body->mutable_transitions()->erase(body->mutable_transitions()->begin());
       } else if (body->senses_size() > 0) {
         body->mutable_senses()->RemoveLast();

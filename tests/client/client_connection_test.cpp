@@ -388,6 +388,56 @@ TEST(ClientConnectionTest, HoverAloneIsRepeatedWithoutASelectionAndItsAnswerKept
   EXPECT_EQ(server.debugSelects.size(), sent);
 }
 
+TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  server.debugAllowed = true;
+  ClientOptions o = optionsFor(server);
+  o.debugSelectInterval = 0.05s;
+  Client client(io, o);
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  client.watchBrainStates(Client::StatesArea{10, 20, 30});
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.size() >= 2; }));  // repeated
+  for (const auto& s : server.debugSelects) {
+    EXPECT_TRUE(s.stop());  // no selected agent
+    EXPECT_FALSE(s.has_hover_agent());
+    ASSERT_TRUE(s.has_states_area());
+    EXPECT_EQ(s.states_area().x(), 10.0f);
+    EXPECT_EQ(s.states_area().radius(), 30.0f);
+  }
+  // A moved area goes with a following request.
+  client.watchBrainStates(Client::StatesArea{40, 20, 30});
+  ASSERT_TRUE(
+      pump(io, client, server, [&] { return server.debugSelects.back().states_area().x() == 40.0f; }));
+  wire::Packet bad;  // ids and states of different lengths: not a list
+  bad.mutable_debug_info()->set_hover_only(true);
+  bad.mutable_debug_info()->set_tick(100);
+  bad.mutable_debug_info()->mutable_states()->add_agent_id(1);
+  server.send(bad);
+  wire::Packet p;
+  p.mutable_debug_info()->set_hover_only(true);
+  p.mutable_debug_info()->set_tick(101);
+  wire::DebugStates* st = p.mutable_debug_info()->mutable_states();
+  st->add_names("patrol");
+  st->add_agent_id(4);
+  st->add_state(0);
+  server.send(p);
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.brainStates() != nullptr; }));
+  EXPECT_EQ(client.brainStates()->agent_id_size(), 1);
+  EXPECT_EQ(client.brainStates()->names(0), "patrol");
+  EXPECT_EQ(client.debugInfo(), nullptr);  // hover_only: nothing about a selection
+  // Off: one "stop" without an area, then nothing more; what was held goes.
+  client.watchBrainStates(std::nullopt);
+  EXPECT_EQ(client.brainStates(), nullptr);
+  ASSERT_TRUE(pump(io, client, server, [&] { return !server.debugSelects.back().has_states_area(); }));
+  EXPECT_TRUE(server.debugSelects.back().stop());
+  const std::size_t sent = server.debugSelects.size();
+  const auto later = Clock::now() + 200ms;
+  pump(io, client, server, [&] { return Clock::now() > later; });
+  EXPECT_EQ(server.debugSelects.size(), sent);
+}
+
 TEST(ClientConnectionTest, NoDebugSelectToAServerThatDoesNotAllowIt) {
   asio::io_context io;
   FakeServer server(io, FakeServer::Mode::kAccept);
