@@ -92,7 +92,13 @@ work=$(mktemp -d)
 cleanup() {
   [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null
   for m in proc dev; do umount -l "$work/root/$m" 2>/dev/null || true; done
-  rm -rf "$work" "$log"
+  # Never into a mount that is still there (the host's /dev).
+  if mountpoint -q "$work/root/dev" 2>/dev/null || mountpoint -q "$work/root/proc" 2>/dev/null; then
+    echo "image-test: $work/root still has mounts; left in place" >&2
+  else
+    rm -rf --one-file-system "$work"
+  fi
+  rm -f "$log"
   [ -n "${cid:-}" ] && podman rm -f "$cid" >/dev/null 2>&1
   [ "$keep" = yes ] || podman rmi -f "$image" >/dev/null 2>&1 || true
 }
@@ -123,6 +129,8 @@ else
   podman export "$cid" | tar -C "$work/root" -xf -
   mount -t proc proc "$work/root/proc"
   mount --rbind /dev "$work/root/dev"
+  # Unmounting it later must not reach the host's /dev (shared mount propagation).
+  mount --make-rslave "$work/root/dev"
   how=chroot
 fi
 

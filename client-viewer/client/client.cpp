@@ -225,6 +225,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     if (state != ClientState::kIdle) return false;
     startReceiving();
     keys = wire::KeyPair::generate();  // fresh for every connection: its sessions share nothing
+    notAllocatedMessage.clear();
     state = ClientState::kAwaitingChallenge;
     connectStarted = now;
     handshakeSends = 0;
@@ -255,6 +256,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         std::ostringstream s;
         s << "no " << (state == ClientState::kAwaitingChallenge ? "answer" : "Accept or Refuse") << " from "
           << describe(options.server) << " within " << options.connectTimeout.count() << " s";
+        if (!notAllocatedMessage.empty()) s << " (last refusal: " << notAllocatedMessage << ")";
         state = ClientState::kTimedOut;
         message = s.str();
       } else if (now - lastHandshakeSend >= toDuration(options.resendInterval) &&
@@ -469,7 +471,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       return;
     }
     if (had) {
-      const Client::StatesArea& o = *statesArea;
+      // Measured against the area last sent, so a slow steady pan adds up.
+      const Client::StatesArea& o = sentStatesArea ? *sentStatesArea : *statesArea;
       const float moved = std::hypot(area->x - o.x, area->y - o.y);
       const bool far = moved > 0.25f * o.radius || std::fabs(area->radius - o.radius) > 0.25f * o.radius;
       statesArea = area;
@@ -495,6 +498,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       area->set_y(statesArea->y);
       area->set_radius(statesArea->radius);
     }
+    sentStatesArea = statesArea;
     // A last "stop" is sent once: if it is lost, the server ends the stream by itself.
     if (!debugWanted()) debugStopPending = false;
     send(p);
@@ -581,6 +585,16 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         }
         return;
       case wire::Packet::kRefuse:
+        if (handshaking() && p.refuse().reason() == wire::REFUSE_NOT_ALLOCATED) {
+          // An Agones server allocated a moment ago admits players once its match is loaded:
+          // start the handshake again (a fresh challenge) until connectTimeout.
+          refuseReason = p.refuse().reason();
+          notAllocatedMessage = p.refuse().message();
+          state = ClientState::kAwaitingChallenge;
+          handshakeSends = 0;
+          lastHandshakeSend = now;
+          return;
+        }
         if (handshaking()) {
           state = ClientState::kRefused;
           refuseReason = p.refuse().reason();
@@ -999,6 +1013,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   ClientState state = ClientState::kIdle;
   std::string message;
   wire::RefuseReason refuseReason = wire::REFUSE_UNSPECIFIED;
+  std::string notAllocatedMessage;  // the last REFUSE_NOT_ALLOCATED's (retried until connectTimeout)
   wire::DisconnectReason disconnectReason = wire::DISCONNECT_UNSPECIFIED;
   ServerInfo info;
   std::string cookie;
@@ -1059,8 +1074,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   std::optional<wire::DebugInfo> debugInfo;
   std::optional<std::uint32_t> hoverAgent;  // hoverAgent()
   std::optional<wire::DebugHover> hoverInfo;
-  std::uint32_t hoverTick = 0;                   // of hoverInfo
-  std::optional<Client::StatesArea> statesArea;  // watchBrainStates()
+  std::uint32_t hoverTick = 0;                       // of hoverInfo
+  std::optional<Client::StatesArea> statesArea;      // watchBrainStates()
+  std::optional<Client::StatesArea> sentStatesArea;  // in the last DebugSelect
   std::optional<wire::DebugStates> brainStates;
   std::uint32_t brainStatesTick = 0;  // of brainStates
   TimePoint lastDebugSelectAt{};

@@ -289,8 +289,9 @@ void App::updateScene(client::TimePoint now, double dt, bool imguiMouse, bool im
     scene_.debug = c->debugInfo();
     c->hoverAgent(scene_.hovered);  // its brain state, asked for with the watch requests
     scene_.hover = c->hoverInfo();
-    // The states overlay: the brain states of what the screen shows (the circle round it).
-    if (overlaySettings_.states) {
+    // The states overlay: the brain states of what the screen shows (the circle round it), once
+    // the camera has framed the world (so a screenshot's first list is about what it shows).
+    if (overlaySettings_.states && !firstView_) {
       const Point centre =
           camera_.screenToWorld({camera_.viewportWidth() * 0.5f, camera_.viewportHeight() * 0.5f});
       const Point corner = camera_.screenToWorld({0.0f, 0.0f});

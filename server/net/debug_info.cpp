@@ -127,6 +127,19 @@ void trimStates(wire::DebugStates& states) {
   states.mutable_agent_id()->Truncate(keep);
   states.mutable_state()->Truncate(keep);
   states.set_truncated(true);
+  // Only the names still used, renumbered in their order, so the table shrinks with the list.
+  std::vector<int> renumber(static_cast<std::size_t>(states.names_size()), -1);
+  google::protobuf::RepeatedPtrField<std::string> names;
+  for (int i = 0; i < keep; ++i) {
+    const std::uint32_t s = states.state(i);
+    if (s >= renumber.size()) continue;
+    if (renumber[s] < 0) {
+      renumber[s] = names.size();
+      *names.Add() = states.names(static_cast<int>(s));
+    }
+    states.set_state(i, static_cast<std::uint32_t>(renumber[s]));
+  }
+  states.mutable_names()->Swap(&names);
 }
 
 wire::DebugHover debugHoverOf(const World& world, AgentId id) {

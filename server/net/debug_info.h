@@ -36,8 +36,8 @@ inline constexpr std::size_t kMaxDebugStates = 512;
 wire::DebugStates debugStatesOf(const World& world, float x, float y, float radius,
                                 std::size_t limit = kMaxDebugStates);
 
-// Drops the farthest quarter (at least one) of `states`' agents and marks it truncated: what a
-// DebugInfo gives up first when it would not fit a datagram.
+// Drops the farthest quarter (at least one) of `states`' agents, keeps only the names still used
+// and marks it truncated: what a DebugInfo gives up first when it would not fit a datagram.
 void trimStates(wire::DebugStates& states);
 
 // A brain state's name with its ancestors' ("combat/flee"), or "#N" for a state the brain lacks.

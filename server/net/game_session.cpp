@@ -347,6 +347,8 @@ void GameSession::sendDebugInfo() {
     while (!wire::encodeDatagram({wire::Packet::kDebugInfo, 0, 0, 0}, p, d.bytes)) {
       if (body->has_states() && body->states().agent_id_size() > 0) {
         trimStates(*body->mutable_states());
+      } else if (body->has_states() && body->states().names_size() > 0) {
+        body->mutable_states()->clear_names();
       } else if (body->transitions_size() > 0) {
         body->mutable_transitions()->erase(body->mutable_transitions()->begin());
       } else if (body->senses_size() > 0) {

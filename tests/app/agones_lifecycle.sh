@@ -101,7 +101,7 @@ check "watching the GameServer before its allocation" order "$d" "^GET /watch/ga
 check "Health pings while waiting for the allocation" order "$d" "^POST /health" "^ALLOCATED"
 adds=$(grep -c "players:addValue" "$d/calls")
 removes=$(grep -c "players:removeValue" "$d/calls")
-check "each admitted player added to and removed from the List ($adds, $removes)" [ "$adds" -ge 2 ] && [ "$adds" = "$removes" ]
+check "each admitted player added to and removed from the List ($adds, $removes)" test "$adds" -ge 2 -a "$adds" = "$removes"
 check "player count label" grep -q 'PUT /metadata/label {"key":"players","value":"2"}' "$d/calls"
 check "Shutdown is the last call" [ "$(tail -n1 "$d/calls" | cut -d' ' -f2)" = /shutdown ]
 echo "1. calls: $(cut -d' ' -f1,2 "$d/calls" | sort | uniq -c | tr -s ' ' | paste -sd, -)"
@@ -135,6 +135,7 @@ d=$tmp/4
 start_sidecar "$d"
 start_server "$d" --agones-allocate-on-connect --shutdown-when-empty 1
 wait_log "$d/log" "steerd: scenario default" 30 || exit 1
+wait_log "$d/log" "listening on udp" 30 || exit 1  # (logged after the scenario line)
 ports "$d/log"
 players 1 2
 finish "$d"

@@ -79,9 +79,23 @@ TEST(DebugStates, TrimmingDropsTheFarthestQuarter) {
   EXPECT_EQ(s.state_size(), 6);
   EXPECT_EQ(s.agent_id(5), 5u);
   EXPECT_TRUE(s.truncated());
+  // Names no agent left uses go, and the rest are renumbered.
+  wire::DebugStates two;
+  two.add_names()->assign(1, 'x');
+  two.add_names()->assign(1, 'y');
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    two.add_agent_id(i);
+    two.add_state(i < 3 ? 1 : 0);  // the farthest one is the only 'x'
+  }
+  net::trimStates(two);
+  ASSERT_EQ(two.names_size(), 1);
+  EXPECT_EQ(two.names(0), "y");
+  EXPECT_EQ(two.state(0), 0u);
+  EXPECT_EQ(two.state(2), 0u);
   for (int i = 0; i < 6; ++i) net::trimStates(s);
   EXPECT_EQ(s.agent_id_size(), 0);  // at least one a time: it ends
-  net::trimStates(s);               // and an empty list stays empty
+  EXPECT_EQ(s.names_size(), 0);
+  net::trimStates(s);  // and an empty list stays empty
   EXPECT_EQ(s.agent_id_size(), 0);
 }
 

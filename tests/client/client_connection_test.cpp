@@ -83,7 +83,8 @@ class FakeServer {
   std::vector<wire::Scene> sceneParts;
   std::set<std::uint32_t> loseOnce;
   int sceneRequests = 0, maxPartsAsked = 0;
-  bool debugAllowed = false;                        // what Accept says
+  bool debugAllowed = false;     // what Accept says
+  int notAllocatedRefusals = 0;  // refuse this many ConnectResponses first with REFUSE_NOT_ALLOCATED
   std::vector<wire::DebugSelect> debugSelects;      // as received
   std::vector<wire::ReplayControl> replayControls;  // as received
 
@@ -118,6 +119,14 @@ class FakeServer {
           return;
         }
         acks_.received(dec.header.sequence);
+        if (notAllocatedRefusals > 0) {
+          --notAllocatedRefusals;
+          wire::Packet r;
+          r.mutable_refuse()->set_reason(wire::REFUSE_NOT_ALLOCATED);
+          r.mutable_refuse()->set_message("server is waiting for its match (not allocated yet)");
+          sendStateless(r);
+          return;
+        }
         if (mode_ == Mode::kRefuse) {
           wire::Packet r;
           r.mutable_refuse()->set_reason(wire::REFUSE_SERVER_FULL);
@@ -410,11 +419,6 @@ TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
   client.watchBrainStates(Client::StatesArea{40, 20, 30});
   ASSERT_TRUE(
       pump(io, client, server, [&] { return server.debugSelects.back().states_area().x() == 40.0f; }));
-  wire::Packet bad;  // ids and states of different lengths: not a list
-  bad.mutable_debug_info()->set_hover_only(true);
-  bad.mutable_debug_info()->set_tick(100);
-  bad.mutable_debug_info()->mutable_states()->add_agent_id(1);
-  server.send(bad);
   wire::Packet p;
   p.mutable_debug_info()->set_hover_only(true);
   p.mutable_debug_info()->set_tick(101);
@@ -424,6 +428,21 @@ TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
   st->add_state(0);
   server.send(p);
   ASSERT_TRUE(pump(io, client, server, [&] { return client.brainStates() != nullptr; }));
+  EXPECT_EQ(client.brainStates()->agent_id_size(), 1);
+  EXPECT_EQ(client.brainStates()->names(0), "patrol");
+  wire::Packet bad;  // newer, but ids and states of different lengths: not a list, not kept
+  bad.mutable_debug_info()->set_hover_only(true);
+  bad.mutable_debug_info()->set_tick(102);
+  bad.mutable_debug_info()->mutable_states()->add_agent_id(1);
+  server.send(bad);
+  wire::Packet ping;  // a later packet: once it is in, the bad one was handled
+  ping.mutable_debug_info()->set_hover_only(true);
+  ping.mutable_debug_info()->set_tick(103);
+  ping.mutable_debug_info()->mutable_hover()->set_agent_id(99);
+  server.send(ping);
+  const auto settle = Clock::now() + 200ms;
+  pump(io, client, server, [&] { return Clock::now() > settle; });
+  ASSERT_NE(client.brainStates(), nullptr);
   EXPECT_EQ(client.brainStates()->agent_id_size(), 1);
   EXPECT_EQ(client.brainStates()->names(0), "patrol");
   EXPECT_EQ(client.debugInfo(), nullptr);  // hover_only: nothing about a selection
@@ -705,6 +724,36 @@ TEST(ClientConnectionTest, ReportsARefusalWithTheServersMessage) {
   EXPECT_EQ(client.state(), ClientState::kRefused);
   EXPECT_EQ(client.stateMessage(), "server full (0 clients)");
   EXPECT_EQ(client.refuseReason(), wire::REFUSE_SERVER_FULL);
+}
+
+TEST(ClientConnectionTest, NotAllocatedYetIsRetriedUntilAdmittedOrTheConnectTimeout) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  server.notAllocatedRefusals = 3;  // an Agones server still loading its match
+  Client client(io, optionsFor(server));
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] {
+    return client.state() != ClientState::kAwaitingChallenge &&
+           client.state() != ClientState::kAwaitingAccept;
+  }));
+  EXPECT_EQ(client.state(), ClientState::kConnected);
+  EXPECT_EQ(server.notAllocatedRefusals, 0);
+  EXPECT_GE(server.connectRequests, 4);  // a fresh challenge after each refusal
+
+  // Never allocated: the connect timeout ends it, saying why.
+  asio::io_context io2;
+  FakeServer never(io2, FakeServer::Mode::kAccept);
+  never.notAllocatedRefusals = 1 << 30;
+  ClientOptions o = optionsFor(never);
+  o.connectTimeout = 1s;
+  Client waiting(io2, o);
+  ASSERT_TRUE(waiting.connect());
+  ASSERT_TRUE(pump(io2, waiting, never, [&] {
+    return waiting.state() != ClientState::kAwaitingChallenge &&
+           waiting.state() != ClientState::kAwaitingAccept;
+  }));
+  EXPECT_EQ(waiting.state(), ClientState::kTimedOut);
+  EXPECT_NE(waiting.stateMessage().find("not allocated yet"), std::string::npos) << waiting.stateMessage();
 }
 
 TEST(ClientConnectionTest, TimesOutWhenNobodyAnswers) {
