@@ -1,32 +1,27 @@
 #include "proto/hex.h"
 
+#include <sodium.h>
+
 namespace steerd::wire {
 
+// libsodium's hex codec: constant-time, which matters for the token keys that pass through here.
 std::string toHex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
+  std::string out(bytes.size() * 2 + 1, '\0');
+  sodium_bin2hex(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  out.pop_back();  // the terminating NUL
   return out;
 }
 
 std::optional<std::string> fromHex(std::string_view hex) {
   if (hex.size() % 2 != 0) return std::nullopt;
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  out.reserve(hex.size() / 2);
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = digit(hex[i]), lo = digit(hex[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(static_cast<char>(hi << 4 | lo));
+  std::string out(hex.size() / 2, '\0');
+  std::size_t length = 0;
+  const char* end = nullptr;
+  // No characters to ignore; parsing stops at the first one that is not a hex digit.
+  if (sodium_hex2bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), hex.data(), hex.size(),
+                     nullptr, &length, &end) != 0 ||
+      end != hex.data() + hex.size() || length != out.size()) {
+    return std::nullopt;
   }
   return out;
 }

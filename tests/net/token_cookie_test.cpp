@@ -49,6 +49,17 @@ TEST(ConnectToken, HexAndKeyFiles) {
   EXPECT_EQ(fromHex("01AB").value(), "\x01\xab");
   EXPECT_FALSE(fromHex("abc").has_value());
   EXPECT_FALSE(fromHex("zz").has_value());
+  EXPECT_FALSE(fromHex("01 2").has_value());  // a space is not skipped
+  EXPECT_FALSE(fromHex("0g").has_value());
+  EXPECT_EQ(fromHex("").value(), "");
+  EXPECT_EQ(toHex(""), "");
+  const std::string all = [] {
+    std::string s;
+    for (int i = 0; i < 256; ++i) s.push_back(static_cast<char>(i));
+    return s;
+  }();
+  EXPECT_EQ(fromHex(toHex(all)).value(), all);
+  EXPECT_EQ(toHex(all).substr(0, 8), "00010203");
   const auto dir = std::filesystem::temp_directory_path();
   const auto good = dir / "steerd_key_good.txt";
   const auto bad = dir / "steerd_key_bad.txt";
