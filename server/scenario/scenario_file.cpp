@@ -96,6 +96,7 @@ void warnIgnoredFields(const pb::Behaviour& b, const std::string& bf, Checker& c
   ignored(kFieldDangerTolerance, b.danger_tolerance() != 0.0f, "danger_tolerance");
   ignored(kFieldContext, b.context_chooser() != pb::CONTEXT_MASKED, "context_chooser");
   ignored(kFieldContext, b.context_danger() != pb::DANGER_DISC, "context_danger");
+  ignored(kFieldLookAhead, b.look_ahead() != 0.0f, "look_ahead");
 }
 
 }  // namespace
@@ -123,6 +124,7 @@ void validateBehaviour(const pb::Scenario& s, const std::string& archetype, cons
   c.nonNegative(bf + ".max_prediction", beh.max_prediction());
   c.nonNegative(bf + ".ray_length", beh.ray_length());
   c.nonNegative(bf + ".time_horizon", beh.time_horizon());
+  c.nonNegative(bf + ".look_ahead", beh.look_ahead());
   if (!finite(beh.danger_tolerance()) || beh.danger_tolerance() < 0.0f || beh.danger_tolerance() > 1.0f)
     c.error(bf + ".danger_tolerance", "from 0 to 1, not " + num(beh.danger_tolerance()));
   if (pointOrAgent(beh)) {
@@ -394,6 +396,12 @@ void validate(const pb::Scenario& s, Checker& c) {
     if (!finite(a.heading_blend()) || a.heading_blend() < 0.0f || a.heading_blend() > 1.0f) {
       c.error(f + ".heading_blend", "must be in (0, 1] (0: default), not " + num(a.heading_blend()));
     }
+    if (a.heading_samples() > kMaxHeadingSamples) {
+      c.error(f + ".heading_samples", "must be 1.." + std::to_string(kMaxHeadingSamples) +
+                                          " (0: heading_blend), not " + std::to_string(a.heading_samples()));
+    } else if (a.heading_samples() > 0 && a.heading_blend() != 0.0f) {
+      c.warn(f + ".heading_blend", "not used: heading_samples smooths the heading instead");
+    }
     if (a.behaviours_size() > static_cast<int>(kMaxBehaviours)) {
       c.error(f + ".behaviours",
               "at most " + std::to_string(kMaxBehaviours) + ", not " + std::to_string(a.behaviours_size()));
@@ -506,6 +514,7 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   spec.maxPrediction = beh.max_prediction();
   if (beh.ray_length() > 0.0f) spec.rayLength = beh.ray_length();
   if (beh.time_horizon() > 0.0f) spec.timeHorizon = beh.time_horizon();
+  spec.lookAhead = beh.look_ahead();
   if (beh.danger_tolerance() > 0.0f) spec.dangerTolerance = beh.danger_tolerance();
   spec.contextArgmax = beh.context_chooser() == pb::CONTEXT_ARGMAX;
   spec.contextDotDanger = beh.context_danger() == pb::DANGER_DOT;
@@ -566,6 +575,8 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     arch.pathSeekDistance = orDefault(a.path_seek_distance(), arch.pathSeekDistance);
     arch.contextSlots = a.context_slots() > 0 ? a.context_slots() : arch.contextSlots;
     arch.headingBlend = orDefault(a.heading_blend(), arch.headingBlend);
+    if (a.heading_samples() <= kMaxHeadingSamples)
+      arch.headingSamples = static_cast<std::uint8_t>(a.heading_samples());
     arch.contactSkin = a.contact_skin();
     arch.catchDistance = a.catch_distance();
     for (const auto& beh : a.behaviours()) arch.behaviours.push_back(specOf(beh, names));

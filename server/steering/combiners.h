@@ -44,6 +44,27 @@ inline CombineLimits forceLimitsOf(const BodyLimits& limits) {
   return {limits.maxForce, limits.maxAngularAcceleration, kEpsilon};
 }
 
+// The linear half of Buckland's running sum for any lane type (lanes.h), shared by the combiner
+// below and the world's four-lane path: the budget, what is left of it, and one weighted force
+// added. The force that overflows is cut to exactly the budget left, and nothing after it runs
+// (stopping there rather than on the next remaining <= 0 test keeps float round-off from letting
+// a sliver of the next force in). A select, not a branch: which force overflows varies from agent
+// to agent and tick to tick, so a branch here mispredicts.
+inline float runningSumBudget(const CombineLimits& limits) {
+  return limits.maxLinear > 0.0f ? limits.maxLinear : 0.0f;
+}
+template <class V>
+lanes::LaneOf<V> runningSumRemaining(V total, float budget) {
+  return lanes::Ops<V>::splat(budget) - lanes::length(total);
+}
+template <class V>
+V runningSumAdd(V total, V weighted, lanes::LaneOf<V> remaining, lanes::MaskOf<V>& overflows) {
+  using O = lanes::Ops<V>;
+  const lanes::LaneOf<V> magnitude = lanes::length(weighted);
+  overflows = magnitude >= remaining;
+  return total + weighted * O::select(overflows, remaining / magnitude, O::splat(1.0f));
+}
+
 struct WeightedBehaviour {
   SteeringOutput output;
   float weight = 1.0f;
@@ -167,21 +188,16 @@ SteeringOutput prioritised(std::span<const B> behaviours, const CombineLimits& l
 template <typename B>
 SteeringOutput runningSum(std::span<const B> behaviours, const CombineLimits& limits) {
   SteeringOutput total;
-  const float maxLinear = limits.maxLinear > 0.0f ? limits.maxLinear : 0.0f;
+  const float budget = runningSumBudget(limits);
   forEachInPriorityOrder(behaviours, [&](const B& b) {
     // Checked BEFORE evaluating: Buckland computes the next force and then finds the budget spent;
     // here a behaviour past the budget is never computed.
-    const float remaining = maxLinear - length(total.linear);
+    const float remaining = runningSumRemaining(total.linear, budget);
     if (!(remaining > 0.0f)) return true;
     const SteeringOutput s = evaluate(b) * b.weight;
     total.angular += s.angular;
-    // The force that overflows is cut to exactly the budget left, and nothing after it runs
-    // (stopping here rather than on the next remaining <= 0 test keeps float round-off from
-    // letting a sliver of the next force in). Written as a select, not a branch: which force
-    // overflows varies from agent to agent and tick to tick, so a branch here mispredicts.
-    const float magnitude = length(s.linear);
-    const bool overflows = magnitude >= remaining;
-    total.linear += s.linear * (overflows ? remaining / magnitude : 1.0f);
+    bool overflows = false;
+    total.linear = runningSumAdd(total.linear, s.linear, remaining, overflows);
     return overflows;
   });
   total.angular = clampAngular(total.angular, limits.maxAngular);

@@ -48,13 +48,65 @@ inline std::optional<Vec2> nearestHidingSpot(Vec2 from, Vec2 hunterPos,
   return best;
 }
 
-// Arrive at the nearest hiding spot; with no obstacles, evade the hunter (Buckland).
+// Behind a wall: Buckland hides behind circles only, but a wall shades too, and so does a box
+// (four outward walls: the ones whose backs face the hunter are its far side). A wall shades its
+// front (the side its normal points to, where bodies belong) from a hunter behind it. The spot
+// stands distanceFromBoundary in front of the wall, as near `from` as it can while the line from
+// the hunter to it still crosses the wall at least `inset` from either end, where
+//   inset = min(distanceFromBoundary, length / 4);
+// in the wall's frame (t along it from `from`, hunter at t = H, h behind it) the spot's t is
+// `from`'s clamped to [H + (inset - H) k, H + (length - inset - H) k], k = (h + d) / h. None when
+// the hunter is not behind the wall (nothing to shade it from, or it is level with the wall).
+inline std::optional<Vec2> hidingSpotBehindWall(const Wall& wall, Vec2 hunterPos, Vec2 from,
+                                                float distanceFromBoundary) {
+  const Vec2 along = wall.to - wall.from;
+  const float len = length(along);
+  const float h = -dot(hunterPos - wall.from, wall.normal);
+  if (!(len > kEpsilon) || !(h > kEpsilon)) return std::nullopt;
+  const Vec2 u = along / len;
+  const float d = distanceFromBoundary > 0.0f ? distanceFromBoundary : 0.0f;
+  const float inset = d < 0.25f * len ? d : 0.25f * len;
+  const float k = (h + d) / h;
+  const float hunterT = dot(hunterPos - wall.from, u);
+  const float lo = hunterT + (inset - hunterT) * k, hi = hunterT + (len - inset - hunterT) * k;
+  float t = dot(from - wall.from, u);
+  t = t < lo ? lo : (t > hi ? hi : t);
+  const Vec2 spot = wall.from + u * t + wall.normal * d;
+  if (!isFinite(spot)) return std::nullopt;
+  return spot;
+}
+
+// The hiding spot nearest to `from` behind any obstacle or wall; obstacles first, then walls,
+// each in order, on ties.
+inline std::optional<Vec2> nearestHidingSpot(Vec2 from, Vec2 hunterPos,
+                                             std::span<const CircleObstacle> obstacles,
+                                             std::span<const Wall> walls, float distanceFromBoundary) {
+  std::optional<Vec2> best = nearestHidingSpot(from, hunterPos, obstacles, distanceFromBoundary);
+  float bestDistSq = best ? distanceSq(*best, from) : 0.0f;
+  for (const Wall& w : walls) {
+    const std::optional<Vec2> spot = hidingSpotBehindWall(w, hunterPos, from, distanceFromBoundary);
+    if (!spot) continue;
+    const float dsq = distanceSq(*spot, from);
+    if (!best || dsq < bestDistSq) {
+      best = spot;
+      bestDistSq = dsq;
+    }
+  }
+  return best;
+}
+
+// Arrive at the nearest hiding spot; with no obstacles (or walls), evade the hunter (Buckland).
 inline SteeringOutput hide(const Body& body, const Kinematic& hunter,
-                           std::span<const CircleObstacle> obstacles, const HideParams& params = {}) {
+                           std::span<const CircleObstacle> obstacles, std::span<const Wall> walls,
+                           const HideParams& params = {}) {
   const std::optional<Vec2> spot =
-      nearestHidingSpot(body.position, hunter.position, obstacles, params.distanceFromBoundary);
+      nearestHidingSpot(body.position, hunter.position, obstacles, walls, params.distanceFromBoundary);
   if (!spot) return evade(body, hunter, params.evade);
   return arrive(body, *spot, {.deceleration = params.deceleration});
+}
+inline SteeringOutput hide(const Body& body, const Kinematic& hunter,
+                           std::span<const CircleObstacle> obstacles, const HideParams& params = {}) {
+  return hide(body, hunter, obstacles, {}, params);
 }
 
 // True when the segment from -> to passes strictly through some obstacle (closest approach to the

@@ -21,20 +21,24 @@ namespace steer {
 
 namespace locomotion_detail {
 
-inline Vec2 finiteOrZero(Vec2 v) { return isFinite(v) ? v : Vec2{}; }
+inline Vec2 finiteOrZero(Vec2 v) { return lanes::finiteOrZero(v); }
 inline float finiteOrZero(float f) { return isFinite(f) ? f : 0.0f; }
 
 // Turns `wanted` so that its direction is at most the limit's angle away from `previousDir` (unit),
 // keeping its length. Tested with cosines, so the common case (within the limit) costs no trig;
 // past the limit the result is previousDir rotated by exactly the allowed angle. An exact reversal
 // has no preferred side: it turns left (counter-clockwise), so the result is deterministic.
-inline Vec2 limitTurn(Vec2 previousDir, Vec2 wanted, float cosMax, float sinMax) {
-  const float speed = length(wanted);
-  if (speed <= kEpsilon) return wanted;
-  const Vec2 dir = wanted / speed;
-  if (dot(previousDir, dir) >= cosMax) return wanted;
-  const float side = cross(previousDir, dir) < 0.0f ? -sinMax : sinMax;
-  return rotate(previousDir, Vec2{cosMax, side}) * speed;
+template <class V>
+V limitTurn(V previousDir, V wanted, float cosMax, float sinMax) {
+  using O = lanes::Ops<V>;
+  const lanes::LaneOf<V> speed = lanes::length(wanted);
+  const V dir = wanted / speed;
+  const lanes::MaskOf<V> keep =
+      O::either(speed <= O::splat(kEpsilon), lanes::dot(previousDir, dir) >= O::splat(cosMax));
+  if (O::allOf(keep)) return wanted;
+  const lanes::LaneOf<V> cross = previousDir.x * dir.y - previousDir.y * dir.x;
+  const lanes::LaneOf<V> side = O::select(cross < O::splat(0.0f), O::splat(-sinMax), O::splat(sinMax));
+  return lanes::select(keep, wanted, lanes::rotate(previousDir, V{O::splat(cosMax), side}) * speed);
 }
 
 }  // namespace locomotion_detail
@@ -87,30 +91,52 @@ struct DynamicStep {
   }
 };
 
-// integrateDynamic with precomputed step constants; `orientation` is not updated.
-inline Body integrateDynamicStep(const Body& body, Vec2 force, const DynamicStep& step) {
-  using namespace locomotion_detail;
-  Body next = body;
-  if (!(step.dt > 0.0f)) return next;
-  const BodyLimits& lim = body.limits;
+// The point mass's state: position, velocity and heading (one body, or four lanes of them).
+template <class V>
+struct DynamicState {
+  V position, velocity, heading;
+};
 
-  Vec2 accel{};
+// integrateDynamicStep for any lane type (lanes.h): bodies with the same limits, each lane as the
+// scalar one. The world's four-lane path calls this with simd::V2.
+template <class V>
+DynamicState<V> integrateDynamicLanes(const BodyLimits& lim, const DynamicStep& step, DynamicState<V> body,
+                                      V force) {
+  using O = lanes::Ops<V>;
+  if (!(step.dt > 0.0f)) return body;
+  const auto dt = O::splat(step.dt);
+
+  V accel = lanes::zero2<V>();
   if (lim.mass > 0.0f && isFinite(lim.mass)) {
-    accel = finiteOrZero(truncate(finiteOrZero(force), lim.maxForce) / lim.mass);
+    accel =
+        lanes::finiteOrZero(lanes::truncate(lanes::finiteOrZero(force), lim.maxForce) / O::splat(lim.mass));
   }
-  Vec2 velocity = truncate(finiteOrZero(body.velocity + accel * step.dt), lim.maxSpeed);
+  V velocity = lanes::truncate(lanes::finiteOrZero(body.velocity + accel * dt), lim.maxSpeed);
 
   if (step.limitTurn) {
-    const float speed = length(body.velocity);
-    if (speed > step.pivotSpeed)
-      velocity = limitTurn(body.velocity / speed, velocity, step.cosMaxTurn, step.sinMaxTurn);
+    const lanes::LaneOf<V> speed = lanes::length(body.velocity);
+    const lanes::MaskOf<V> moving = speed > O::splat(step.pivotSpeed);
+    if (O::anyOf(moving)) {
+      const V turned =
+          locomotion_detail::limitTurn(body.velocity / speed, velocity, step.cosMaxTurn, step.sinMaxTurn);
+      velocity = lanes::select(moving, turned, velocity);
+    }
   }
-  velocity = finiteOrZero(velocity);
+  velocity = lanes::finiteOrZero(velocity);
 
-  next.velocity = velocity;
-  next.position = body.position + velocity * step.dt;
-  const float speed = length(velocity);
-  if (speed > kEpsilon) next.heading = velocity / speed;
+  const lanes::LaneOf<V> speed = lanes::length(velocity);
+  return {body.position + velocity * dt, velocity,
+          lanes::select(speed > O::splat(kEpsilon), velocity / speed, body.heading)};
+}
+
+// integrateDynamic with precomputed step constants; `orientation` is not updated.
+inline Body integrateDynamicStep(const Body& body, Vec2 force, const DynamicStep& step) {
+  const DynamicState<Vec2> s = integrateDynamicLanes(
+      body.limits, step, DynamicState<Vec2>{body.position, body.velocity, body.heading}, force);
+  Body next = body;
+  next.position = s.position;
+  next.velocity = s.velocity;
+  next.heading = s.heading;
   return next;
 }
 
@@ -190,21 +216,27 @@ class HeadingSmoother {
   // Records `heading` and returns the smoothed heading. Zero or non-finite headings are not
   // recorded (a body at rest has no new direction to add); with nothing recorded yet the result is
   // +x, so the return value is always a unit vector.
-  Vec2 update(Vec2 heading) {
+  Vec2 update(Vec2 heading) { return update(heading, K, Vec2{1.0f, 0.0f}); }
+
+  // The same over the last `samples` headings (at most K: a world keeps room for K and lets each
+  // archetype choose how many it averages); `fallback` (unit) when nothing is recorded yet.
+  Vec2 update(Vec2 heading, std::size_t samples, Vec2 fallback) {
     const bool valid = isFinite(heading) && length(heading) > kEpsilon;
     if (valid) {
       history_[next_] = normalized(heading);
       next_ = (next_ + 1) % K;
       count_ = std::min(count_ + 1, K);
     }
-    return smoothed(valid ? normalized(heading) : Vec2{1.0f, 0.0f});
+    return smoothed(samples, valid ? normalized(heading) : fallback);
   }
 
-  // The normalised average of the recorded headings; `fallback` when there are none or they
-  // cancel out (e.g. exactly opposite headings).
-  Vec2 smoothed(Vec2 fallback) const {
+  // The normalised average of the recorded headings (the last `samples` of them, oldest first);
+  // `fallback` when there are none or they cancel out (e.g. exactly opposite headings).
+  Vec2 smoothed(Vec2 fallback) const { return smoothed(K, fallback); }
+  Vec2 smoothed(std::size_t samples, Vec2 fallback) const {
+    const std::size_t m = std::min(samples, count_);
     Vec2 sum{};
-    for (std::size_t i = 0; i < count_; ++i) sum += history_[i];
+    for (std::size_t i = 0; i < m; ++i) sum += history_[(next_ + K - m + i) % K];
     return normalizedOr(sum, fallback);
   }
 

@@ -81,4 +81,78 @@ inline PathFollowResult followPath(const Body& body, PathView path, int currentI
   return {out, static_cast<int>(index)};
 }
 
+// Path smoothing by look-ahead (Reynolds' path following; seed 004's ghost following): the body
+// steers at a "ghost" `lookAhead` metres further along the path than its own projection on the
+// current segment, so it rounds corners instead of reaching each waypoint and turning on it.
+//   current segment a -> b (b the current waypoint; before the first waypoint of an open path, a is
+//   the body itself); the index advances while the projection t = dot(p - a, b - a) / |b - a|^2
+//   is >= 1 or b is within seekDistance (at most one lap);
+//   ghost = walk lookAhead from a + (b - a) * clamp(t, 0, 1) along the path (stopping at the end of
+//   an open path); seek the ghost, or arrive at the last waypoint once the ghost has reached it.
+// lookAhead <= 0 (or not finite) is Buckland's waypoint-to-waypoint followPath above.
+struct PathLookAheadResult {
+  SteeringOutput steering;
+  int index = 0;  // the new current waypoint, as followPath's
+  Vec2 ghost;     // the point steered at
+};
+
+inline PathLookAheadResult followPathLookAhead(const Body& body, PathView path, int currentIndex,
+                                               float lookAhead, const PathFollowParams& params = {}) {
+  const std::size_t n = path.points.size();
+  if (!(lookAhead > 0.0f) || !isFinite(lookAhead) || n <= 1) {
+    const PathFollowResult r = followPath(body, path, currentIndex, params);
+    const std::size_t i = static_cast<std::size_t>(r.index);
+    return {r.steering, r.index, n == 0 ? body.position : path.points[i < n ? i : n - 1]};
+  }
+  std::size_t index = currentIndex < 0 ? 0 : static_cast<std::size_t>(currentIndex);
+  if (index >= n) index = n - 1;
+  const auto segmentStart = [&](std::size_t i) {
+    if (i == 0) return path.looped ? path.points[n - 1] : body.position;
+    return path.points[i - 1];
+  };
+  const auto along = [&](Vec2 a, Vec2 b) {
+    const Vec2 seg = b - a;
+    const float segLenSq = lengthSq(seg);
+    return segLenSq > kEpsilon * kEpsilon ? dot(body.position - a, seg) / segLenSq : 1.0f;
+  };
+
+  const float seekDistSq = params.seekDistance * params.seekDistance;
+  for (std::size_t step = 0; step < n; ++step) {
+    const bool last = index == n - 1;
+    if (last && !path.looped) break;
+    const Vec2 b = path.points[index];
+    if (!(along(segmentStart(index), b) >= 1.0f) && !(distanceSq(b, body.position) < seekDistSq)) break;
+    index = last ? 0 : index + 1;
+  }
+
+  // The body's projection on its segment, then lookAhead further along the path.
+  const Vec2 a = segmentStart(index);
+  float t = along(a, path.points[index]);
+  t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+  Vec2 ghost = a + (path.points[index] - a) * t;
+  float left = lookAhead;
+  std::size_t next = index;
+  bool atEnd = false;
+  for (std::size_t step = 0; step <= n; ++step) {
+    if (!(left > 0.0f)) break;
+    const Vec2 b = path.points[next];
+    const float d = distance(ghost, b);
+    if (d >= left) {
+      ghost = ghost + (b - ghost) * (left / d);
+      break;
+    }
+    left -= d;
+    ghost = b;
+    if (next == n - 1 && !path.looped) {
+      atEnd = true;
+      break;
+    }
+    next = next == n - 1 ? 0 : next + 1;
+  }
+
+  const ArriveParams arriveParams{.deceleration = params.deceleration};
+  const SteeringOutput out = atEnd ? arrive(body, ghost, arriveParams) : seek(body, ghost);
+  return {out, static_cast<int>(index), ghost};
+}
+
 }  // namespace steer

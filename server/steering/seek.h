@@ -7,9 +7,16 @@ namespace steer {
 
 // desired = normalize(target - p) * maxSpeed; F = desired - v. At the target itself the desired
 // velocity is zero, so the force just brakes.
+// For any lane type (lanes.h): the world's four-lane path seeks with it too.
+template <class V>
+V seekForce(V position, V velocity, V target, float maxSpeed) {
+  const V desired =
+      lanes::normalizedOr(target - position, lanes::zero2<V>(), kEpsilon) * lanes::Ops<V>::splat(maxSpeed);
+  return desired - velocity;
+}
+
 inline SteeringOutput seek(const Body& body, Vec2 target) {
-  const Vec2 desired = normalized(target - body.position) * body.limits.maxSpeed;
-  return {desired - body.velocity, 0.0f};
+  return {seekForce(body.position, body.velocity, target, body.limits.maxSpeed), 0.0f};
 }
 
 struct FleeParams {

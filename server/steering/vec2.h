@@ -11,6 +11,8 @@
 
 #include <cmath>
 
+#include "lanes.h"
+
 namespace steer {
 
 struct Vec2 {
@@ -59,21 +61,13 @@ inline bool isFinite(float f) { return std::isfinite(f); }
 inline bool isFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 // Unit vector along v, or `fallback` when v is (nearly) zero.
-inline Vec2 normalizedOr(Vec2 v, Vec2 fallback) {
-  const float len = length(v);
-  return len > kEpsilon ? v / len : fallback;
-}
+inline Vec2 normalizedOr(Vec2 v, Vec2 fallback) { return lanes::normalizedOr(v, fallback, kEpsilon); }
 // Unit vector along v, or the zero vector when v is (nearly) zero.
 inline Vec2 normalized(Vec2 v) { return normalizedOr(v, Vec2{}); }
 
 // v scaled down to length `max` when longer; unchanged otherwise. (Seed 000's truncate never
 // shortens: that is the slip STEERING.md section 1 marks.) A negative max is treated as 0.
-inline Vec2 truncate(Vec2 v, float max) {
-  if (!(max > 0.0f)) return Vec2{};
-  const float lsq = lengthSq(v);
-  if (lsq <= max * max) return v;
-  return v * (max / std::sqrt(lsq));
-}
+inline Vec2 truncate(Vec2 v, float max) { return lanes::truncate(v, max); }
 
 inline Vec2 fromAngle(float radians) { return {std::cos(radians), std::sin(radians)}; }
 inline float toAngle(Vec2 v) { return std::atan2(v.y, v.x); }
@@ -86,9 +80,7 @@ inline float wrapAngle(float a) {
 }
 
 // Rotates v by the rotation whose +x axis is `heading` (unit): local -> world direction.
-constexpr Vec2 rotate(Vec2 v, Vec2 heading) {
-  return {v.x * heading.x - v.y * heading.y, v.x * heading.y + v.y * heading.x};
-}
+constexpr Vec2 rotate(Vec2 v, Vec2 heading) { return lanes::rotate(v, heading); }
 // Inverse of rotate: world direction -> local direction.
 constexpr Vec2 unrotate(Vec2 v, Vec2 heading) {
   return {v.x * heading.x + v.y * heading.y, -v.x * heading.y + v.y * heading.x};
@@ -98,7 +90,7 @@ constexpr Vec2 toLocal(Vec2 worldPoint, Vec2 origin, Vec2 heading) {
   return unrotate(worldPoint - origin, heading);
 }
 constexpr Vec2 toWorld(Vec2 localPoint, Vec2 origin, Vec2 heading) {
-  return origin + rotate(localPoint, heading);
+  return lanes::toWorld(localPoint, origin, heading);
 }
 
 }  // namespace steer

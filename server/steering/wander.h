@@ -36,18 +36,36 @@ inline Vec2 initialWanderTarget(Rng& rng, float radius) {
 // walk drifts into a circle. The draw must be symmetric, as Buckland's RandomClamped is.
 // Two draws per call, x then y (named, because the order of evaluation inside one expression is
 // unspecified). A zero or non-finite stored target restarts from +x on the circle.
+// The target's largest step per axis this tick.
+inline float wanderJitter(float dt, const WanderParams& params) {
+  return (dt > 0.0f && isFinite(dt)) ? params.jitterPerSecond * dt : 0.0f;
+}
+
+// The two halves of wander for any lane type (lanes.h), so the world's four-lane path runs the
+// same formula: the target moved by the draws (jx, jy) and put back on the circle, ...
+template <class V>
+V wanderNextTarget(V target, lanes::LaneOf<V> jx, lanes::LaneOf<V> jy, float jitter,
+                   const WanderParams& params) {
+  using O = lanes::Ops<V>;
+  V next = lanes::finiteOrZero(target);
+  next = next + V{jx * O::splat(jitter), jy * O::splat(jitter)};
+  next = lanes::normalizedOr(next, lanes::splat2<V>(1.0f, 0.0f), kEpsilon) * O::splat(params.radius);
+  return lanes::finiteOrZero(next);
+}
+// ... and the force towards it, D ahead of the body along its heading.
+template <class V>
+V wanderForce(V position, V heading, V target, const WanderParams& params) {
+  const V facing = lanes::normalizedOr(heading, lanes::splat2<V>(1.0f, 0.0f), kEpsilon);
+  const V world = lanes::toWorld(target + lanes::splat2<V>(params.distance, 0.0f), position, facing);
+  return world - position;
+}
+
 inline WanderResult wander(const Body& body, Vec2 target, float dt, Rng& rng,
                            const WanderParams& params = {}) {
-  const float jitter = (dt > 0.0f && isFinite(dt)) ? params.jitterPerSecond * dt : 0.0f;
   const float jx = rng.clamped();
   const float jy = rng.clamped();
-  Vec2 next = isFinite(target) ? target : Vec2{};
-  next += Vec2{jx * jitter, jy * jitter};
-  next = normalizedOr(next, Vec2{1.0f, 0.0f}) * params.radius;
-  if (!isFinite(next)) next = Vec2{};
-  const Vec2 heading = normalizedOr(body.heading, Vec2{1.0f, 0.0f});
-  const Vec2 world = toWorld(next + Vec2{params.distance, 0.0f}, body.position, heading);
-  return {{world - body.position, 0.0f}, next};
+  const Vec2 next = wanderNextTarget(target, jx, jy, wanderJitter(dt, params), params);
+  return {{wanderForce(body.position, body.heading, next, params), 0.0f}, next};
 }
 
 // Seed 004: a fresh random point on the circle every call (x, y in [-1, 1), normalised, * R, + D

@@ -8,8 +8,6 @@ namespace steerd::agent_internal {
 
 namespace {
 
-Vec2 finiteOr(Vec2 v, Vec2 fallback) { return steer::isFinite(v) ? v : fallback; }
-
 // DRIVE_GROUP keeps this fraction of its `range` behind the group's centroid. On
 // scenarios/sheepdog.txtpb (seeds 1-10): at 0.6 all 40 sheep are penned by 80 s (one seed 100 s);
 // 0.5 and 0.7 pen at least 39 by 120 s, but at 0.7 two seeds only in the last 20 s; at 1.0 (behind
@@ -282,23 +280,17 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
   const Bounds& bounds = ctx.geometry.bounds;
   std::uint8_t flags = resolveStaticContacts(body, next, eval.near, arch.limits.radius);
 
-  const Vec2 clamped{std::clamp(next.position.x, bounds.minX, bounds.maxX),
-                     std::clamp(next.position.y, bounds.minY, bounds.maxY)};
-  if (!(clamped == next.position)) {
-    if (clamped.x != next.position.x) next.velocity.x = 0.0f;
-    if (clamped.y != next.position.y) next.velocity.y = 0.0f;
-    next.position = clamped;
-    flags |= kContactBounds;
-  }
+  if (clampToBounds(bounds, next.position, next.velocity)) flags |= kContactBounds;
   // A non-finite position can only come from a bug upstream; keep the old state rather than
   // poisoning the neighbours and the hash.
-  next.position = finiteOr(next.position, body.position);
-  next.velocity = finiteOr(next.velocity, Vec2{});
-
-  // A body that faces by itself is turned, not smoothed towards its velocity.
-  const float blend = arch.faces || arch.kinematic ? 1.0f : arch.headingBlend;
-  const Vec2 blended = body.heading * (1.0f - blend) + next.heading * blend;
-  const Vec2 heading = steer::normalizedOr(blended, next.heading);
+  next.position = lanes::finiteOr(next.position, body.position);
+  next.velocity = lanes::finiteOrZero(next.velocity);
+  const std::uint32_t index = agentIndex(in.id[slot]);
+  const bool averaged =
+      arch.headingSamples > 0 && !arch.faces && !arch.kinematic && index < ctx.headingHistoryCount;
+  const Vec2 heading = averaged
+                           ? ctx.headingHistory[index].update(next.heading, arch.headingSamples, body.heading)
+                           : blendHeading(body.heading, next.heading, headingBlendOf(arch));
 
   out.px[slot] = next.position.x;
   out.py[slot] = next.position.y;

@@ -27,6 +27,7 @@
 #include "steering/wall_avoidance.h"
 #include "steering/wander.h"
 #include "steering/whisker_avoidance.h"
+#include "world/agent_formulas.h"
 #include "world/agent_update.h"
 #include "world/groups.h"
 #include "world/neighbour_scan.h"
@@ -219,11 +220,11 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
     case BehaviourKind::kSeparation:
       return {{sums.sepX, sums.sepY}, 0.0f};
     case BehaviourKind::kAlignment:
-      if (sums.fovCount <= 0.0f) return {};
-      return {Vec2{sums.headingX, sums.headingY} / sums.fovCount - body.heading, 0.0f};
+      return {alignmentFromSums(Vec2{sums.headingX, sums.headingY}, sums.fovCount, body.heading), 0.0f};
     case BehaviourKind::kCohesion:
-      if (sums.fovCount <= 0.0f) return {};
-      return steer::seek(body, body.position + Vec2{sums.offsetX, sums.offsetY} / sums.fovCount);
+      return {cohesionFromSums(body.position, body.velocity, Vec2{sums.offsetX, sums.offsetY}, sums.fovCount,
+                               body.limits.maxSpeed),
+              0.0f};
     case BehaviourKind::kObstacleAvoidance:
       return steer::obstacleAvoidance(body, near.obstacles, rt.obstacles);
     case BehaviourKind::kWallAvoidance:
@@ -250,12 +251,17 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       const std::size_t n =
           ctx.geometry.obstaclesInRange(body.position.x, body.position.y, spec.range, candidates);
       const std::span<const steer::CircleObstacle> spots(candidates, n);
+      // Walls and boxes shade too (steer::hidingSpotBehindWall).
+      steer::Wall wallCandidates[32];
+      const std::span<const steer::Wall> walls(
+          wallCandidates,
+          ctx.geometry.wallsInRange(body.position.x, body.position.y, spec.range, wallCandidates));
       // The goal is the hiding spot (none while there is nowhere to hide and it just evades).
-      if (const auto spot =
-              steer::nearestHidingSpot(body.position, hunter.position, spots, params.distanceFromBoundary)) {
+      if (const auto spot = steer::nearestHidingSpot(body.position, hunter.position, spots, walls,
+                                                     params.distanceFromBoundary)) {
         goal = *spot;
       }
-      return steer::hide(body, hunter, spots, params);
+      return steer::hide(body, hunter, spots, walls, params);
     }
     case BehaviourKind::kFollowPath: {
       const Path* found = pathFor(spec);
@@ -265,7 +271,8 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       if (pathIndex < 0) pathIndex = steer::closestWaypointIndex(view, body.position);
       steer::PathFollowParams params;
       params.seekDistance = arch.pathSeekDistance;
-      const steer::PathFollowResult r = steer::followPath(body, view, pathIndex, params);
+      const steer::PathLookAheadResult r =
+          steer::followPathLookAhead(body, view, pathIndex, spec.lookAhead, params);
       pathIndex = r.index;
       if (!path.points.empty())
         goal = path.points[std::clamp<std::size_t>(pathIndex, 0, path.points.size() - 1)];
@@ -391,6 +398,10 @@ inline Vec2 withoutVelocityInto(Vec2 velocity, Vec2 push) {
 // into them. Returns kContactObstacle if anything was touched.
 std::uint8_t resolveStaticContacts(const steer::Body& body, steer::Body& next,
                                    const StaticGeometry::Near& near, float r);
+
+// How much of the way the shown heading turns to the velocity's each tick (blendHeading). A body
+// that faces by itself is turned, not smoothed towards its velocity.
+inline float headingBlendOf(const Archetype& a) { return a.faces || a.kinematic ? 1.0f : a.headingBlend; }
 
 // The end of an agent's update, after integration: static contacts, bounds clamp, heading
 // smoothing, and the writes of its slot of state[n+1]. Returns its ContactFlag bits.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "world/agent_eval.h"
+#include "world/agent_formulas.h"
 #include "world/directive.h"
 #include "world/quad_update.h"
 
@@ -52,24 +53,6 @@ namespace {
 
 using namespace agent_internal;
 
-// World bounds policy: steer back. Inside a margin band along the edges the body seeks the
-// nearest point of the inner rectangle on top of whatever else it wants; a hard clamp
-// (finishAgent) is the backstop.
-Vec2 steerBack(const StepContext& ctx, const steer::Body& body, Vec2 force) {
-  const Bounds& bounds = ctx.geometry.bounds;
-  const float m = ctx.boundsMargin;
-  const Vec2 inner{std::clamp(body.position.x, bounds.minX + m, std::max(bounds.minX + m, bounds.maxX - m)),
-                   std::clamp(body.position.y, bounds.minY + m, std::max(bounds.minY + m, bounds.maxY - m))};
-  if (inner == body.position) return force;
-  return steer::truncate(force + steer::seek(body, inner).linear, body.limits.maxForce);
-}
-
-// Overlap resolution: half of each overlap, pushed apart along the line of centres (the other
-// agent does the other half from its own update), capped so a crowded body does not jump.
-Vec2 overlapPush(const NeighbourSums& sums, float radius) {
-  return steer::truncate({sums.pushX, sums.pushY}, radius * 0.5f);
-}
-
 // The scalar update of one agent: any archetype, any combiner.
 std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
                                AgentColumns& out) {
@@ -97,11 +80,13 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
         force.angular != 0.0f ? steer::KinematicFacing::kFromRotation : steer::KinematicFacing::kFromVelocity;
     steer::Body next = steer::integrateKinematic(body, force, rt.step.dt, facing);
     eval.rotation = next.rotation;
-    next.position += overlapPush(sums, arch.limits.radius);
+    next.position += overlapPush(Vec2{sums.pushX, sums.pushY}, arch.limits.radius);
     return finishAgent(ctx, body, next, eval, out);
   }
 
-  steer::Body next = steer::integrateDynamicStep(body, steerBack(ctx, body, force.linear), rt.step);
+  const Vec2 steered = steerBack(ctx.geometry.bounds, ctx.boundsMargin, body.position, body.velocity,
+                                 force.linear, arch.limits.maxSpeed, arch.limits.maxForce);
+  steer::Body next = steer::integrateDynamicStep(body, steered, rt.step);
   if (arch.faces) {
     // Its own facing, turned by the combined angular acceleration (Millington's integration,
     // as integrateKinematic's: the rotation clamped to maxRotation, then the facing turned by it).
@@ -111,7 +96,7 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
     if (!turning || !std::isfinite(eval.rotation)) eval.rotation = 0.0f;
     next.heading = steer::rotate(steer::fromAngle(eval.rotation * rt.step.dt), body.heading);
   }
-  const Vec2 push = overlapPush(sums, arch.limits.radius);
+  const Vec2 push = overlapPush(Vec2{sums.pushX, sums.pushY}, arch.limits.radius);
   next.position += push;
   if (arch.contactSkin > 0.0f) next.velocity = withoutVelocityInto(next.velocity, push);
   return finishAgent(ctx, body, next, eval, out);

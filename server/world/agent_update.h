@@ -27,6 +27,9 @@ struct AgentMarks {
   std::uint32_t tags = 0, signals = 0;
 };
 
+// The last headings of an agent whose archetype smooths by K-average (Archetype::headingSamples).
+using HeadingHistory = steer::HeadingSmoother<kMaxHeadingSamples>;
+
 // What the per-agent path needs from an archetype, derived once at load so that path does no
 // trig (cosines of the field of view and the turn limit) and builds no parameter structs.
 struct ArchetypeRuntime {
@@ -88,6 +91,12 @@ struct StepContext {
   // Brain states of state[n] by slot of `in`, for the think (which rewrites in.memory's as it
   // goes, in parallel): what one agent's conditions read of another's state. Null outside it.
   const std::uint8_t* brainStates = nullptr;
+  // Heading histories by agent index (headingHistoryCount of them; null when no archetype
+  // smooths by K-average). Each agent's update reads and writes its own entry only, so the
+  // chunks stay independent; null outside the tick's steering pass (the inspector re-evaluates
+  // an agent without moving it on).
+  HeadingHistory* headingHistory = nullptr;
+  std::size_t headingHistoryCount = 0;
 };
 
 enum ContactFlag : std::uint8_t {

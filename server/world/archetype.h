@@ -75,6 +75,7 @@ struct BehaviourSpec {
   float dangerTolerance = 0.1f;   // context steering's first mask tolerance
   bool contextArgmax = false;     // context steering chooses argmax(interest - danger) (seed 001)
   bool contextDotDanger = false;  // ... and writes danger as STEERING.md's dot lobe, not discs
+  float lookAhead = 0.0f;         // m, path following's look-ahead (path smoothing); 0: none
 };
 
 struct FlockParams {
@@ -103,6 +104,10 @@ struct Archetype {
   // Heading follows velocity through an exponential moving average: 1 = no smoothing. Smoothing
   // hides the judder of a body whose velocity direction flickers (STEERING.md section 1).
   float headingBlend = 0.5f;
+  // Or, when > 0, Buckland's K-average: the mean of the last headingSamples velocity headings
+  // (steer::HeadingSmoother, at most kMaxHeadingSamples), which holds a steady heading through a
+  // velocity that flickers between two directions where the blend still wobbles.
+  std::uint8_t headingSamples = 0;
   // m: neighbours are pushed apart this far before they touch (neighbour_scan.h); crowds that
   // walk through each other need about one tick's approach (2 x max speed x dt).
   float contactSkin = 0.0f;
@@ -144,6 +149,8 @@ inline bool facesByItself(const Archetype& a) {
 // Connected players are bodies of the archetype with this name. A world whose scenario does not
 // define it gets playerArchetype() appended, so behaviours can always name "player" as a target.
 inline constexpr const char* kPlayerArchetypeName = "player";
+// The most headings an archetype's K-average smoothing may average (Archetype::headingSamples).
+inline constexpr std::uint8_t kMaxHeadingSamples = 10;
 
 // A player's body: no behaviours (the client moves it), limits that bound what an input may do.
 inline Archetype playerArchetype() {

@@ -61,6 +61,7 @@ enum BehaviourField : std::uint32_t {
   kFieldTimeHorizon = 1u << 12,
   kFieldDangerTolerance = 1u << 13,
   kFieldContext = 1u << 14,  // context_chooser, context_danger
+  kFieldLookAhead = 1u << 15,
 };
 
 struct BehaviourRow {
@@ -95,8 +96,8 @@ inline constexpr std::array kBehaviourTable = {
                  kTargeted | kFieldMaxPrediction, "evade it"},
     BehaviourRow{BehaviourKind::kHideFromNearest, "HIDE_FROM_NEAREST", "hide_from_nearest", kTargeted,
                  "hide behind obstacles from it; evade when there is nowhere to hide"},
-    BehaviourRow{BehaviourKind::kFollowPath, "FOLLOW_PATH", "follow_path", kFieldPath,
-                 "follow `path` (empty: the spawn group's), looped or open"},
+    BehaviourRow{BehaviourKind::kFollowPath, "FOLLOW_PATH", "follow_path", kFieldPath | kFieldLookAhead,
+                 "follow `path` (empty: the spawn group's), looped or open; look_ahead rounds the corners"},
     BehaviourRow{BehaviourKind::kArriveAt, "ARRIVE_AT", "arrive_at", kFieldWaypoint,
                  "arrive at `waypoint` (Buckland, normal deceleration)"},
     BehaviourRow{BehaviourKind::kContextSeekWaypoints, "CONTEXT_SEEK_WAYPOINTS", "context_seek_waypoints",

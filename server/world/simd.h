@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "steering/lanes.h"
+
 namespace steerd::simd {
 
 inline constexpr int kLanes = 4;
@@ -52,4 +54,28 @@ inline F4 sum4(F4 a, F4 b, F4 c, F4 d) {
 }
 #undef STEERD_SHUFFLE
 
+// Four 2D vectors, one per lane: the lane type of steering/lanes.h's formulas.
+struct V2 {
+  F4 x, y;
+};
+inline V2 operator+(V2 a, V2 b) { return {a.x + b.x, a.y + b.y}; }
+inline V2 operator-(V2 a, V2 b) { return {a.x - b.x, a.y - b.y}; }
+inline V2 operator*(V2 a, F4 s) { return {a.x * s, a.y * s}; }
+inline V2 operator/(V2 a, F4 s) { return {a.x / s, a.y / s}; }
+
 }  // namespace steerd::simd
+
+template <>
+struct steer::LaneOps<steerd::simd::F4> {
+  using F4 = steerd::simd::F4;
+  using Mask = steerd::simd::I4;
+  static F4 splat(float x) { return steerd::simd::splat(x); }
+  static F4 sqrt(F4 x) { return steerd::simd::sqrt4(x); }
+  static Mask finite(F4 x) { return steerd::simd::finite(x); }
+  static F4 select(Mask m, F4 a, F4 b) { return steerd::simd::select(m, a, b); }
+  static Mask both(Mask a, Mask b) { return a & b; }
+  static Mask either(Mask a, Mask b) { return a | b; }
+  static Mask negate(Mask a) { return ~a; }
+  static bool allOf(Mask m) { return (m[0] & m[1] & m[2] & m[3]) != 0; }
+  static bool anyOf(Mask m) { return steerd::simd::any(m); }
+};

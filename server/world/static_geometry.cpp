@@ -38,11 +38,13 @@ void StaticGeometry::index(float cellSize, float reach) {
   obstacleStart_.assign(cells + 1, 0);
   wallStart_.assign(cells + 1, 0);
   ownStart_.assign(cells + 1, 0);
+  ownWallStart_.assign(cells + 1, 0);
   bucketedObstacles_.clear();
   bucketedWalls_.clear();
   ownIndex_.clear();
+  ownWallIndex_.clear();
   // Each obstacle and wall only visits the cells its padded bounding box covers.
-  std::vector<std::vector<std::uint32_t>> nearObstacles(cells), nearWalls(cells), own(cells);
+  std::vector<std::vector<std::uint32_t>> nearObstacles(cells), nearWalls(cells), own(cells), ownWalls(cells);
   auto forCells = [&](float x0, float y0, float x1, float y1, auto&& f) {
     const int cx0 = axisX_.index(x0), cx1 = axisX_.index(x1);
     const int cy0 = axisY_.index(y0), cy1 = axisY_.index(y1);
@@ -75,6 +77,7 @@ void StaticGeometry::index(float cellSize, float reach) {
                if (segmentMayTouch(w, {cell.x0 - reach, cell.y0 - reach, cell.x1 + reach, cell.y1 + reach})) {
                  nearWalls[c].push_back(i);
                }
+               if (segmentMayTouch(w, cell)) ownWalls[c].push_back(i);
              });
   }
   // Lists come out in index order within a cell, so every agent sees shapes in the same order.
@@ -82,6 +85,8 @@ void StaticGeometry::index(float cellSize, float reach) {
     for (std::uint32_t i : nearObstacles[c]) bucketedObstacles_.push_back(obstacles[i]);
     for (std::uint32_t i : nearWalls[c]) bucketedWalls_.push_back(walls[i]);
     ownIndex_.insert(ownIndex_.end(), own[c].begin(), own[c].end());
+    ownWallIndex_.insert(ownWallIndex_.end(), ownWalls[c].begin(), ownWalls[c].end());
+    ownWallStart_[c + 1] = static_cast<std::uint32_t>(ownWallIndex_.size());
     obstacleStart_[c + 1] = static_cast<std::uint32_t>(bucketedObstacles_.size());
     wallStart_[c + 1] = static_cast<std::uint32_t>(bucketedWalls_.size());
     ownStart_[c + 1] = static_cast<std::uint32_t>(ownIndex_.size());
@@ -118,31 +123,54 @@ std::span<const steer::Wall> StaticGeometry::wallsNear(float x, float y) const {
   return {bucketedWalls_.data() + wallStart_[c], bucketedWalls_.data() + wallStart_[c + 1]};
 }
 
-std::size_t StaticGeometry::obstaclesInRange(float x, float y, float range,
-                                             std::span<steer::CircleObstacle> out) const {
-  if (ownIndex_.empty() || out.empty()) return 0;
+// The shapes listed for the cells around (x, y) that `within` accepts, each once, into `out`.
+template <class Shape, class Within>
+std::size_t StaticGeometry::collectInRange(float x, float y, float range,
+                                           const std::vector<std::uint32_t>& start,
+                                           const std::vector<std::uint32_t>& index,
+                                           const std::vector<Shape>& shapes, Within within,
+                                           std::span<Shape> out) const {
+  if (index.empty() || out.empty()) return 0;
   const int cx0 = static_cast<int>(cellOf(x - range, y) % nx_),
             cx1 = static_cast<int>(cellOf(x + range, y) % nx_);
   const int cy0 = static_cast<int>(cellOf(x, y - range) / nx_),
             cy1 = static_cast<int>(cellOf(x, y + range) / nx_);
   std::size_t n = 0;
-  std::uint32_t taken[64];  // indices already copied: an obstacle overlapping several cells counts once
+  std::uint32_t taken[64];  // indices already copied: a shape overlapping several cells counts once
   std::size_t takenCount = 0;
   for (int cy = cy0; cy <= cy1; ++cy) {
     for (int cx = cx0; cx <= cx1; ++cx) {
       const std::size_t c = static_cast<std::size_t>(cy) * nx_ + cx;
-      for (std::uint32_t k = ownStart_[c]; k < ownStart_[c + 1]; ++k) {
-        const std::uint32_t i = ownIndex_[k];
-        const auto& o = obstacles[i];
-        if (steer::distance(o.center, {x, y}) > range + o.radius) continue;
+      for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) {
+        const std::uint32_t i = index[k];
+        if (!within(shapes[i])) continue;
         if (std::find(taken, taken + takenCount, i) != taken + takenCount) continue;
         if (takenCount < std::size(taken)) taken[takenCount++] = i;
-        out[n++] = o;
+        out[n++] = shapes[i];
         if (n == out.size()) return n;
       }
     }
   }
   return n;
+}
+
+std::size_t StaticGeometry::obstaclesInRange(float x, float y, float range,
+                                             std::span<steer::CircleObstacle> out) const {
+  const auto within = [&](const steer::CircleObstacle& o) {
+    return !(steer::distance(o.center, {x, y}) > range + o.radius);
+  };
+  return collectInRange(x, y, range, ownStart_, ownIndex_, obstacles, within, out);
+}
+
+std::size_t StaticGeometry::wallsInRange(float x, float y, float range, std::span<steer::Wall> out) const {
+  const steer::Vec2 p{x, y};
+  const auto within = [&](const steer::Wall& w) {
+    const steer::Vec2 seg = w.to - w.from;
+    const float segLenSq = steer::lengthSq(seg);
+    const float t = std::clamp(segLenSq > 0.0f ? steer::dot(p - w.from, seg) / segLenSq : 0.0f, 0.0f, 1.0f);
+    return steer::distance(w.from + seg * t, p) <= range;
+  };
+  return collectInRange(x, y, range, ownWallStart_, ownWallIndex_, walls, within, out);
 }
 
 }  // namespace steerd

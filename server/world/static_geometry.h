@@ -60,9 +60,15 @@ class StaticGeometry {
   // Copies into `out` the obstacles whose edge is within `range` of (x, y), up to out.size();
   // returns how many. For far-looking behaviours (hide) that need more than the buckets hold.
   std::size_t obstaclesInRange(float x, float y, float range, std::span<steer::CircleObstacle> out) const;
+  // The same for walls (boxes' walls included) with some point within `range` of (x, y).
+  std::size_t wallsInRange(float x, float y, float range, std::span<steer::Wall> out) const;
 
  private:
   std::size_t cellOf(float x, float y) const;
+  template <class Shape, class Within>
+  std::size_t collectInRange(float x, float y, float range, const std::vector<std::uint32_t>& start,
+                             const std::vector<std::uint32_t>& index, const std::vector<Shape>& shapes,
+                             Within within, std::span<Shape> out) const;
 
   float cellSize_ = 16.0f;
   int nx_ = 1, ny_ = 1;
@@ -70,8 +76,10 @@ class StaticGeometry {
   std::vector<std::uint32_t> obstacleStart_, wallStart_;  // per cell, prefix sums
   std::vector<steer::CircleObstacle> bucketedObstacles_;  // copies per cell, contiguous
   std::vector<steer::Wall> bucketedWalls_;
-  std::vector<std::uint32_t> ownStart_;  // per cell: obstacles whose circle overlaps the cell itself
-  std::vector<std::uint32_t> ownIndex_;  // indices into `obstacles`
+  std::vector<std::uint32_t> ownStart_;      // per cell: obstacles whose circle overlaps the cell itself
+  std::vector<std::uint32_t> ownIndex_;      // indices into `obstacles`
+  std::vector<std::uint32_t> ownWallStart_;  // per cell: walls whose bounding box overlaps the cell
+  std::vector<std::uint32_t> ownWallIndex_;  // indices into `walls`
 };
 
 }  // namespace steerd

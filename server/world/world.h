@@ -195,10 +195,12 @@ class World {
   void endOrders(const StepContext& ctx);
   std::vector<StrayPair> orderPairs_;  // what the control API's orders need measured
   std::unique_ptr<Navigation> navigation_;
-  bool anyNavigate_ = false;               // some behaviour set has NAVIGATE
-  std::vector<Directive> directives_;      // by index (control API goals)
-  std::size_t directedCount_ = 0;          // agents with kAgentDirected
-  std::vector<AgentMarks> marks_;          // by index
+  bool anyNavigate_ = false;                    // some behaviour set has NAVIGATE
+  std::vector<Directive> directives_;           // by index (control API goals)
+  std::size_t directedCount_ = 0;               // agents with kAgentDirected
+  std::vector<AgentMarks> marks_;               // by index
+  std::vector<HeadingHistory> headingHistory_;  // by index, when an archetype smooths by K-average
+  bool averagesHeadings_ = false;               // some archetype does (or did, before a live reload)
   std::vector<std::uint8_t> brainStates_;  // by slot, state[n]'s, while thinking (StepContext::brainStates)
   std::vector<std::string> tagNames_, signalNames_;
   StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;

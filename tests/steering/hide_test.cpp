@@ -124,5 +124,45 @@ TEST(Hide, OnTheSpotAtRestOrWithZeroMaxSpeedIsZero) {
   EXPECT_EQ(none.linear, Vec2{});
 }
 
+// Behind a wall: the spot is distanceFromBoundary in front of a wall the hunter is behind, as near
+// the body as the wall's shadow (inset from the ends) allows.
+TEST(HideBehindWall, TheSpotIsInTheWallsShadowNearestTheBody) {
+  // Wall along x = 0 from y = -10 to 10, normal +x (from (0, 10) to (0, -10)); hunter at (-10, 0).
+  const Wall w = makeWall({0, 10}, {0, -10});
+  ASSERT_EQ(w.normal, (Vec2{1, 0}));
+  const auto mid = hidingSpotBehindWall(w, {-10, 0}, {5, 2}, 1.0f);
+  ASSERT_TRUE(mid.has_value());
+  EXPECT_NEAR(mid->x, 1.0f, 1e-5f);
+  EXPECT_NEAR(mid->y, 2.0f, 1e-5f);  // level with the body: well inside the shadow
+  // A body far up the wall: the spot stops where the hunter's line still crosses the wall 1 m from
+  // its end: t = H + (len - inset - H) k, k = (h + d) / h = 1.1, in the wall's frame (t from
+  // (0, 10) downwards, H = 10): t = 10 + (19 - 10) * 1.1 = 19.9, y = 10 - 19.9 = -9.9.
+  const auto low = hidingSpotBehindWall(w, {-10, 0}, {3, -40}, 1.0f);
+  ASSERT_TRUE(low.has_value());
+  EXPECT_NEAR(low->y, -9.9f, 1e-4f);
+  // The line from the hunter to it crosses x = 0 at y = -9.9 / 1.1 = -9: 1 m from the end.
+  EXPECT_NEAR(low->y * 10.0f / 11.0f, -9.0f, 1e-4f);
+  // A hunter in front of the wall (its normal side), or level with it: no cover.
+  EXPECT_FALSE(hidingSpotBehindWall(w, {10, 0}, {5, 2}, 1.0f).has_value());
+  EXPECT_FALSE(hidingSpotBehindWall(w, {0, 30}, {5, 2}, 1.0f).has_value());
+  // A wall of no length: none.
+  EXPECT_FALSE(hidingSpotBehindWall(makeWall({1, 1}, {1, 1}), {-10, 0}, {5, 2}, 1.0f).has_value());
+}
+
+TEST(HideBehindWall, TheNearestSpotOfObstaclesAndWallsIsChosen) {
+  const Wall w = makeWall({0, 10}, {0, -10});
+  const std::array<CircleObstacle, 1> far{{{{0, 40}, 2.0f}}};
+  const std::array<Wall, 1> walls{w};
+  const Body b = bodyAt({5, 2});
+  const auto spot = nearestHidingSpot(b.position, {-10, 0}, far, walls, 1.0f);
+  ASSERT_TRUE(spot.has_value());
+  EXPECT_NEAR(spot->x, 1.0f, 1e-5f);
+  const SteeringOutput out = hide(b, hunterAt({-10, 0}), far, walls);
+  EXPECT_EQ(out, arrive(b, *spot, {.deceleration = kDecelerationFast}));
+  // Without the wall, the obstacle's spot.
+  EXPECT_EQ(hide(b, hunterAt({-10, 0}), far),
+            arrive(b, hidingSpot(far[0], {-10, 0}, 1.0f), {.deceleration = kDecelerationFast}));
+}
+
 }  // namespace
 }  // namespace steer

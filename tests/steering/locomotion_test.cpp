@@ -394,5 +394,21 @@ TEST(IntegrateKinematicAccel, DegenerateInputsStayFinite) {
   EXPECT_EQ(s.rotation, 0.0f);
 }
 
+TEST(HeadingSmoother, AveragesOnlyTheLastSamplesAskedFor) {
+  // Room for 8, 3 asked for: the mean of the newest three, oldest first.
+  HeadingSmoother<8> s;
+  for (int i = 0; i < 6; ++i) s.update({1, 0}, 3, {1, 0});
+  s.update({0, 1}, 3, {1, 0});
+  const Vec2 h = s.update({0, 1}, 3, {1, 0});  // last three: (1,0), (0,1), (0,1)
+  EXPECT_NEAR(h.x, 1.0f / std::sqrt(5.0f), 1e-6f);
+  EXPECT_NEAR(h.y, 2.0f / std::sqrt(5.0f), 1e-6f);
+  // More asked for than recorded: all of them.
+  HeadingSmoother<8> t;
+  EXPECT_EQ(t.update({0, 3}, 8, {1, 0}), (Vec2{0, 1}));
+  // Nothing recorded and nothing to record: the fallback.
+  HeadingSmoother<8> u;
+  EXPECT_EQ(u.update({}, 4, {0, -1}), (Vec2{0, -1}));
+}
+
 }  // namespace
 }  // namespace steer

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "steering/locomotion.h"
@@ -187,6 +188,57 @@ TEST(FollowPath, OnTheLastWaypointAtRestGivesZero) {
   const PathFollowResult loop = followPath(bodyAt({10, 0}), {kSquare, true}, 1);
   EXPECT_EQ(loop.index, 2);
   expectSame(loop.steering, seek(bodyAt({10, 0}), {10, 10}));
+}
+
+// Path smoothing (look-ahead): the ghost is lookAhead further along the path than the body's
+// projection on its segment, round corners; the body seeks it.
+TEST(FollowPathLookAhead, SteersAtAGhostAheadAlongThePathRoundTheCorner) {
+  // On the first side of the square at (7, 0.5), current waypoint (10, 0): the projection is
+  // (7, 0); 3 m to the corner, then 1 m up the next side.
+  const Body b = bodyAt({7, 0.5f}, {1, 0});
+  const PathLookAheadResult r = followPathLookAhead(b, {kSquare, true}, 1, 4.0f);
+  EXPECT_EQ(r.index, 1);
+  EXPECT_NEAR(r.ghost.x, 10.0f, 1e-5f);
+  EXPECT_NEAR(r.ghost.y, 1.0f, 1e-5f);
+  expectSame(r.steering, seek(b, r.ghost));
+  // Past the corner's line (projection beyond the segment's end) the index moves on.
+  const PathLookAheadResult past = followPathLookAhead(bodyAt({10.5f, 0.2f}), {kSquare, true}, 1, 4.0f);
+  EXPECT_EQ(past.index, 2);
+  EXPECT_NEAR(past.ghost.x, 10.0f, 1e-5f);
+  EXPECT_NEAR(past.ghost.y, 4.2f, 1e-5f);
+}
+
+TEST(FollowPathLookAhead, ArrivesAtTheEndOfAnOpenPathAndWithoutLookAheadIsBuckland) {
+  // 2 m before the end of the open path, ghost 4 m ahead: it stops at the last waypoint, arrive.
+  const Body b = bodyAt({10, 8});
+  const PathLookAheadResult r = followPathLookAhead(b, {kOpen, false}, 2, 4.0f);
+  EXPECT_EQ(r.ghost, (Vec2{10, 10}));
+  expectSame(r.steering, arrive(b, {10, 10}, {.deceleration = kDecelerationNormal}));
+  // Look-ahead 0 (or NaN) is followPath itself.
+  for (float off : {0.0f, -1.0f, std::numeric_limits<float>::quiet_NaN()}) {
+    const Body c = bodyAt({3, 1}, {1, 0});
+    const PathLookAheadResult same = followPathLookAhead(c, {kSquare, true}, 1, off);
+    const PathFollowResult buckland = followPath(c, {kSquare, true}, 1);
+    EXPECT_EQ(same.index, buckland.index);
+    expectSame(same.steering, buckland.steering);
+  }
+}
+
+TEST(FollowPathLookAhead, HostilePathsGiveFiniteOutput) {
+  // Repeated points, a path folded back on itself, a huge look-ahead: finite, index in range.
+  const std::array<Vec2, 5> folded{{{0, 0}, {0, 0}, {5, 0}, {0, 0}, {5, 0}}};
+  for (bool looped : {false, true}) {
+    for (float ahead : {0.5f, 1e30f}) {
+      for (int index : {-4, 0, 2, 99}) {
+        const PathLookAheadResult r =
+            followPathLookAhead(bodyAt({2, 3}, {1, 1}), {folded, looped}, index, ahead);
+        EXPECT_TRUE(std::isfinite(r.steering.linear.x) && std::isfinite(r.steering.linear.y));
+        EXPECT_TRUE(std::isfinite(r.ghost.x) && std::isfinite(r.ghost.y));
+        EXPECT_GE(r.index, 0);
+        EXPECT_LT(r.index, 5);
+      }
+    }
+  }
 }
 
 }  // namespace
