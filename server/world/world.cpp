@@ -478,6 +478,8 @@ void World::visitState(const StateSink& sink) const { visitStateWith(sink); }
 
 template <class Sink>
 void World::visitStateWith(Sink&& sink) const {
+  static_assert(sizeof(HeadingHistory) == kMaxHeadingSamples * sizeof(steer::Vec2) + 2 * sizeof(std::size_t),
+                "a heading history is hashed as bytes: it must have no padding");
   // Exact bits of every field that carries into the next tick, in index order (a fresh world's id
   // order): a stronger promise than a quantised hash, and what "bit-identical for any thread
   // count" means.
@@ -508,6 +510,10 @@ void World::visitStateWith(Sink&& sink) const {
     // one: nothing hashed).
     if (archetypes_[a.archetype[s]].faces || archetypes_[a.archetype[s]].kinematic)
       sink(index, StatePart::kHeading, &a.memory[s].rotation, sizeof a.memory[s].rotation);
+    // Its last headings, for an archetype that smooths by K-average (hashed as bytes: the ring's
+    // unused entries stay zero, and the static_assert below rules out padding).
+    if (archetypes_[a.archetype[s]].headingSamples > 0 && index < headingHistory_.size())
+      sink(index, StatePart::kHeading, &headingHistory_[index], sizeof(HeadingHistory));
     sink(index, StatePart::kWander, &f[6], 2 * sizeof(float));
     sink(index, StatePart::kPath, &i[0], sizeof i[0]);
     sink(index, StatePart::kTarget, &i[1], sizeof i[1]);

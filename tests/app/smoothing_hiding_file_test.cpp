@@ -187,6 +187,24 @@ TEST(HeadingSmoothingFile, TheKAverageStillsAJitteryHeading) {
   EXPECT_LT(averaged, 0.5f * raw) << "unsmoothed " << raw << " deg a tick, K-average " << averaged;
 }
 
+// Histories are kept by agent index and written by each agent's own update: the same world for
+// any thread count.
+TEST(HeadingSmoothingFile, TheSameWorldForAnyThreadCount) {
+  std::string crowd = jittery("heading_samples: 5");
+  crowd = replacedIn(crowd, "count: 1 min { x: 200 y: 200 } max { x: 200 y: 200 }",
+                     "count: 600 min { x: 150 y: 150 } max { x: 250 y: 250 }");
+  std::uint64_t hashes[3] = {};
+  const unsigned threads[3] = {1, 2, 4};
+  for (int k = 0; k < 3; ++k) {
+    ScenarioLoad r = loadScenarioText(crowd, "t.txtpb", {7, threads[k], 0}, true);
+    ASSERT_TRUE(r.world) << (r.errors.empty() ? "" : r.errors[0]);
+    for (int t = 0; t < 120; ++t) r.world->step();
+    hashes[k] = r.world->stateHash();
+  }
+  EXPECT_EQ(hashes[0], hashes[1]);
+  EXPECT_EQ(hashes[0], hashes[2]);
+}
+
 TEST(HeadingSmoothingFile, HeadingSamplesIsCheckedAndWinsOverTheBlend) {
   expectError(jittery("heading_samples: 11"), "heading_samples");
   const ScenarioLoad r = load(jittery("heading_samples: 4 heading_blend: 0.3"));
