@@ -7,6 +7,7 @@
 
 #include "app/tick_stats.h"
 #include "scenario/scenario_file.h"
+#include "world/bots.h"
 #include "world/designer_report.h"
 #include "world/motion_quality.h"
 #include "world/scenarios.h"
@@ -21,6 +22,11 @@ int runHeadless(const Options& options, std::FILE* out) {
   for (const auto& w : load.warnings) spdlog::warn("{}", w);
   if (!load.world) return 2;
   auto world = std::move(load.world);
+  if (std::string error = addBots(*world, options.bots, options.seed); !error.empty()) {
+    spdlog::error("--bots: {}", error);
+    return 2;
+  }
+  if (options.lod || options.bots > 0) world->setLevelOfDetail(true);
   const double setupMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   spdlog::info("scenario {} seed {}: {} agents, {} obstacles, {} threads (set-up {:.1f} ms)",
                options.scenario, options.seed, world->agentCount(), world->geometry().obstacles.size(),

@@ -148,6 +148,14 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   app.add_flag("--report", out.report,
                "With --headless: motion quality, time in each brain state and transitions, agents in each "
                "region of the scenario file");
+  app.add_flag(
+      "--lod", out.lod,
+      "With --headless: update level of detail: agents far from every player steer every 2nd, 4th or "
+      "8th tick (bands per archetype: lod_distances)");
+  app.add_option(
+         "--bots", out.bots,
+         "With --headless: N stand-in players wandering the world (archetype \"bot\"); turns on --lod")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{100'000}));
   app.add_option("--expect", out.expect,
                  "With --headless: REGION:ARCHETYPE>=SHARE@SECONDS, e.g. pen:sheep>=0.9@120 (repeatable); "
                  "exit 1 unless that share of the archetype is in the scenario file's region at that time");
@@ -222,6 +230,11 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
       std::fprintf(stderr, "--expect: %s\nRun with --help for more information.\n", error.c_str());
       return 2;
     }
+  }
+  if ((out.lod || out.bots > 0) && !out.headless) {
+    std::fprintf(stderr,
+                 "--lod and --bots work with --headless only\nRun with --help for more information.\n");
+    return 2;
   }
   if (out.report && !out.headless) {
     std::fprintf(stderr, "--report works with --headless only\nRun with --help for more information.\n");

@@ -22,6 +22,9 @@ struct Options {
   bool headless = false;
   std::uint64_t ticks = 0;  // headless: ticks to run (required); realtime: 0 runs until a signal
   bool report = false;
+  // Headless: update level of detail (far agents steer less often), and stand-in players for it.
+  bool lod = false;
+  std::size_t bots = 0;
   // --expect REGION:ARCHETYPE>=SHARE@SECONDS (repeatable): with --headless, exit 1 unless met.
   std::vector<std::string> expect;
   std::string record;  // real-time: write a recording of the session here (docs/RECORDING.md)

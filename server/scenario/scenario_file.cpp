@@ -396,6 +396,15 @@ void validate(const pb::Scenario& s, Checker& c) {
     if (!finite(a.heading_blend()) || a.heading_blend() < 0.0f || a.heading_blend() > 1.0f) {
       c.error(f + ".heading_blend", "must be in (0, 1] (0: default), not " + num(a.heading_blend()));
     }
+    if (a.lod_distances_size() != 0) {
+      const auto& d = a.lod_distances();
+      const bool ascending = d.size() == 3 && finite(d[0]) && finite(d[1]) && finite(d[2]) && d[0] > 0.0f &&
+                             d[0] < d[1] && d[1] < d[2];
+      if (!ascending)
+        c.error(f + ".lod_distances",
+                "three ascending distances > 0 (every 2nd, 4th, 8th tick beyond them), not " +
+                    std::to_string(d.size()) + " values" + (d.size() == 3 ? " in that order" : ""));
+    }
     if (a.heading_samples() > kMaxHeadingSamples) {
       c.error(f + ".heading_samples", "must be 1.." + std::to_string(kMaxHeadingSamples) +
                                           " (0: heading_blend), not " + std::to_string(a.heading_samples()));
@@ -575,6 +584,9 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
     arch.pathSeekDistance = orDefault(a.path_seek_distance(), arch.pathSeekDistance);
     arch.contextSlots = a.context_slots() > 0 ? a.context_slots() : arch.contextSlots;
     arch.headingBlend = orDefault(a.heading_blend(), arch.headingBlend);
+    if (a.lod_distances_size() == 3) {
+      for (int i = 0; i < 3; ++i) arch.lodDistances[i] = a.lod_distances(i);
+    }
     if (a.heading_samples() <= kMaxHeadingSamples)
       arch.headingSamples = static_cast<std::uint8_t>(a.heading_samples());
     arch.contactSkin = a.contact_skin();

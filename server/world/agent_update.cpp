@@ -5,6 +5,7 @@
 #include "world/agent_eval.h"
 #include "world/agent_formulas.h"
 #include "world/directive.h"
+#include "world/level_of_detail.h"
 #include "world/quad_update.h"
 
 namespace steerd {
@@ -102,8 +103,9 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   return finishAgent(ctx, body, next, eval, out);
 }
 
-// A connected player's body: the network moved it between ticks; carry it into state[n+1] as is.
-std::uint8_t copyExternal(const AgentColumns& in, std::uint32_t slot, AgentColumns& out) {
+// Into state[n+1] as it is: a connected player's body (the network moved it between ticks), or an
+// agent whose level of detail skips this tick.
+std::uint8_t carryOver(const AgentColumns& in, std::uint32_t slot, AgentColumns& out) {
   out.px[slot] = in.px[slot];
   out.py[slot] = in.py[slot];
   out.vx[slot] = in.vx[slot];
@@ -133,7 +135,58 @@ bool quadHasSpecial(const StepContext& ctx, std::uint32_t slot) {
 
 std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const NeighbourSums& sums,
                          AgentColumns& out) {
-  return isExternal(ctx, slot) ? copyExternal(ctx.in, slot, out) : updateAgentScalar(ctx, slot, sums, out);
+  return isExternal(ctx, slot) ? carryOver(ctx.in, slot, out) : updateAgentScalar(ctx, slot, sums, out);
+}
+
+// Level of detail: the context slot `slot` steers through this tick, or null when it is not its
+// turn (it is carried over unchanged).
+const StepContext* contextFor(const StepContext& ctx, std::uint32_t slot) {
+  const std::uint8_t level = ctx.lodLevels[slot];
+  if (level == 0) return &ctx;
+  return level == kLodSkip ? nullptr : &ctx.lodContexts[level];
+}
+
+// Slots [from, to) into state[n+1] as they are, column by column.
+void carryOverRun(const AgentColumns& in, std::uint32_t from, std::uint32_t to, AgentColumns& out,
+                  std::uint8_t* contactFlags) {
+  AgentColumns::zipColumns(in, out, [&](const auto& a, auto& b) {
+    std::copy(a.begin() + from, a.begin() + to, b.begin() + from);
+  });
+  std::fill(contactFlags + from, contactFlags + to, kContactNone);
+}
+
+// The update of the slots of [b, e) with a level of detail, neighbour scans only for those whose
+// turn it is; quads where four consecutive slots all steer through the same context.
+void updateBlockWithLod(const StepContext& ctx, std::uint32_t b, std::uint32_t e, SumsBlock& sums,
+                        AgentColumns& out, std::uint8_t* contactFlags) {
+  const StepContext* contexts[kMaxChunk];
+  for (std::uint32_t slot = b; slot < e; ++slot) {
+    const StepContext* c = contextFor(ctx, slot);
+    contexts[slot - b] = c;
+    if (c != nullptr)
+      sums.put(slot - b,
+               scanNeighbours(ctx.in, ctx.grid, slot, ctx.runtime[ctx.in.archetype[slot]].neighbours));
+  }
+  std::uint32_t slot = b;
+  while (slot < e) {
+    const StepContext* c = contexts[slot - b];
+    if (ctx.quads && slot + kQuad <= e && c != nullptr && contexts[slot + 1 - b] == c &&
+        contexts[slot + 2 - b] == c && contexts[slot + 3 - b] == c && quadApplies(*c, slot) &&
+        !quadHasSpecial(*c, slot)) {
+      updateQuad(*c, slot, sums, slot - b, out, contactFlags);
+      slot += kQuad;
+      continue;
+    }
+    if (c == nullptr) {
+      std::uint32_t run = slot + 1;
+      while (run < e && contexts[run - b] == nullptr) ++run;
+      carryOverRun(ctx.in, slot, run, out, contactFlags);
+      slot = run;
+      continue;
+    }
+    contactFlags[slot] = updateAgent(*c, slot, sums.get(slot - b), out);
+    ++slot;
+  }
 }
 
 }  // namespace
@@ -146,6 +199,10 @@ void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end,
   SumsBlock sums;
   for (std::uint32_t b = begin; b < end; b += kMaxChunk) {
     const std::uint32_t e = std::min(end, b + kMaxChunk);
+    if (ctx.lodLevels != nullptr) {
+      updateBlockWithLod(ctx, b, e, sums, out, contactFlags);
+      continue;
+    }
     for (std::uint32_t slot = b; slot < e; ++slot) {
       sums.put(slot - b,
                scanNeighbours(ctx.in, ctx.grid, slot, ctx.runtime[ctx.in.archetype[slot]].neighbours));

@@ -53,7 +53,7 @@ struct StepContext {
   const SpatialGrid& grid;
   const StaticGeometry& geometry;
   const std::vector<Archetype>& archetypes;
-  const std::vector<ArchetypeRuntime>& runtime;  // parallel to archetypes
+  const ArchetypeRuntime* runtime;  // parallel to archetypes
   std::uint64_t seed = 0;
   std::uint64_t tick = 0;
   float dt = 1.0f / 30.0f;
@@ -97,6 +97,11 @@ struct StepContext {
   // an agent without moving it on).
   HeadingHistory* headingHistory = nullptr;
   std::size_t headingHistoryCount = 0;
+  // Update level of detail (level_of_detail.h): each slot's level this tick (null: every slot
+  // steers every tick). A slot of level L > 0 steers through lodContexts[L] (this context with
+  // dt x 2^L and the runtime derived for it); one of kLodSkip is carried over unchanged.
+  const std::uint8_t* lodLevels = nullptr;
+  const StepContext* lodContexts = nullptr;
 };
 
 enum ContactFlag : std::uint8_t {

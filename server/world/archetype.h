@@ -108,6 +108,12 @@ struct Archetype {
   // (steer::HeadingSmoother, at most kMaxHeadingSamples), which holds a steady heading through a
   // velocity that flickers between two directions where the blend still wobbles.
   std::uint8_t headingSamples = 0;
+  // Update level of detail (level_of_detail.h, when the world runs it): beyond lodDistances[0] m
+  // from every player this archetype steers every 2nd tick, beyond [1] every 4th, beyond [2]
+  // every 8th.
+  float lodDistances[3] = {40.0f, 80.0f, 160.0f};
+  // Agents of it are what level of detail measures distance from (players' stand-ins, bots).
+  bool lodFocus = false;
   // m: neighbours are pushed apart this far before they touch (neighbour_scan.h); crowds that
   // walk through each other need about one tick's approach (2 x max speed x dt).
   float contactSkin = 0.0f;
@@ -158,6 +164,7 @@ inline Archetype playerArchetype() {
   a.name = kPlayerArchetypeName;
   a.limits = {0.5f, 1.0f, 8.0f, 40.0f, 4.0f * steer::kPi};
   a.flock = {2.0f, 360.0f};
+  a.lodFocus = true;
   return a;
 }
 

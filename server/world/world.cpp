@@ -51,6 +51,7 @@ void World::prepareArchetypes() {
     for (auto& set : a.stateBehaviours) std::stable_sort(set.begin(), set.end(), byPriority);
     anyBrain_ = anyBrain_ || a.brain != nullptr;
     a.faces = facesByItself(a);
+    a.lodFocus = a.lodFocus || a.name == kPlayerArchetypeName;
     anyOrders_ = anyOrders_ || (a.brain && a.brain->givesOrders());
     if (a.brain) strayPairsOf(*a.brain, strayPairs_);
     // What behaviours ask of groups: FETCH_STRAY's and DRIVE_GROUP's (member, home) pair; a group
@@ -86,6 +87,14 @@ void World::prepareArchetypes() {
       for (std::size_t i = 0; i < a.brain->signals.size() && i < runtime_.back().signalBit.size(); ++i)
         runtime_.back().signalBit[i] =
             static_cast<std::int8_t>(markIndex(MarkKind::kSignal, a.brain->signals[i], true));
+    }
+  }
+  for (std::size_t level = 1; level < kLodLevels; ++level) {
+    lodRuntime_[level].clear();
+    for (std::size_t i = 0; i < archetypes_.size(); ++i) {
+      lodRuntime_[level].push_back(
+          prepareArchetype(archetypes_[i], config_.dt * static_cast<float>(1u << level)));
+      lodRuntime_[level].back().signalBit = runtime_[i].signalBit;
     }
   }
   if (!anyOrders_) {  // no brain gives orders any more (live reload): the control API's stay
@@ -130,6 +139,7 @@ std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
   }
   archetypes_ = std::move(archetypes);
   prepareArchetypes();  // sizes population_ for any new archetypes (their count starts at 0)
+  refreshFocus();
   // A reloaded brain may have fewer states: agents in a state that no longer exists restart.
   for (std::size_t s = 0; s < current_.size(); ++s) {
     const Archetype& a = archetypes_[current_.archetype[s]];
@@ -191,6 +201,7 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   if (index < headingHistory_.size()) headingHistory_[index] = HeadingHistory{};
   if (archetypes_[archetype].brain)
     startBrain(*archetypes_[archetype].brain, tick_, current_.memory[s], brainMemory_[index]);
+  if (archetypes_[archetype].lodFocus) focusIds_.push_back(id);
   return id;
 }
 
@@ -198,6 +209,7 @@ AgentId World::spawnExternal(ArchetypeIndex archetype, steer::Vec2 position) {
   const AgentId id = spawn(archetype, position);
   current_.memory[slotOf(id)].flags |= kAgentExternal;
   ++externalCount_;
+  if (!archetypes_[archetype].lodFocus) focusIds_.push_back(id);
   return id;
 }
 
@@ -234,6 +246,18 @@ void World::despawn(AgentId id) {
     --directedCount_;
   }
   if (index < marks_.size()) marks_[index] = AgentMarks{};
+  std::erase(focusIds_, id);
+}
+
+// The focus list from scratch (after a live reload may have changed which archetypes are one).
+void World::refreshFocus() {
+  focusIds_.clear();
+  for (std::uint32_t index = 0; index < slotOfId_.size(); ++index) {
+    const std::uint32_t s = slotOfId_[index];
+    if (s == kNoSlot) continue;
+    if (archetypes_[current_.archetype[s]].lodFocus || (current_.memory[s].flags & kAgentExternal) != 0)
+      focusIds_.push_back(current_.id[s]);
+  }
 }
 
 void World::setDirective(AgentId id, Directive d) {
@@ -353,6 +377,27 @@ void World::step() {
   if (navigation_ && anyNavigate_) {
     navigation_->update(ctx, slotOfId_, *pool_, config_.chunkSize);
     ctx.nav = navigation_->steering();
+  }
+  if (config_.lod) {
+    // Phase 1d: levels of detail from state[n]; a context per level, its dt and runtime scaled.
+    focusXY_.clear();
+    for (const AgentId id : focusIds_) {
+      focusXY_.push_back(sorted_.px[slotOfId_[agentIndex(id)]]);
+      focusXY_.push_back(sorted_.py[slotOfId_[agentIndex(id)]]);
+    }
+    lod_.compute(sorted_, archetypes_, geometry_.bounds, tick_, focusXY_,
+                 [this](std::size_t count, const auto& body) {
+                   pool_->parallelFor(count, config_.chunkSize * 16, body);
+                 });
+    lodContexts_.clear();
+    for (std::size_t level = 0; level < kLodLevels; ++level) {
+      lodContexts_.push_back(ctx);
+      if (level == 0) continue;
+      lodContexts_.back().dt = config_.dt * static_cast<float>(1u << level);
+      lodContexts_.back().runtime = lodRuntime_[level].data();
+    }
+    ctx.lodLevels = lod_.levels().data();
+    ctx.lodContexts = lodContexts_.data();
   }
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
@@ -596,7 +641,7 @@ StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {
                      .grid = grid_,
                      .geometry = geometry_,
                      .archetypes = archetypes_,
-                     .runtime = runtime_,
+                     .runtime = runtime_.data(),
                      .seed = config_.seed,
                      .tick = tick,
                      .dt = config_.dt,

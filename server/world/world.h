@@ -21,6 +21,7 @@
 #include "world/brain_think.h"
 #include "world/directive.h"
 #include "world/groups.h"
+#include "world/level_of_detail.h"
 #include "world/navigation.h"
 #include "world/spatial_grid.h"
 #include "world/state_parts.h"
@@ -38,6 +39,7 @@ struct WorldConfig {
   bool quads = true;            // four-agent SIMD path where it applies; false forces the scalar path (tests)
   nav::PlannerSettings planner;  // the pooled path planner (worlds with a navmesh)
   int contactPasses = 0;         // phase 3 (contact_projection.h): passes pushing overlapping bodies apart
+  bool lod = false;              // update level of detail (level_of_detail.h): far agents steer less often
 };
 
 // Per-tick counters, summed in slot order (deterministic).
@@ -111,6 +113,10 @@ class World {
   static constexpr std::size_t kMaxMarkNames = 32;
 
   void step();
+  // Turns update level of detail on or off between ticks (WorldConfig::lod).
+  void setLevelOfDetail(bool on) { config_.lod = on; }
+  // The levels of the last step(), by slot of sortedPrevious() (empty without level of detail).
+  const std::vector<std::uint8_t>& lodLevels() const { return lod_.levels(); }
 
   // The world's thread pool, for work between ticks that only reads the world (snapshots for
   // many clients). body(begin, end) runs on chunks of [0, count) in any order.
@@ -168,6 +174,13 @@ class World {
   StaticGeometry geometry_;
   std::vector<Archetype> archetypes_;
   std::vector<ArchetypeRuntime> runtime_;  // derived from archetypes_
+  // The same for each level of detail L (dt x 2^L); [0] unused (runtime_).
+  std::array<std::vector<ArchetypeRuntime>, kLodLevels> lodRuntime_;
+  LevelOfDetail lod_;
+  std::vector<AgentId> focusIds_;  // agents level of detail measures from: players and bots
+  std::vector<float> focusXY_;     // their positions this tick
+  void refreshFocus();
+  std::vector<StepContext> lodContexts_;  // this tick's, by level
   WorldConfig config_;
   std::unique_ptr<ThreadPool> pool_;
   SpatialGrid grid_;

@@ -20,6 +20,9 @@ expect_error "tick-rate" --tick-rate nan
 expect_error "seed" --headless --ticks 1 --seed=-1
 expect_error "bogus" --bogus
 expect_error "report" --report
+expect_error "headless" --bots 5
+expect_error "headless" --lod
+expect_error "bots" --headless --ticks 1 --bots -1
 expect_error "log-level" --log-level loud
 expect_error "send-rate" --send-rate nan
 expect_error "send-rate" --send-rate 60 --tick-rate 30

@@ -1,0 +1,140 @@
+// Update level of detail (world/level_of_detail.h): far from every player or bot an agent steers
+// every 8th tick with 8 ticks' step; near one, every tick; the world stays the same for any
+// thread count; and with every agent near a focus it is exactly the world without it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "load_scenario.h"
+
+#include "world/bots.h"
+#include "world/level_of_detail.h"
+#include "world/scenarios.h"
+
+namespace steerd {
+namespace {
+
+std::unique_ptr<World> crowdWithBots(unsigned threads, std::size_t agents, std::size_t bots, bool lod) {
+  auto world = loadScenario("crowd", {5, threads, agents});
+  EXPECT_EQ(addBots(*world, bots, 5), "");
+  world->setLevelOfDetail(lod);
+  return world;
+}
+
+TEST(LevelOfDetail, SameWorldForOneTwoAndFourThreads) {
+  std::uint64_t hashes[3] = {};
+  const unsigned threads[3] = {1, 2, 4};
+  for (int k = 0; k < 3; ++k) {
+    auto world = crowdWithBots(threads[k], 20000, 10, true);
+    for (int t = 0; t < 60; ++t) world->step();
+    hashes[k] = world->stateHash();
+  }
+  EXPECT_EQ(hashes[0], hashes[1]);
+  EXPECT_EQ(hashes[0], hashes[2]);
+}
+
+TEST(LevelOfDetail, EveryAgentNearAFocusIsTheWorldWithoutIt) {
+  // Bands wider than the world: every agent is level 0, so the level-of-detail pass must give
+  // exactly the bits of the plain one (quads included).
+  std::uint64_t hashes[2] = {};
+  for (int lod = 0; lod < 2; ++lod) {
+    auto world = crowdWithBots(2, 5000, 3, lod == 1);
+    std::vector<Archetype> wide = world->archetypes();
+    for (Archetype& a : wide) a.lodDistances[0] = 1e6f, a.lodDistances[1] = 2e6f, a.lodDistances[2] = 3e6f;
+    ASSERT_EQ(world->replaceArchetypes(wide), "");
+    for (int t = 0; t < 60; ++t) world->step();
+    hashes[lod] = world->stateHash();
+  }
+  EXPECT_EQ(hashes[0], hashes[1]);
+}
+
+TEST(LevelOfDetail, FarAgentsSteerEveryEighthTickNearOnesEveryTick) {
+  // 4,000 agents (a square of about 316 m) and one bot: those over 200 m from it are past the
+  // last band (160 m, plus the coarse map's cell), those within 30 m inside the first (40 m).
+  auto world = crowdWithBots(2, 4000, 1, true);
+  const AgentId bot = static_cast<AgentId>(world->agentCount() - 1);
+  for (int t = 0; t < 5; ++t) world->step();
+  struct Track {
+    float x, y;
+    int moves = 0;
+    std::vector<float> stepRatio;  // |dp| / (|v| dt) on the ticks it moved
+  };
+  std::vector<Track> far, nearBot;
+  std::vector<AgentId> farIds, nearIds;
+  const auto at = [&](AgentId id) {
+    const std::uint32_t s = world->slotOf(id);
+    return std::array<float, 4>{world->agents().px[s], world->agents().py[s], world->agents().vx[s],
+                                world->agents().vy[s]};
+  };
+  const auto b = at(bot);
+  for (AgentId id = 0; id < bot; ++id) {
+    const auto p = at(id);
+    const float d = std::hypot(p[0] - b[0], p[1] - b[1]);
+    if (d > 220.0f) farIds.push_back(id), far.push_back({p[0], p[1], 0, {}});
+    if (d < 25.0f) nearIds.push_back(id), nearBot.push_back({p[0], p[1], 0, {}});
+  }
+  ASSERT_GT(farIds.size(), 100u);
+  ASSERT_GT(nearIds.size(), 5u);
+  const float dt = world->config().dt;
+  const int ticks = 32;
+  for (int t = 0; t < ticks; ++t) {
+    world->step();
+    for (std::size_t i = 0; i < farIds.size(); ++i) {
+      const auto p = at(farIds[i]);
+      if (p[0] != far[i].x || p[1] != far[i].y) {
+        ++far[i].moves;
+        const float speed = std::hypot(p[2], p[3]);
+        if (speed > 0.2f)
+          far[i].stepRatio.push_back(std::hypot(p[0] - far[i].x, p[1] - far[i].y) / (speed * dt));
+      }
+      far[i].x = p[0], far[i].y = p[1];
+    }
+    for (std::size_t i = 0; i < nearIds.size(); ++i) {
+      const auto p = at(nearIds[i]);
+      if (p[0] != nearBot[i].x || p[1] != nearBot[i].y) ++nearBot[i].moves;
+      nearBot[i].x = p[0], nearBot[i].y = p[1];
+    }
+  }
+  // Far: 4 turns in 32 ticks (one more or less for an agent that crossed into another row).
+  std::size_t exactlyFour = 0;
+  std::vector<float> ratios;
+  for (const Track& f : far) {
+    EXPECT_GE(f.moves, 3);
+    EXPECT_LE(f.moves, 5);
+    exactlyFour += f.moves == 4 ? 1 : 0;
+    ratios.insert(ratios.end(), f.stepRatio.begin(), f.stepRatio.end());
+  }
+  EXPECT_GE(exactlyFour * 10, far.size() * 9);
+  // Each turn moves it 8 ticks' worth: p += v x 8 dt (pushes from contacts aside, in the median).
+  ASSERT_FALSE(ratios.empty());
+  std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
+  EXPECT_NEAR(ratios[ratios.size() / 2], 8.0f, 0.2f);
+  // Near the bot: every tick.
+  for (const Track& n : nearBot) EXPECT_EQ(n.moves, ticks);
+}
+
+TEST(Bots, AddsTheBotArchetypeOnceAndSpawnsInsideTheBounds) {
+  auto world = loadScenario("crowd", {5, 1, 500});
+  const std::size_t before = world->agentCount();
+  EXPECT_EQ(addBots(*world, 0, 1), "");
+  EXPECT_EQ(world->archetypeIndex(kBotArchetypeName), -1);
+  EXPECT_EQ(addBots(*world, 7, 1), "");
+  EXPECT_EQ(world->agentCount(), before + 7);
+  const std::int32_t bot = world->archetypeIndex(kBotArchetypeName);
+  ASSERT_GE(bot, 0);
+  EXPECT_TRUE(world->archetypes()[bot].lodFocus);
+  const Bounds& b = world->geometry().bounds;
+  const AgentColumns& a = world->agents();
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    if (a.archetype[s] != bot) continue;
+    EXPECT_TRUE(a.px[s] >= b.minX && a.px[s] <= b.maxX && a.py[s] >= b.minY && a.py[s] <= b.maxY);
+  }
+  EXPECT_NE(addBots(*world, 3, 1).find("already has an archetype named \"bot\""), std::string::npos);
+  EXPECT_EQ(world->agentCount(), before + 7);
+}
+
+}  // namespace
+}  // namespace steerd
