@@ -26,7 +26,7 @@ int runHeadless(const Options& options, std::FILE* out) {
     spdlog::error("--bots: {}", error);
     return 2;
   }
-  if (options.lod || options.bots > 0) world->setLevelOfDetail(true);
+  if ((options.lod || options.bots > 0) && !options.noLod) world->setLevelOfDetail(true);
   const double setupMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   spdlog::info("scenario {} seed {}: {} agents, {} obstacles, {} threads (set-up {:.1f} ms)",
                options.scenario, options.seed, world->agentCount(), world->geometry().obstacles.size(),

@@ -156,6 +156,8 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
          "--bots", out.bots,
          "With --headless: N stand-in players wandering the world (archetype \"bot\"); turns on --lod")
       ->check(CLI::Range(std::size_t{0}, std::size_t{100'000}));
+  app.add_flag("--no-lod", out.noLod,
+               "With --bots: no level of detail, every agent at full rate (to compare)");
   app.add_option("--expect", out.expect,
                  "With --headless: REGION:ARCHETYPE>=SHARE@SECONDS, e.g. pen:sheep>=0.9@120 (repeatable); "
                  "exit 1 unless that share of the archetype is in the scenario file's region at that time");
@@ -231,9 +233,14 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
       return 2;
     }
   }
-  if ((out.lod || out.bots > 0) && !out.headless) {
-    std::fprintf(stderr,
-                 "--lod and --bots work with --headless only\nRun with --help for more information.\n");
+  if ((out.lod || out.noLod || out.bots > 0) && !out.headless) {
+    std::fprintf(
+        stderr,
+        "--lod, --no-lod and --bots work with --headless only\nRun with --help for more information.\n");
+    return 2;
+  }
+  if (out.lod && out.noLod) {
+    std::fprintf(stderr, "--lod and --no-lod contradict each other\nRun with --help for more information.\n");
     return 2;
   }
   if (out.report && !out.headless) {

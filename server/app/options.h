@@ -24,6 +24,7 @@ struct Options {
   bool report = false;
   // Headless: update level of detail (far agents steer less often), and stand-in players for it.
   bool lod = false;
+  bool noLod = false;  // with --bots: every agent at full rate (to compare against)
   std::size_t bots = 0;
   // --expect REGION:ARCHETYPE>=SHARE@SECONDS (repeatable): with --headless, exit 1 unless met.
   std::vector<std::string> expect;

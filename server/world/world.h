@@ -114,7 +114,8 @@ class World {
 
   void step();
   // Turns update level of detail on or off between ticks (WorldConfig::lod).
-  void setLevelOfDetail(bool on) { config_.lod = on; }
+  // (The obstacle buckets are rebuilt for the longer steps of far agents.)
+  void setLevelOfDetail(bool on);
   // The levels of the last step(), by slot of sortedPrevious() (empty without level of detail).
   const std::vector<std::uint8_t>& lodLevels() const { return lod_.levels(); }
 

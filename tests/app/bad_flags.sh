@@ -22,6 +22,7 @@ expect_error "bogus" --bogus
 expect_error "report" --report
 expect_error "headless" --bots 5
 expect_error "headless" --lod
+expect_error "contradict" --headless --ticks 1 --lod --no-lod
 expect_error "bots" --headless --ticks 1 --bots -1
 expect_error "log-level" --log-level loud
 expect_error "send-rate" --send-rate nan
