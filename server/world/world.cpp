@@ -386,7 +386,9 @@ void World::step() {
     navigation_->update(ctx, slotOfId_, *pool_, config_.chunkSize);
     ctx.nav = navigation_->steering();
   }
-  if (config_.lod) {
+  // The first tick runs at full rate: it settles the spawn (bodies placed inside obstacles or on
+  // each other), which a far agent would otherwise keep for up to 8 ticks.
+  if (config_.lod && tick_ > 0) {
     // Phase 1d: levels of detail from state[n]; a context per level, its dt and runtime scaled.
     focusXY_.clear();
     for (const AgentId id : focusIds_) {
