@@ -32,8 +32,17 @@ int runHeadless(const Options& options, std::FILE* out) {
                options.scenario, options.seed, world->agentCount(), world->geometry().obstacles.size(),
                options.threads, setupMs);
 
-  std::optional<MotionQualityMonitor> monitor;
+  std::optional<MotionQualityMonitor> monitor, nearPlayers;
   if (options.report) monitor.emplace(world->config().dt);
+  // With stand-in players, the same figures near them (within the narrowest first level-of-detail
+  // band), where level of detail must change nothing visible: compare a run with --no-lod.
+  float firstBand = 0.0f;
+  for (const Archetype& a : world->archetypes()) {
+    if (!a.lodFocus)
+      firstBand = firstBand > 0.0f ? std::min(firstBand, a.lodDistances[0]) : a.lodDistances[0];
+  }
+  if (options.report && options.bots > 0 && firstBand > 0.0f)
+    nearPlayers.emplace(world->config().dt, firstBand);
   // The file's expectations and --expect's, on the file's regions.
   std::vector<ReportExpectation> expectations = load.expectations;
   for (const std::string& text : options.expect) {
@@ -61,6 +70,7 @@ int runHeadless(const Options& options, std::FILE* out) {
     stats.add(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
     contacts += world->lastTickCounters().obstacleContacts;
     if (monitor) monitor->observe(*world);
+    if (nearPlayers) nearPlayers->observe(*world);
     if (designer) designer->observe(*world);
   }
   const double meanMs = stats.mean();
@@ -70,6 +80,11 @@ int runHeadless(const Options& options, std::FILE* out) {
       options.ticks, meanMs, stats.percentile(99), stats.percentile(100),
       meanMs > 0 ? static_cast<double>(world->agentCount()) / meanMs / 1000.0 : 0.0, contacts);
   if (monitor) std::fputs(formatMotionQuality(monitor->summary()).c_str(), out);
+  if (nearPlayers) {
+    const std::string title =
+        "motion_quality_near_players (within " + std::to_string(static_cast<int>(firstBand)) + " m)";
+    std::fputs(formatMotionQuality(nearPlayers->summary(), title).c_str(), out);
+  }
   if (designer)
     std::fputs((options.report ? designer->format(*world) : designer->expectationLines()).c_str(), out);
   std::fprintf(out, "state_hash %016llx\n", static_cast<unsigned long long>(world->stateHash()));

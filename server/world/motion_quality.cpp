@@ -6,8 +6,33 @@
 
 namespace steerd {
 
-MotionQualityMonitor::MotionQualityMonitor(float dt)
-    : sampleEvery_(std::max(1, static_cast<int>(std::lround(1.0f / dt)))), window_(5) {
+namespace {
+
+// Per slot of `a`: 1 when the agent is within `radius` of a focus (all 1 when radius <= 0).
+void markNearFocus(const AgentColumns& a, const std::vector<Archetype>& archetypes, float radius,
+                   std::vector<std::uint8_t>& out) {
+  out.assign(a.size(), radius > 0.0f ? 0 : 1);
+  if (!(radius > 0.0f)) return;
+  std::vector<std::pair<float, float>> focus;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    if (archetypes[a.archetype[s]].lodFocus || (a.memory[s].flags & kAgentExternal) != 0)
+      focus.emplace_back(a.px[s], a.py[s]);
+  }
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    for (const auto& [x, y] : focus) {
+      const float dx = a.px[s] - x, dy = a.py[s] - y;
+      if (dx * dx + dy * dy < radius * radius) {
+        out[s] = 1;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+MotionQualityMonitor::MotionQualityMonitor(float dt, float nearFocus)
+    : sampleEvery_(std::max(1, static_cast<int>(std::lround(1.0f / dt)))), window_(5), nearFocus_(nearFocus) {
   samplesX_.resize(window_ + 1);
   samplesY_.resize(window_ + 1);
   samplesGoal_.resize(window_ + 1);
@@ -20,6 +45,8 @@ void MotionQualityMonitor::observe(const World& world) {
   const SpatialGrid& grid = world.grid();
   const std::size_t n = now.size();
   ++q_.ticks;
+  markNearFocus(prev, archetypes, nearFocus_, nearPrev_);
+  markNearFocus(now, archetypes, nearFocus_, nearNow_);
 
   // Overlap, on state[n] with the grid that indexes it. Each pair once (j > i).
   float maxRadius = 0.0f;
@@ -27,7 +54,7 @@ void MotionQualityMonitor::observe(const World& world) {
   for (std::uint32_t i = 0; i < prev.size(); ++i) {
     const float ri = archetypes[prev.archetype[i]].limits.radius;
     grid.forEachNear(prev.px[i], prev.py[i], ri + maxRadius, [&](std::uint32_t j) {
-      if (j <= i) return;
+      if (j <= i || (!nearPrev_[i] && !nearPrev_[j])) return;
       const float rj = archetypes[prev.archetype[j]].limits.radius;
       const float d = std::hypot(prev.px[j] - prev.px[i], prev.py[j] - prev.py[i]);
       const float depth = ri + rj - d;
@@ -43,6 +70,7 @@ void MotionQualityMonitor::observe(const World& world) {
   std::uint64_t inside = 0;
   const StaticGeometry& geo = world.geometry();
   for (std::size_t s = 0; s < n; ++s) {
+    if (!nearNow_[s]) continue;
     const auto& lim = archetypes[now.archetype[s]].limits;
     const steer::Vec2 p{now.px[s], now.py[s]};
     bool in = false;
@@ -92,7 +120,7 @@ void MotionQualityMonitor::observe(const World& world) {
       std::uint64_t stuck = 0, withGoal = 0;
       for (std::size_t s = 0; s < n; ++s) {
         const std::uint32_t id = agentIndex(now.id[s]);
-        if (!std::isfinite(now.memory[s].goalX) || id >= oldX.size()) continue;
+        if (!std::isfinite(now.memory[s].goalX) || id >= oldX.size() || !nearNow_[s]) continue;
         ++withGoal;
         const float toGoal = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
         const float moved = std::hypot(now.px[s] - oldX[id], now.py[s] - oldY[id]);
@@ -114,16 +142,16 @@ MotionQuality MotionQualityMonitor::summary() const {
   return q;
 }
 
-std::string formatMotionQuality(const MotionQuality& q) {
+std::string formatMotionQuality(const MotionQuality& q, const std::string& title) {
   char buf[768];
   std::snprintf(
       buf, sizeof buf,
-      "motion_quality ticks=%llu\n"
+      "%s ticks=%llu\n"
       "  overlap: %.2f overlapping pairs per tick, mean depth %.3f r, max depth %.3f r\n"
       "  inside obstacles or walls: max %llu agents on any tick, %llu at the end\n"
       "  heading jitter: %.3f deg per tick (agents above half max speed)\n"
       "  stuck (goal > 10 m now and 5 s ago, moved < 1 m): max %llu, at the end %llu of %llu with a goal\n",
-      static_cast<unsigned long long>(q.ticks),
+      title.c_str(), static_cast<unsigned long long>(q.ticks),
       q.ticks ? static_cast<double>(q.overlappingPairs) / q.ticks : 0.0, q.meanOverlap, q.maxOverlap,
       static_cast<unsigned long long>(q.insideObstacleMax),
       static_cast<unsigned long long>(q.insideObstacleFinal), q.headingJitterDeg,

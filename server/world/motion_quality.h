@@ -33,8 +33,10 @@ struct MotionQuality {
 
 class MotionQualityMonitor {
  public:
-  // dt: tick length, to turn "5 s" into ticks.
-  explicit MotionQualityMonitor(float dt);
+  // dt: tick length, to turn "5 s" into ticks. nearFocus > 0: count only agents within that many
+  // metres of a player or bot (level of detail's focus: an external agent or one of a lodFocus
+  // archetype), the ones a player could see, and only overlaps one of them is in.
+  explicit MotionQualityMonitor(float dt, float nearFocus = 0.0f);
   void observe(const World& world);
   MotionQuality summary() const;
 
@@ -48,9 +50,11 @@ class MotionQualityMonitor {
   std::vector<std::vector<float>> samplesX_, samplesY_;  // ring of per-id positions
   std::vector<std::vector<float>> samplesGoal_;          // and of their distances to their goals
   std::size_t samplesTaken_ = 0;
+  float nearFocus_ = 0.0f;
+  std::vector<std::uint8_t> nearPrev_, nearNow_;  // by slot: counted (all 1 without nearFocus)
 };
 
-// One line per metric, for --report.
-std::string formatMotionQuality(const MotionQuality& q);
+// One line per metric, for --report, under `title`.
+std::string formatMotionQuality(const MotionQuality& q, const std::string& title = "motion_quality");
 
 }  // namespace steerd
