@@ -4,6 +4,7 @@
 // and per moving entity, parts per snapshot and kbps per client. No sockets: the numbers are
 // the protocol's, not the machine's. scripts/bench.sh net runs it.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 
 #include <cmath>
 #include <cstdio>
@@ -66,7 +67,8 @@ int main(int argc, char** argv) {
   std::map<std::uint32_t, wire::EntityState> lastSent;  // to count moving entities
 
   std::uint64_t bytes = 0, updates = 0, moving = 0, parts = 0, snapshots = 0, datagramsLost = 0, failures = 0;
-  std::uint64_t measuredSnapshots = 0;
+  std::uint64_t measuredSnapshots = 0, overBudget = 0;
+  std::size_t largestSnapshot = 0;
   std::uint64_t wordClass[4] = {0, 0, 0, 0};  // residual words: one, two, three bytes, escaped
   double credit = 1.0;
   const auto ticks = static_cast<std::uint64_t>(seconds * tickRate);
@@ -85,6 +87,7 @@ int main(int argc, char** argv) {
       net::wireStatesOf(*world, states);
       auto out = view.build(*world, states, tick, interest, stats);
       ++snapshots;
+      std::size_t snapshotBytes = 0;
       if (t >= warmup) ++measuredSnapshots;
       for (auto& p : out) {
         if (t >= warmup) {
@@ -96,6 +99,7 @@ int main(int argc, char** argv) {
         *packet.mutable_snapshot() = p;
         std::vector<std::uint8_t> d;
         if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d)) return 1;
+        snapshotBytes += d.size();
         if (t >= warmup) {
           bytes += d.size();
           ++parts;
@@ -107,6 +111,8 @@ int main(int argc, char** argv) {
         toClient.push_back({tick + oneWay, std::move(p)});
       }
       if (t >= warmup) updates += stats.entitiesSent;
+      largestSnapshot = std::max(largestSnapshot, snapshotBytes);
+      overBudget += snapshotBytes > interest.budgetBytes ? 1 : 0;
       // Moving: entities whose quantised position changed since the last snapshot (counted
       // after the warm-up), from the wire states this snapshot was built from.
       for (const wire::EntityState& e : states) {
@@ -161,6 +167,9 @@ int main(int argc, char** argv) {
       100.0 * static_cast<double>(wordClass[2]) / words, 100.0 * static_cast<double>(wordClass[3]) / words);
   std::printf("kbps per client              %.1f\n", static_cast<double>(bytes) * 8 / 1000 / measured);
   std::printf("entity updates per snapshot  %.1f\n", static_cast<double>(updates) / (measured * sendRate));
+  std::printf("snapshots over the budget     %llu of %llu (budget %zu bytes, largest %zu)\n",
+              static_cast<unsigned long long>(overBudget), static_cast<unsigned long long>(snapshots),
+              interest.budgetBytes, largestSnapshot);
   std::printf("datagrams lost %llu, snapshots undecodable %llu\n",
               static_cast<unsigned long long>(datagramsLost), static_cast<unsigned long long>(failures));
   return failures > 0 && loss == 0 ? 1 : 0;

@@ -83,18 +83,13 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   const auto budget = static_cast<std::size_t>(static_cast<double>(interest.budgetBytes) / costScale_);
   std::size_t total = fixed;
   for (std::size_t i = 0; i < candidates_.size(); ++i) total += cost(i);
-  updated_.clear();
-  std::size_t used = total;
-  if (total <= budget) {
-    updated_ = candidates_;
-    stats.entitiesWaiting = 0;
-  } else {
+  order_.clear();
+  if (total > budget) {
     // Priority accumulator: every candidate gains priority each snapshot it waits, nearer ones
     // faster; the highest go first and start again from zero. The player's own body always goes.
     // By agent index: as long as the most agents alive at once (a departed agent's index comes
     // back to a newcomer, who starts from the priority it left).
     if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
-    order_.clear();
     for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
       const auto& e = candidates_[i];
       const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
@@ -114,19 +109,22 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
                      higher);
     order_.resize(most);
     std::sort(order_.begin(), order_.end(), higher);
-    used = fixed;
+  }
+  // The highest-priority candidates whose estimated cost fits the budget (all of them when they
+  // all fit and none has had to wait), into chosen_ in priority order; `used`: their estimate.
+  chosen_.clear();
+  std::size_t used = fixed;
+  if (order_.empty()) {
+    for (std::uint32_t i = 0; i < candidates_.size(); ++i) chosen_.push_back(i);
+    used = total;
+  } else {
     for (std::uint32_t i : order_) {
       const std::size_t c = cost(i);
-      if (used + c > budget) continue;
+      if (used + c > budget && candidates_[i].id != player_) continue;
       used += c;
-      updated_.push_back(candidates_[i]);
-      priority_[agentIndex(candidates_[i].id)] = 0.0f;
+      chosen_.push_back(i);
     }
-    stats.entitiesWaiting = candidates_.size() - updated_.size();
-    std::sort(updated_.begin(), updated_.end(),
-              [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
   }
-
   // The baseline's entities that left the area of interest (or the world).
   removed_.clear();
   if (base != nullptr) {
@@ -137,13 +135,55 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
     }
   }
 
+  // The first `count` of chosen_ (and the player's own body) encoded; returns the bytes.
   wire::SnapshotRecord record;
-  const wire::SnapshotContent content{tick, updated_, removed_};
-  // Packet wrapper: one tag byte and a two-byte length.
-  std::vector<wire::Snapshot> parts =
-      wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record);
-  std::size_t actual = 0;
-  for (const auto& part : parts) actual += wire::kHeaderBytes + wire::partBodyBytes(part);
+  std::vector<wire::Snapshot> parts;
+  const auto encodeFirst = [&](std::size_t count) {
+    updated_.clear();
+    for (std::size_t k = 0; k < chosen_.size(); ++k) {
+      if (k < count || candidates_[chosen_[k]].id == player_) updated_.push_back(candidates_[chosen_[k]]);
+    }
+    std::sort(updated_.begin(), updated_.end(),
+              [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
+    record = {};
+    const wire::SnapshotContent content{tick, updated_, removed_};
+    // Packet wrapper: one tag byte and a two-byte length.
+    parts = wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record);
+    std::size_t bytes = 0;
+    for (const auto& part : parts) bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
+    return bytes;
+  };
+  // The budget is a cap on every snapshot, not an average: when the encoding comes out over it
+  // (the estimate runs behind a change in what the residuals cost), the longest prefix of the
+  // choice, in priority order, that fits is found by bisection (a few encodings, only then);
+  // at worst only the player's own body goes. Removals always go (a few bytes each).
+  std::size_t actual = encodeFirst(chosen_.size());
+  if (actual > interest.budgetBytes && !chosen_.empty()) {
+    if (order_.empty()) {  // everything was going, in id order: put it in priority order
+      if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
+      std::sort(chosen_.begin(), chosen_.end(), [&](std::uint32_t x, std::uint32_t y) {
+        const bool px = candidates_[x].id == player_, py = candidates_[y].id == player_;
+        if (px != py) return px;
+        const float ax = priority_[agentIndex(candidates_[x].id)],
+                    ay = priority_[agentIndex(candidates_[y].id)];
+        return ax != ay ? ax > ay : candidates_[x].id < candidates_[y].id;
+      });
+    }
+    std::size_t fits = 0, over = chosen_.size();  // encodeFirst(fits) is assumed to fit
+    while (over - fits > 1) {
+      const std::size_t mid = fits + (over - fits) / 2;
+      (encodeFirst(mid) <= interest.budgetBytes ? fits : over) = mid;
+    }
+    actual = encodeFirst(fits);
+    used = fixed;
+    for (std::size_t k = 0; k < fits; ++k) used += cost(chosen_[k]);
+  }
+  ++snapshotsBuilt_;
+  if (actual > interest.budgetBytes) ++snapshotsOverBudget_;
+  for (const auto& e : updated_) {
+    if (agentIndex(e.id) < priority_.size()) priority_[agentIndex(e.id)] = 0.0f;
+  }
+  stats.entitiesWaiting = candidates_.size() - updated_.size();
   const double ratio = static_cast<double>(actual) / static_cast<double>(std::max<std::size_t>(used, 1));
   costScale_ = std::clamp(0.8 * costScale_ + 0.2 * ratio, 0.25, 8.0);
   stats.entitiesSent = updated_.size();

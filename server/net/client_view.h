@@ -48,6 +48,11 @@ class ClientView {
   std::vector<wire::Snapshot> build(const World& world, std::span<const wire::EntityState> states,
                                     std::uint32_t tick, const InterestConfig& interest, SnapshotStats& stats);
 
+  // Snapshots built, and how many of them came out over the byte budget anyway (only when even
+  // the player's own body and the removals do not fit).
+  std::uint64_t snapshotsBuilt() const { return snapshotsBuilt_; }
+  std::uint64_t snapshotsOverBudget() const { return snapshotsOverBudget_; }
+
  private:
   const wire::SnapshotRecord* baseline() const;
 
@@ -59,8 +64,10 @@ class ClientView {
   std::vector<wire::EntityState> candidates_, updated_;
   std::vector<std::uint32_t> removed_;
   std::vector<std::uint32_t> order_;
+  std::vector<std::uint32_t> chosen_;     // candidates chosen this snapshot, in priority order
   std::vector<std::uint8_t> inBaseline_;  // per candidate
-  double costScale_ = 1.0;                // bytes actually sent / bytes estimated, smoothed over snapshots
+  std::uint64_t snapshotsBuilt_ = 0, snapshotsOverBudget_ = 0;
+  double costScale_ = 1.0;  // bytes actually sent / bytes estimated, smoothed over snapshots
 };
 
 // An agent's state as the wire carries it.
