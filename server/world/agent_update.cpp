@@ -143,7 +143,7 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const Neigh
 const StepContext* contextFor(const StepContext& ctx, std::uint32_t slot) {
   const std::uint8_t level = ctx.lodLevels[slot];
   if (level == 0) return &ctx;
-  return level == kLodSkip ? nullptr : &ctx.lodContexts[level];
+  return (level & kLodWaits) != 0 ? nullptr : &ctx.lodContexts[level];
 }
 
 // Slots [from, to) into state[n+1] as they are, column by column.

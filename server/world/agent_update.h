@@ -99,7 +99,8 @@ struct StepContext {
   std::size_t headingHistoryCount = 0;
   // Update level of detail (level_of_detail.h): each slot's level this tick (null: every slot
   // steers every tick). A slot of level L > 0 steers through lodContexts[L] (this context with
-  // dt x 2^L and the runtime derived for it); one of kLodSkip is carried over unchanged.
+  // dt x 2^L and the runtime derived for it); one marked kLodWaits is carried over unchanged, and a
+  // brain-driven one thinks every think_every x 2^L ticks.
   const std::uint8_t* lodLevels = nullptr;
   const StepContext* lodContexts = nullptr;
 };

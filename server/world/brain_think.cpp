@@ -6,6 +6,7 @@
 
 #include "steering/hide.h"
 #include "steering/random.h"
+#include "world/level_of_detail.h"
 
 namespace steerd {
 
@@ -180,7 +181,10 @@ void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, 
     if (!arch.brain || (ctx.in.memory[slot].flags & kAgentExternal)) continue;
     const brain::Brain& b = *arch.brain;
     const AgentId id = ctx.in.id[slot];
-    if ((ctx.tick + id) % b.thinkEvery != 0) continue;  // staggered: not this agent's turn
+    // Staggered: not this agent's turn. Far from every player (level of detail L) it thinks 2^L
+    // times less often.
+    const std::uint8_t level = ctx.lodLevels != nullptr ? ctx.lodLevels[slot] & ~kLodWaits : 0;
+    if ((ctx.tick + id) % (static_cast<std::uint64_t>(b.thinkEvery) << level) != 0) continue;
     BrainMemory& m = brainMemory[agentIndex(id)];
     const std::uint8_t current = ctx.in.memory[slot].brainState;
 

@@ -52,7 +52,7 @@ void LevelOfDetail::compute(
       const float d = nearest_[static_cast<std::size_t>(row) * nx_ + axisX_.index(in.px[s])];
       const float* band = archetypes[in.archetype[s]].lodDistances;
       const std::uint8_t level = d < band[0] ? 0 : d < band[1] ? 1 : d < band[2] ? 2 : 3;
-      levels_[s] = lodDue(tick, level, static_cast<std::uint32_t>(row)) ? level : kLodSkip;
+      levels_[s] = lodDue(tick, level, static_cast<std::uint32_t>(row)) ? level : (level | kLodWaits);
     }
   });
 }

@@ -26,8 +26,9 @@
 
 namespace steerd {
 
-inline constexpr std::uint8_t kLodLevels = 4;   // levels 0..3: every 1, 2, 4, 8 ticks
-inline constexpr std::uint8_t kLodSkip = 0xff;  // levels(): not this slot's turn
+inline constexpr std::uint8_t kLodLevels = 4;  // levels 0..3: every 1, 2, 4, 8 ticks
+// levels(): the level in the low bits, and this bit when the slot does not steer this tick.
+inline constexpr std::uint8_t kLodWaits = 0x80;
 
 // Whether an agent of `level` in coarse row `row` steers on `tick`.
 inline bool lodDue(std::uint64_t tick, std::uint8_t level, std::uint32_t row) {
@@ -38,8 +39,8 @@ inline bool lodDue(std::uint64_t tick, std::uint8_t level, std::uint32_t row) {
 
 class LevelOfDetail {
  public:
-  // For every slot of `in` (state[n]) into levels(): its level when it steers on `tick`, kLodSkip
-  // when it does not. `parallelFor` runs body(begin, end) over chunks of [0, count).
+  // For every slot of `in` (state[n]) into levels(): its level, with kLodWaits when it does not
+  // steer on `tick`. `parallelFor` runs body(begin, end) over chunks of [0, count).
   // `focus`: where the players and bots are (x, y pairs).
   void compute(const AgentColumns& in, const std::vector<Archetype>& archetypes, const Bounds& bounds,
                std::uint64_t tick, const std::vector<float>& focus,

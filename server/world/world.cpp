@@ -373,6 +373,21 @@ void World::step() {
     groups_ = measureGroups(sorted_, archetypes_.size(), strayPairs_);
     ctx.groups = &groups_;
   }
+  // Phase 1b: levels of detail from state[n], before thinking (far brains think less often too).
+  // The first tick runs at full rate: it settles the spawn (bodies placed inside obstacles or on
+  // each other), which a far agent would otherwise keep for up to 8 ticks.
+  if (config_.lod && tick_ > 0) {
+    focusXY_.clear();
+    for (const AgentId id : focusIds_) {
+      focusXY_.push_back(sorted_.px[slotOfId_[agentIndex(id)]]);
+      focusXY_.push_back(sorted_.py[slotOfId_[agentIndex(id)]]);
+    }
+    lod_.compute(sorted_, archetypes_, geometry_.bounds, tick_, focusXY_,
+                 [this](std::size_t count, const auto& body) {
+                   pool_->parallelFor(count, config_.chunkSize * 16, body);
+                 });
+    ctx.lodLevels = lod_.levels().data();
+  }
   if (!anyBrain_) endOrders(ctx);  // the control API's orders, in a world without brains
   if (anyBrain_) {
     brainStates_.resize(n);
@@ -386,19 +401,9 @@ void World::step() {
     navigation_->update(ctx, slotOfId_, *pool_, config_.chunkSize);
     ctx.nav = navigation_->steering();
   }
-  // The first tick runs at full rate: it settles the spawn (bodies placed inside obstacles or on
-  // each other), which a far agent would otherwise keep for up to 8 ticks.
-  if (config_.lod && tick_ > 0) {
-    // Phase 1d: levels of detail from state[n]; a context per level, its dt and runtime scaled.
-    focusXY_.clear();
-    for (const AgentId id : focusIds_) {
-      focusXY_.push_back(sorted_.px[slotOfId_[agentIndex(id)]]);
-      focusXY_.push_back(sorted_.py[slotOfId_[agentIndex(id)]]);
-    }
-    lod_.compute(sorted_, archetypes_, geometry_.bounds, tick_, focusXY_,
-                 [this](std::size_t count, const auto& body) {
-                   pool_->parallelFor(count, config_.chunkSize * 16, body);
-                 });
+  if (ctx.lodLevels != nullptr) {
+    // A context per level of detail, its dt and runtime scaled (after thinking and navigation
+    // completed this context).
     lodContexts_.clear();
     for (std::size_t level = 0; level < kLodLevels; ++level) {
       lodContexts_.push_back(ctx);
@@ -406,7 +411,6 @@ void World::step() {
       lodContexts_.back().dt = config_.dt * static_cast<float>(1u << level);
       lodContexts_.back().runtime = lodRuntime_[level].data();
     }
-    ctx.lodLevels = lod_.levels().data();
     ctx.lodContexts = lodContexts_.data();
   }
   pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {

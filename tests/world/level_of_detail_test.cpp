@@ -160,6 +160,42 @@ TEST(MotionQualityNearPlayers, CountsOnlyAgentsNearAFocus) {
   EXPECT_EQ(near.summary().headingJitterDeg, 0.0);
 }
 
+// Far from every player a brain thinks 2^L times less often (its think_every_ticks x 2^L); near
+// one, as often as its file says.
+TEST(LevelOfDetail, FarBrainsThinkLessOften) {
+  const std::string text = R"(
+name: "thinkers"
+bounds { min { x: 0 y: 0 } max { x: 600 y: 600 } }
+archetypes { name: "walker" limits { radius: 0.5 mass: 1 max_speed: 1 max_force: 5 } behaviours { kind: WANDER } }
+brains {
+  archetype: "walker"
+  initial_state: "walk"
+  think_every_ticks: 2
+  states { name: "walk" behaviours { kind: WANDER } }
+}
+spawns { archetype: "walker" count: 1 min { x: 20 y: 20 } max { x: 20 y: 20 } }
+spawns { archetype: "walker" count: 1 min { x: 580 y: 580 } max { x: 580 y: 580 } }
+)";
+  ScenarioLoad load = loadScenarioText(text, "t.txtpb", {3, 1, 0}, true);
+  ASSERT_TRUE(load.world) << (load.errors.empty() ? "" : load.errors[0]);
+  World& w = *load.world;
+  // A player standing near the first walker; the second is 790 m away.
+  w.spawnExternal(static_cast<ArchetypeIndex>(w.archetypeIndex("player")), {25, 25});
+  w.setLevelOfDetail(true);
+  int nearThinks = 0, farThinks = 0;
+  std::uint64_t lastNear = w.brainMemoryOf(0).lastThinkTick, lastFar = w.brainMemoryOf(1).lastThinkTick;
+  w.step();  // the first tick runs at full rate
+  for (int t = 0; t < 64; ++t) {
+    w.step();
+    nearThinks += w.brainMemoryOf(0).lastThinkTick != lastNear ? 1 : 0;
+    farThinks += w.brainMemoryOf(1).lastThinkTick != lastFar ? 1 : 0;
+    lastNear = w.brainMemoryOf(0).lastThinkTick;
+    lastFar = w.brainMemoryOf(1).lastThinkTick;
+  }
+  EXPECT_EQ(nearThinks, 32);  // every 2nd tick
+  EXPECT_EQ(farThinks, 4);    // every 16th: 2 x 2^3
+}
+
 TEST(Bots, AddsTheBotArchetypeOnceAndSpawnsInsideTheBounds) {
   auto world = loadScenario("crowd", {5, 1, 500});
   const std::size_t before = world->agentCount();
