@@ -167,9 +167,12 @@ int main(int argc, char** argv) {
       100.0 * static_cast<double>(wordClass[2]) / words, 100.0 * static_cast<double>(wordClass[3]) / words);
   std::printf("kbps per client              %.1f\n", static_cast<double>(bytes) * 8 / 1000 / measured);
   std::printf("entity updates per snapshot  %.1f\n", static_cast<double>(updates) / (measured * sendRate));
-  std::printf("snapshots over the budget     %llu of %llu (budget %zu bytes, largest %zu)\n",
-              static_cast<unsigned long long>(overBudget), static_cast<unsigned long long>(snapshots),
-              interest.budgetBytes, largestSnapshot);
+  std::printf(
+      "snapshots over the budget     %llu of %llu (budget %zu bytes, largest %zu; %.2f encodings a "
+      "snapshot)\n",
+      static_cast<unsigned long long>(overBudget), static_cast<unsigned long long>(snapshots),
+      interest.budgetBytes, largestSnapshot,
+      static_cast<double>(view.encodings()) / static_cast<double>(std::max<std::uint64_t>(snapshots, 1)));
   std::printf("datagrams lost %llu, snapshots undecodable %llu\n",
               static_cast<unsigned long long>(datagramsLost), static_cast<unsigned long long>(failures));
   return failures > 0 && loss == 0 ? 1 : 0;

@@ -80,7 +80,10 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   // near the budget whatever the residuals cost.
   auto cost = [&](std::size_t i) -> std::size_t { return inBaseline_[i] ? 2 : 10; };
   const std::size_t fixed = 64 + (base != nullptr ? base->entities.size() / 8 : 0);
-  const auto budget = static_cast<std::size_t>(static_cast<double>(interest.budgetBytes) / costScale_);
+  // Aimed a little under the cap (kAim), so the estimate rarely overshoots and the snapshot is
+  // encoded once: each extra encoding below costs as much as the first.
+  constexpr double kAim = 0.95;
+  const auto budget = static_cast<std::size_t>(kAim * static_cast<double>(interest.budgetBytes) / costScale_);
   std::size_t total = fixed;
   for (std::size_t i = 0; i < candidates_.size(); ++i) total += cost(i);
   order_.clear();
@@ -138,7 +141,9 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   // The first `count` of chosen_ (and the player's own body) encoded; returns the bytes.
   wire::SnapshotRecord record;
   std::vector<wire::Snapshot> parts;
+  std::size_t encodedCount = 0, encodedBytes = 0;  // the last encoding's
   const auto encodeFirst = [&](std::size_t count) {
+    ++encodings_;
     updated_.clear();
     for (std::size_t k = 0; k < chosen_.size(); ++k) {
       if (k < count || candidates_[chosen_[k]].id == player_) updated_.push_back(candidates_[chosen_[k]]);
@@ -151,6 +156,8 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
     parts = wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record);
     std::size_t bytes = 0;
     for (const auto& part : parts) bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
+    encodedCount = count;
+    encodedBytes = bytes;
     return bytes;
   };
   // The budget is a cap on every snapshot, not an average: when the encoding comes out over it
@@ -169,12 +176,24 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
         return ax != ay ? ax > ay : candidates_[x].id < candidates_[y].id;
       });
     }
+    // A guess in proportion to the excess first (usually enough, and taken when it fits); when
+    // it does not, bisection below it, a few encodings at most.
     std::size_t fits = 0, over = chosen_.size();  // encodeFirst(fits) is assumed to fit
-    while (over - fits > 1) {
-      const std::size_t mid = fits + (over - fits) / 2;
-      (encodeFirst(mid) <= interest.budgetBytes ? fits : over) = mid;
+    const auto guess =
+        static_cast<std::size_t>(static_cast<double>(chosen_.size()) * kAim *
+                                 static_cast<double>(interest.budgetBytes) / static_cast<double>(actual));
+    std::size_t bytes = guess < over ? encodeFirst(guess) : actual;
+    if (guess < over && bytes <= interest.budgetBytes) {
+      fits = guess;
+    } else {
+      over = std::min(over, guess);
+      for (int step = 0; step < 4 && over - fits > 1; ++step) {
+        const std::size_t mid = fits + (over - fits) / 2;
+        bytes = encodeFirst(mid);
+        (bytes <= interest.budgetBytes ? fits : over) = mid;
+      }
     }
-    actual = encodeFirst(fits);
+    actual = encodedCount == fits ? encodedBytes : encodeFirst(fits);
     used = fixed;
     for (std::size_t k = 0; k < fits; ++k) used += cost(chosen_[k]);
   }

@@ -52,6 +52,8 @@ class ClientView {
   // the player's own body and the removals do not fit).
   std::uint64_t snapshotsBuilt() const { return snapshotsBuilt_; }
   std::uint64_t snapshotsOverBudget() const { return snapshotsOverBudget_; }
+  // Encodings made for them: one a snapshot, more only when the first came out over the budget.
+  std::uint64_t encodings() const { return encodings_; }
 
  private:
   const wire::SnapshotRecord* baseline() const;
@@ -66,7 +68,7 @@ class ClientView {
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> chosen_;     // candidates chosen this snapshot, in priority order
   std::vector<std::uint8_t> inBaseline_;  // per candidate
-  std::uint64_t snapshotsBuilt_ = 0, snapshotsOverBudget_ = 0;
+  std::uint64_t snapshotsBuilt_ = 0, snapshotsOverBudget_ = 0, encodings_ = 0;
   double costScale_ = 1.0;  // bytes actually sent / bytes estimated, smoothed over snapshots
 };
 

@@ -87,12 +87,15 @@ TEST(ClientView, NoSnapshotGoesOverTheByteBudget) {
       bytes += b;
       EXPECT_LE(b, budget) << "snapshot " << k;
     }
-    std::printf("budget %zu: largest %zu, mean %.0f bytes\n", budget, largest,
-                static_cast<double>(bytes) / snapshots);
+    std::printf("budget %zu: largest %zu, mean %.0f bytes, %.2f encodings a snapshot\n", budget, largest,
+                static_cast<double>(bytes) / snapshots,
+                static_cast<double>(s.view.encodings()) / static_cast<double>(snapshots));
+    // Encoding is the dear part of a snapshot: extra encodings stay the exception.
+    EXPECT_LT(static_cast<double>(s.view.encodings()) / static_cast<double>(snapshots), 1.5);
     EXPECT_EQ(s.view.snapshotsOverBudget(), 0u);
     EXPECT_EQ(s.view.snapshotsBuilt(), static_cast<std::uint64_t>(snapshots));
     EXPECT_GT(static_cast<double>(bytes) / snapshots,
-              0.9 * static_cast<double>(budget));  // and still uses it (measured 0.97-0.98)
+              0.85 * static_cast<double>(budget));  // and still uses it (measured 0.94-0.95)
   }
 }
 
