@@ -86,6 +86,13 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   const auto budget = static_cast<std::size_t>(kAim * static_cast<double>(interest.budgetBytes) / costScale_);
   std::size_t total = fixed;
   for (std::size_t i = 0; i < candidates_.size(); ++i) total += cost(i);
+  // Priority order: the player's own body first, then the highest accumulated priority, then id.
+  const auto higher = [&](std::uint32_t x, std::uint32_t y) {
+    const bool ox = candidates_[x].id == player_, oy = candidates_[y].id == player_;
+    if (ox != oy) return ox;
+    const float px = priority_[agentIndex(candidates_[x].id)], py = priority_[agentIndex(candidates_[y].id)];
+    return px != py ? px > py : candidates_[x].id < candidates_[y].id;
+  };
   order_.clear();
   if (total > budget) {
     // Priority accumulator: every candidate gains priority each snapshot it waits, nearer ones
@@ -102,11 +109,6 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
     }
     // Every entity costs at least two bytes, so no more than budget / 2 can go: find those first
     // (linear), and sort only them.
-    const auto higher = [&](std::uint32_t x, std::uint32_t y) {
-      const float px = priority_[agentIndex(candidates_[x].id)],
-                  py = priority_[agentIndex(candidates_[y].id)];
-      return px != py ? px > py : candidates_[x].id < candidates_[y].id;
-    };
     const std::size_t most = std::min(order_.size(), budget / 2);
     std::nth_element(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(most), order_.end(),
                      higher);
@@ -168,13 +170,7 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   if (actual > interest.budgetBytes && !chosen_.empty()) {
     if (order_.empty()) {  // everything was going, in id order: put it in priority order
       if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
-      std::sort(chosen_.begin(), chosen_.end(), [&](std::uint32_t x, std::uint32_t y) {
-        const bool px = candidates_[x].id == player_, py = candidates_[y].id == player_;
-        if (px != py) return px;
-        const float ax = priority_[agentIndex(candidates_[x].id)],
-                    ay = priority_[agentIndex(candidates_[y].id)];
-        return ax != ay ? ax > ay : candidates_[x].id < candidates_[y].id;
-      });
+      std::sort(chosen_.begin(), chosen_.end(), higher);
     }
     // A guess in proportion to the excess first (usually enough, and taken when it fits); when
     // it does not, bisection below it, a few encodings at most.

@@ -141,6 +141,7 @@ std::uint8_t updateAgent(const StepContext& ctx, std::uint32_t slot, const Neigh
 // Level of detail: the context slot `slot` steers through this tick, or null when it is not its
 // turn (it is carried over unchanged).
 const StepContext* contextFor(const StepContext& ctx, std::uint32_t slot) {
+  if (ctx.lodLevels == nullptr) return &ctx;
   const std::uint8_t level = ctx.lodLevels[slot];
   if (level == 0) return &ctx;
   return (level & kLodWaits) != 0 ? nullptr : &ctx.lodContexts[level];
@@ -155,10 +156,12 @@ void carryOverRun(const AgentColumns& in, std::uint32_t from, std::uint32_t to, 
   std::fill(contactFlags + from, contactFlags + to, kContactNone);
 }
 
-// The update of the slots of [b, e) with a level of detail, neighbour scans only for those whose
-// turn it is; quads where four consecutive slots all steer through the same context.
-void updateBlockWithLod(const StepContext& ctx, std::uint32_t b, std::uint32_t e, SumsBlock& sums,
-                        AgentColumns& out, std::uint8_t* contactFlags) {
+// The update of the slots of [b, e): all neighbour scans first (kept as one array per field), for
+// the slots whose turn it is (level of detail: all of them without), then the updates, four slots
+// at a time where they steer through the same context and share an archetype whose combiner is
+// the running sum, one at a time otherwise; runs of slots that wait are copied over.
+void updateBlock(const StepContext& ctx, std::uint32_t b, std::uint32_t e, SumsBlock& sums, AgentColumns& out,
+                 std::uint8_t* contactFlags) {
   const StepContext* contexts[kMaxChunk];
   for (std::uint32_t slot = b; slot < e; ++slot) {
     const StepContext* c = contextFor(ctx, slot);
@@ -193,33 +196,9 @@ void updateBlockWithLod(const StepContext& ctx, std::uint32_t b, std::uint32_t e
 
 void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentColumns& out,
                  std::uint8_t* contactFlags) {
-  // Two passes over each block of the chunk: all neighbour scans (kept as one array per field),
-  // then the updates, four slots at a time where they share an archetype whose combiner is the
-  // running sum, one at a time otherwise.
   SumsBlock sums;
   for (std::uint32_t b = begin; b < end; b += kMaxChunk) {
-    const std::uint32_t e = std::min(end, b + kMaxChunk);
-    if (ctx.lodLevels != nullptr) {
-      updateBlockWithLod(ctx, b, e, sums, out, contactFlags);
-      continue;
-    }
-    for (std::uint32_t slot = b; slot < e; ++slot) {
-      sums.put(slot - b,
-               scanNeighbours(ctx.in, ctx.grid, slot, ctx.runtime[ctx.in.archetype[slot]].neighbours));
-    }
-    std::uint32_t slot = b;
-    if (ctx.quads) {
-      for (; slot + kQuad <= e; slot += kQuad) {
-        if (quadApplies(ctx, slot) && !quadHasSpecial(ctx, slot)) {
-          updateQuad(ctx, slot, sums, slot - b, out, contactFlags);
-        } else {
-          for (std::uint32_t k = 0; k < kQuad; ++k) {
-            contactFlags[slot + k] = updateAgent(ctx, slot + k, sums.get(slot + k - b), out);
-          }
-        }
-      }
-    }
-    for (; slot < e; ++slot) contactFlags[slot] = updateAgent(ctx, slot, sums.get(slot - b), out);
+    updateBlock(ctx, b, std::min(end, b + kMaxChunk), sums, out, contactFlags);
   }
 }
 

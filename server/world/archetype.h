@@ -112,7 +112,8 @@ struct Archetype {
   // from every player this archetype steers every 2nd tick, beyond [1] every 4th, beyond [2]
   // every 8th.
   float lodDistances[3] = {40.0f, 80.0f, 160.0f};
-  // Agents of it are what level of detail measures distance from (players' stand-ins, bots).
+  // Agents of it are what level of detail measures distance from: bots, and (set by the world)
+  // the player archetype.
   bool lodFocus = false;
   // m: neighbours are pushed apart this far before they touch (neighbour_scan.h); crowds that
   // walk through each other need about one tick's approach (2 x max speed x dt).
@@ -164,7 +165,6 @@ inline Archetype playerArchetype() {
   a.name = kPlayerArchetypeName;
   a.limits = {0.5f, 1.0f, 8.0f, 40.0f, 4.0f * steer::kPi};
   a.flock = {2.0f, 360.0f};
-  a.lodFocus = true;
   return a;
 }
 

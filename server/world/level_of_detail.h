@@ -26,6 +26,11 @@
 
 namespace steerd {
 
+// Whether an agent is one level of detail measures from (a player or a bot).
+inline bool isLodFocus(const Archetype& archetype, const AgentMemory& memory) {
+  return archetype.lodFocus || (memory.flags & kAgentExternal) != 0;
+}
+
 inline constexpr std::uint8_t kLodLevels = 4;  // levels 0..3: every 1, 2, 4, 8 ticks
 // levels(): the level in the low bits, and this bit when the slot does not steer this tick.
 inline constexpr std::uint8_t kLodWaits = 0x80;

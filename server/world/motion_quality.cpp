@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "world/level_of_detail.h"
+
 namespace steerd {
 
 namespace {
@@ -15,8 +17,7 @@ void markNearFocus(const AgentColumns& a, const std::vector<Archetype>& archetyp
   if (!(radius > 0.0f)) return;
   std::vector<std::pair<float, float>> focus;
   for (std::size_t s = 0; s < a.size(); ++s) {
-    if (archetypes[a.archetype[s]].lodFocus || (a.memory[s].flags & kAgentExternal) != 0)
-      focus.emplace_back(a.px[s], a.py[s]);
+    if (isLodFocus(archetypes[a.archetype[s]], a.memory[s])) focus.emplace_back(a.px[s], a.py[s]);
   }
   for (std::size_t s = 0; s < a.size(); ++s) {
     for (const auto& [x, y] : focus) {

@@ -263,7 +263,7 @@ void World::refreshFocus() {
   for (std::uint32_t index = 0; index < slotOfId_.size(); ++index) {
     const std::uint32_t s = slotOfId_[index];
     if (s == kNoSlot) continue;
-    if (archetypes_[current_.archetype[s]].lodFocus || (current_.memory[s].flags & kAgentExternal) != 0)
+    if (isLodFocus(archetypes_[current_.archetype[s]], current_.memory[s]))
       focusIds_.push_back(current_.id[s]);
   }
 }
@@ -570,7 +570,7 @@ void World::visitStateWith(Sink&& sink) const {
     if (archetypes_[a.archetype[s]].faces || archetypes_[a.archetype[s]].kinematic)
       sink(index, StatePart::kHeading, &a.memory[s].rotation, sizeof a.memory[s].rotation);
     // Its last headings, for an archetype that smooths by K-average (hashed as bytes: the ring's
-    // unused entries stay zero, and the static_assert below rules out padding).
+    // unused entries stay zero, and the static_assert at the top rules out padding).
     if (archetypes_[a.archetype[s]].headingSamples > 0 && index < headingHistory_.size())
       sink(index, StatePart::kHeading, &headingHistory_[index], sizeof(HeadingHistory));
     sink(index, StatePart::kWander, &f[6], 2 * sizeof(float));
