@@ -166,7 +166,7 @@ class PartBuilder {
     part_.set_id_hi(idHi);
     part_.set_all_kept(allKept_);
     if (!allKept_) part_.set_kept(bits_);
-    return part_;
+    return std::move(part_);  // start() clears it for the next part
   }
 
  private:

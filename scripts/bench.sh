@@ -9,7 +9,9 @@
 #          1 and 2 threads (a few minutes on 2 cores); then a table of ms/tick, p99, M agent
 #          updates per second and the 2-thread speedup
 #   net    bench/snapshot_bytes: bytes per moving entity of the snapshot stream (default scenario,
-#          60 s at 20 Hz, round trip 100 ms, then 5 % loss, then 30 ms); protocol numbers, no sockets
+#          60 s at 20 Hz, round trip 100 ms, then 5 % loss, then 30 ms); protocol numbers, no sockets;
+#          then bench/snapshot_build: server CPU per snapshot with 1,000 clients (default) and 500
+#          (crowd 10,000, interest radius 100 m)
 #   crowd  bench/crowd_crossing: the crowd-crossing scenario (4,000 walkers on a navmesh) run by
 #          steerd and by DetourCrowd on the same world: ms/tick, agent-updates/s, goals/s, stuck,
 #          overlap (flags go to it: --agents N --seconds S --threads T)
@@ -49,7 +51,7 @@ esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick snapshot_bytes crowd_crossing command_throughput churn player_motion recording -j"$(nproc)"
+cmake --build --preset release --target bench_steering bench_tick snapshot_bytes snapshot_build crowd_crossing command_throughput churn player_motion recording -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
@@ -61,6 +63,9 @@ if [ "$mode" = net ]; then
     build/release/bench/snapshot_bytes $args
     echo
   done
+  build/release/bench/snapshot_build --players 1000
+  echo
+  build/release/bench/snapshot_build --scenario crowd --agents 10000 --players 500 --interest-radius 100
   exit 0
 fi
 

@@ -1,7 +1,9 @@
 #include "net/client_view.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <functional>
 
 #include "proto/packet.h"
 
@@ -49,28 +51,29 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   const AgentColumns& a = world.agents();
   const wire::SnapshotRecord* base = baseline();
 
-  // Area of interest: everything within the radius of the player (or the whole world).
-  // `states` is in id order, so the candidates are too.
+  // Area of interest: everything within the radius of the player (or the whole world, read in
+  // place). `states` is in id order, so the candidates are too.
   candidates_.clear();
   const bool hasPlayer = world.isAlive(player_);
   const float cx = hasPlayer ? a.px[world.slotOf(player_)] : 0.0f;
   const float cy = hasPlayer ? a.py[world.slotOf(player_)] : 0.0f;
+  std::span<const wire::EntityState> candidates = states;
   if (interest.radius > 0 && hasPlayer) {
     const float r2 = interest.radius * interest.radius;
     for (const wire::EntityState& e : states) {
       const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
       if (dx * dx + dy * dy <= r2) candidates_.push_back(e);
     }
-  } else {
-    candidates_.assign(states.begin(), states.end());
+    candidates = candidates_;
   }
+  const auto n = static_cast<std::uint32_t>(candidates.size());
   // Which candidates the baseline holds: one walk over both (each sorted by id).
-  inBaseline_.assign(candidates_.size(), 0);
+  inBaseline_.assign(n, 0);
   if (base != nullptr) {
     std::size_t j = 0;
-    for (std::size_t i = 0; i < candidates_.size(); ++i) {
-      while (j < base->entities.size() && base->entities[j].id < candidates_[i].id) ++j;
-      inBaseline_[i] = j < base->entities.size() && base->entities[j].id == candidates_[i].id;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      while (j < base->entities.size() && base->entities[j].id < candidates[i].id) ++j;
+      inBaseline_[i] = j < base->entities.size() && base->entities[j].id == candidates[i].id;
     }
   }
 
@@ -78,54 +81,57 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   // part (headers, and a bit per baseline entity for "updated or carried"). The estimate is
   // corrected by how far off it was on the last snapshots (`costScale_`), so what is sent stays
   // near the budget whatever the residuals cost.
-  auto cost = [&](std::size_t i) -> std::size_t { return inBaseline_[i] ? 2 : 10; };
+  auto cost = [&](std::uint32_t i) -> std::size_t { return inBaseline_[i] ? 2 : 10; };
   const std::size_t fixed = 64 + (base != nullptr ? base->entities.size() / 8 : 0);
   // Aimed a little under the cap (kAim), so the estimate rarely overshoots and the snapshot is
   // encoded once: each extra encoding below costs as much as the first.
   constexpr double kAim = 0.95;
   const auto budget = static_cast<std::size_t>(kAim * static_cast<double>(interest.budgetBytes) / costScale_);
   std::size_t total = fixed;
-  for (std::size_t i = 0; i < candidates_.size(); ++i) total += cost(i);
-  // Priority order: the player's own body first, then the highest accumulated priority, then id.
-  const auto higher = [&](std::uint32_t x, std::uint32_t y) {
-    const bool ox = candidates_[x].id == player_, oy = candidates_[y].id == player_;
-    if (ox != oy) return ox;
-    const float px = priority_[agentIndex(candidates_[x].id)], py = priority_[agentIndex(candidates_[y].id)];
-    return px != py ? px > py : candidates_[x].id < candidates_[y].id;
+  for (std::uint32_t i = 0; i < n; ++i) total += cost(i);
+  if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
+  // Priority order as one integer per candidate, larger first: the player's own body, then the
+  // highest accumulated priority (a non-negative float, whose bits order as integers), then the
+  // lowest id (candidates are in id order, so the lowest index). Sorting these plain keys is
+  // several times cheaper than a comparator that looks priorities up.
+  const auto keyOf = [&](std::uint32_t i) -> std::uint64_t {
+    if (candidates[i].id == player_) return ~std::uint64_t{0};
+    return std::uint64_t{std::bit_cast<std::uint32_t>(priority_[agentIndex(candidates[i].id)])} << 32 | (~i);
   };
-  order_.clear();
+  const auto indexOfKey = [](std::uint64_t key) { return ~static_cast<std::uint32_t>(key); };
+  keys_.clear();
   if (total > budget) {
     // Priority accumulator: every candidate gains priority each snapshot it waits, nearer ones
     // faster; the highest go first and start again from zero. The player's own body always goes.
     // By agent index: as long as the most agents alive at once (a departed agent's index comes
     // back to a newcomer, who starts from the priority it left).
-    if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
-    for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
-      const auto& e = candidates_[i];
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const auto& e = candidates[i];
       const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
       const float d = std::sqrt(dx * dx + dy * dy);
       priority_[agentIndex(e.id)] += e.id == player_ ? 1e9f : 1.0f + 10.0f / (1.0f + d / 10.0f);
-      order_.push_back(i);
+      keys_.push_back(keyOf(i));
     }
     // Every entity costs at least two bytes, so no more than budget / 2 can go: find those first
     // (linear), and sort only them.
-    const std::size_t most = std::min(order_.size(), budget / 2);
-    std::nth_element(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(most), order_.end(),
-                     higher);
-    order_.resize(most);
-    std::sort(order_.begin(), order_.end(), higher);
+    const std::size_t most = std::min(keys_.size(), budget / 2);
+    std::nth_element(keys_.begin(), keys_.begin() + static_cast<std::ptrdiff_t>(most), keys_.end(),
+                     std::greater<>());
+    keys_.resize(most);
+    std::sort(keys_.begin(), keys_.end(), std::greater<>());
   }
   // The highest-priority candidates whose estimated cost fits the budget (all of them when they
   // all fit and none has had to wait), into chosen_ in priority order; `used`: their estimate.
   chosen_.clear();
   std::size_t used = fixed;
-  if (order_.empty()) {
-    for (std::uint32_t i = 0; i < candidates_.size(); ++i) chosen_.push_back(i);
+  if (keys_.empty()) {
+    for (std::uint32_t i = 0; i < n; ++i) chosen_.push_back(i);
     used = total;
   } else {
-    for (std::uint32_t i : order_) {
+    for (const std::uint64_t key : keys_) {
+      const std::uint32_t i = indexOfKey(key);
       const std::size_t c = cost(i);
-      if (used + c > budget && candidates_[i].id != player_) continue;
+      if (used + c > budget && candidates[i].id != player_) continue;
       used += c;
       chosen_.push_back(i);
     }
@@ -135,24 +141,30 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   if (base != nullptr) {
     std::size_t j = 0;
     for (const auto& b : base->entities) {
-      while (j < candidates_.size() && candidates_[j].id < b.id) ++j;
-      if (j >= candidates_.size() || candidates_[j].id != b.id) removed_.push_back(b.id);
+      while (j < n && candidates[j].id < b.id) ++j;
+      if (j >= n || candidates[j].id != b.id) removed_.push_back(b.id);
     }
   }
 
   // The first `count` of chosen_ (and the player's own body) encoded; returns the bytes.
-  wire::SnapshotRecord record;
+  // The record reuses the storage of the one that last fell out of the history (no allocation
+  // a snapshot once the history is full).
+  wire::SnapshotRecord record = std::move(spare_);
   std::vector<wire::Snapshot> parts;
   std::size_t encodedCount = 0, encodedBytes = 0;  // the last encoding's
   const auto encodeFirst = [&](std::size_t count) {
     ++encodings_;
-    updated_.clear();
+    // In id order: the chosen ones' indices marked, then one walk (candidates are in id order).
+    selected_.assign(n, 0);
     for (std::size_t k = 0; k < chosen_.size(); ++k) {
-      if (k < count || candidates_[chosen_[k]].id == player_) updated_.push_back(candidates_[chosen_[k]]);
+      if (k < count || candidates[chosen_[k]].id == player_) selected_[chosen_[k]] = 1;
     }
-    std::sort(updated_.begin(), updated_.end(),
-              [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
-    record = {};
+    updated_.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (selected_[i] != 0) updated_.push_back(candidates[i]);
+    }
+    record.tick = 0;
+    record.entities.clear();
     const wire::SnapshotContent content{tick, updated_, removed_};
     // Packet wrapper: one tag byte and a two-byte length.
     parts = wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record);
@@ -168,9 +180,10 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   // at worst only the player's own body goes. Removals always go (a few bytes each).
   std::size_t actual = encodeFirst(chosen_.size());
   if (actual > interest.budgetBytes && !chosen_.empty()) {
-    if (order_.empty()) {  // everything was going, in id order: put it in priority order
-      if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
-      std::sort(chosen_.begin(), chosen_.end(), higher);
+    if (keys_.empty()) {  // everything was going, in id order: put it in priority order
+      for (const std::uint32_t i : chosen_) keys_.push_back(keyOf(i));
+      std::sort(keys_.begin(), keys_.end(), std::greater<>());
+      for (std::size_t k = 0; k < keys_.size(); ++k) chosen_[k] = indexOfKey(keys_[k]);
     }
     // A guess in proportion to the excess first (usually enough, and taken when it fits); when
     // it does not, bisection below it, a few encodings at most.
@@ -198,12 +211,15 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   for (const auto& e : updated_) {
     if (agentIndex(e.id) < priority_.size()) priority_[agentIndex(e.id)] = 0.0f;
   }
-  stats.entitiesWaiting = candidates_.size() - updated_.size();
+  stats.entitiesWaiting = n - updated_.size();
   const double ratio = static_cast<double>(actual) / static_cast<double>(std::max<std::size_t>(used, 1));
   costScale_ = std::clamp(0.8 * costScale_ + 0.2 * ratio, 0.25, 8.0);
   stats.entitiesSent = updated_.size();
   sent_.push_back(std::move(record));
-  while (sent_.size() > kHistory) sent_.pop_front();
+  while (sent_.size() > kHistory) {
+    spare_ = std::move(sent_.front());
+    sent_.pop_front();
+  }
   if (acked_ != 0 && baseline() == nullptr) acked_ = 0;  // fell out of the history: next one is whole
   return parts;
 }

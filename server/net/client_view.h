@@ -62,11 +62,13 @@ class ClientView {
   AgentId player_;
   std::uint32_t acked_ = 0;
   std::deque<wire::SnapshotRecord> sent_;  // oldest first
+  wire::SnapshotRecord spare_;             // the last one dropped from sent_, for its storage
   std::vector<float> priority_;            // by agent index: grows while an entity waits
   std::vector<wire::EntityState> candidates_, updated_;
   std::vector<std::uint32_t> removed_;
-  std::vector<std::uint32_t> order_;
+  std::vector<std::uint64_t> keys_;       // priority order keys (build())
   std::vector<std::uint32_t> chosen_;     // candidates chosen this snapshot, in priority order
+  std::vector<std::uint8_t> selected_;    // per candidate: in the encoding being tried
   std::vector<std::uint8_t> inBaseline_;  // per candidate
   std::uint64_t snapshotsBuilt_ = 0, snapshotsOverBudget_ = 0, encodings_ = 0;
   double costScale_ = 1.0;  // bytes actually sent / bytes estimated, smoothed over snapshots
