@@ -61,7 +61,7 @@ int runHeadless(const Options& options, std::FILE* out) {
   }
   std::optional<DesignerReport> designer;
   if (options.report || !expectations.empty())
-    designer.emplace(*world, load.regions, std::move(expectations));
+    designer.emplace(*world, load.regions, std::move(expectations), load.gates);
   TickStats stats;
   std::uint64_t contacts = 0;
   for (std::uint64_t t = 0; t < options.ticks; ++t) {

@@ -97,6 +97,7 @@ void warnIgnoredFields(const pb::Behaviour& b, const std::string& bf, Checker& c
   ignored(kFieldContext, b.context_chooser() != pb::CONTEXT_MASKED, "context_chooser");
   ignored(kFieldContext, b.context_danger() != pb::DANGER_DISC, "context_danger");
   ignored(kFieldLookAhead, b.look_ahead() != 0.0f, "look_ahead");
+  ignored(kFieldKeepTo, b.keep_to() != pb::SIDE_UNSPECIFIED, "keep_to");
 }
 
 }  // namespace
@@ -265,6 +266,20 @@ void validateRegions(const pb::Scenario& s, Checker& c) {
       c.error(f + ".points", "a region needs 3 to 1024 points, not " + std::to_string(r.points_size()));
     for (int k = 0; k < r.points_size(); ++k)
       c.finitePoint(f + ".points[" + std::to_string(k) + "]", r.points(k));
+  }
+  std::map<std::string, int> gates;
+  for (int i = 0; i < s.gates_size(); ++i) {
+    const pb::Gate& g = s.gates(i);
+    const std::string f = "gates[" + std::to_string(i) + "]";
+    if (g.name().empty()) c.error(f + ".name", "missing");
+    if (!gates.emplace(g.name(), i).second) c.error(f + ".name", "a second gate named " + quoted(g.name()));
+    c.finitePoint(f + ".from", g.from());
+    c.finitePoint(f + ".to", g.to());
+    if (g.from().x() == g.to().x() && g.from().y() == g.to().y())
+      c.error(f + ".to", "the same point as from");
+    if (!finite(g.near_radius()) || g.near_radius() < 0.0f)
+      c.error(f + ".near_radius",
+              "a distance of 0 or more (0: the default, 3 m), not " + num(g.near_radius()));
   }
   for (int i = 0; i < s.expect_size(); ++i) {
     const pb::Expectation& e = s.expect(i);
@@ -524,6 +539,9 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   if (beh.ray_length() > 0.0f) spec.rayLength = beh.ray_length();
   if (beh.time_horizon() > 0.0f) spec.timeHorizon = beh.time_horizon();
   spec.lookAhead = beh.look_ahead();
+  spec.keepTo = beh.keep_to() == pb::LEFT    ? steer::KeepTo::kLeft
+                : beh.keep_to() == pb::RIGHT ? steer::KeepTo::kRight
+                                             : steer::KeepTo::kEither;
   if (beh.danger_tolerance() > 0.0f) spec.dangerTolerance = beh.danger_tolerance();
   spec.contextArgmax = beh.context_chooser() == pb::CONTEXT_ARGMAX;
   spec.contextDotDanger = beh.context_danger() == pb::DANGER_DOT;
@@ -710,6 +728,9 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
     for (const auto& p : r.points()) region.points.push_back(vec(p));
     result.regions.push_back(std::move(region));
   }
+  for (const auto& g : scenario.gates())
+    result.gates.push_back(
+        {g.name(), vec(g.from()), vec(g.to()), g.near_radius() > 0.0f ? g.near_radius() : 3.0f});
   for (const auto& e : scenario.expect())
     result.expectations.push_back({e.region(), e.archetype(), e.at_least(), e.after_seconds()});
   std::uint64_t agents = 0;

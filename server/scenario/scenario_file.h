@@ -21,6 +21,7 @@ struct ScenarioLoad {
   std::vector<std::string> warnings;  // allowed, but likely not what was meant (ignored fields)
   std::vector<ReportRegion> regions;  // the file's regions and expectations, for the headless report
   std::vector<ReportExpectation> expectations;
+  std::vector<ReportGate> gates;      // the file's gates, for the headless report
   std::string summary;                // one line: name, archetypes, agents, obstacles, walls, paths
   std::vector<Archetype> archetypes;  // as the file defines them, when it is valid (for live reload)
   // What a running world reads at start only (everything but archetypes and brains: geometry,

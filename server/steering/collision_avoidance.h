@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <span>
 
@@ -14,9 +15,15 @@
 
 namespace steer {
 
+// Which side an oncoming body is dodged to.
+enum class KeepTo : std::uint8_t { kEither, kLeft, kRight };
+
 struct CollisionAvoidanceParams {
   // Predicted collisions later than this (seconds) are ignored. [Limit: > 0]
   float timeHorizon = 3.0f;
+  // kLeft / kRight: a threat moving against this body (dot(v_other, v) < 0) is dodged to that
+  // side of the heading; kEither: away from where it will be (Millington).
+  KeepTo keepTo = KeepTo::kEither;
 };
 
 struct ClosestApproach {
@@ -74,11 +81,28 @@ class CollisionThreat {
   // away from where the soonest threat will be at closest approach. When that threat already
   // overlaps the body, or the two would pass through each other's centres (separation ~0, no
   // sideways direction), away from the threat's current position instead.
-  SteeringOutput force(const Body& body) const {
+  //
+  // Keeping to a side (params.keepTo, an extension for crowds): when the threat is oncoming, a
+  // threat point on the side to keep to is mirrored across the heading, so the force points to
+  // that side. With both bodies keeping right, each dodges to its own right and they pass left
+  // side to left side; in a corridor the two flows sort themselves into lanes. Without it a
+  // near head-on threat is dodged to whichever side rounding put it, and opposing flows mix.
+  SteeringOutput force(const Body& body, const CollisionAvoidanceParams& params = {}) const {
     if (!found_) return {};
     const bool overlapping = lengthSq(relPos_) < radii_ * radii_;
     const Vec2 future = relPos_ + relVel_ * soonest_;
-    const Vec2 from = overlapping || separation_ <= kEpsilon ? relPos_ : future;
+    Vec2 from = overlapping || separation_ <= kEpsilon ? relPos_ : future;
+    const Vec2 otherVelocity = body.velocity + relVel_;
+    if (params.keepTo != KeepTo::kEither && dot(otherVelocity, body.velocity) < 0.0f) {
+      const Vec2 side = params.keepTo == KeepTo::kRight ? Vec2{body.heading.y, -body.heading.x}
+                                                        : Vec2{-body.heading.y, body.heading.x};
+      const float onThatSide = dot(from, side);
+      if (onThatSide > 0.0f) from = from - side * (2.0f * onThatSide);
+      // Sideways only: braking for an oncoming body stalls both flows (the other brakes too).
+      const float ahead = dot(from, body.heading);
+      const Vec2 away = -(from - body.heading * std::max(ahead, 0.0f));
+      return {normalizedOr(away, side) * body.limits.maxForce, 0.0f};
+    }
     // from != 0 here: t > 0 needs dot(relPos, relVel) < 0, so relPos != 0; the fallback is belt and braces.
     return {-normalizedOr(from, body.heading) * body.limits.maxForce, 0.0f};
   }
@@ -99,7 +123,7 @@ inline SteeringOutput collisionAvoidance(const Body& body, std::span<const Kinem
   CollisionThreat threat;
   for (const Kinematic& other : others)
     threat.consider(body, other.position, other.velocity, other.radius, params);
-  return threat.force(body);
+  return threat.force(body, params);
 }
 
 }  // namespace steer

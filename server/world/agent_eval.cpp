@@ -132,7 +132,7 @@ SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
   using namespace simd;
   constexpr int kMaxOthers = 16;
   int n = 0;
-  const steer::CollisionAvoidanceParams params{spec.timeHorizon};
+  const steer::CollisionAvoidanceParams params{spec.timeHorizon, spec.keepTo};
   steer::CollisionThreat threat;
   const AgentColumns& in = ctx.in;
   const F4 px = splat(body.position.x), py = splat(body.position.y);
@@ -163,11 +163,11 @@ SteeringOutput AgentEval::collisionAvoidance(const BehaviourSpec& spec) {
       for (int k = 0; k < kLanes; ++k) {
         if (!near[k]) continue;
         threat.offer(body, {dx[k], dy[k]}, {dvx[k], dvy[k]}, t[k], in.radius[j + k], params);
-        if (++n >= kMaxOthers) return threat.force(body);
+        if (++n >= kMaxOthers) return threat.force(body, params);
       }
     }
   }
-  return threat.force(body);
+  return threat.force(body, params);
 }
 
 // Seed 001's racer: chase the current waypoint of a path through the interest map; obstacles and

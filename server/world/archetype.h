@@ -12,6 +12,7 @@
 
 #include "brain/brain.h"
 #include "steering/body.h"
+#include "steering/collision_avoidance.h"
 #include "world/agent_columns.h"
 #include "world/behaviour_table.h"
 
@@ -69,9 +70,11 @@ struct BehaviourSpec {
   float targetRadius = 0.1f;  // m
   float timeToTarget = 0.1f;  // s (ARRIVE with slowRadius, VELOCITY_MATCH)
   // Tuning (behaviour_table.h says which kind reads which).
-  float maxPrediction = 0.0f;     // s, pursue and evade's lookahead cap; 0: none
-  float rayLength = 3.0f;         // m, whisker avoidance's central ray
-  float timeHorizon = 3.0f;       // s, collision avoidance
+  float maxPrediction = 0.0f;  // s, pursue and evade's lookahead cap; 0: none
+  float rayLength = 3.0f;      // m, whisker avoidance's central ray
+  float timeHorizon = 3.0f;    // s, collision avoidance
+  steer::KeepTo keepTo =
+      steer::KeepTo::kEither;     // collision avoidance: the side oncoming bodies are dodged to
   float dangerTolerance = 0.1f;   // context steering's first mask tolerance
   bool contextArgmax = false;     // context steering chooses argmax(interest - danger) (seed 001)
   bool contextDotDanger = false;  // ... and writes danger as STEERING.md's dot lobe, not discs

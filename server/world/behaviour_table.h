@@ -62,6 +62,7 @@ enum BehaviourField : std::uint32_t {
   kFieldDangerTolerance = 1u << 13,
   kFieldContext = 1u << 14,  // context_chooser, context_danger
   kFieldLookAhead = 1u << 15,
+  kFieldKeepTo = 1u << 16,
 };
 
 struct BehaviourRow {
@@ -112,7 +113,8 @@ inline constexpr std::array kBehaviourTable = {
     BehaviourRow{BehaviourKind::kWhiskerAvoidance, "WHISKER_AVOIDANCE", "whisker_avoidance", kFieldRayLength,
                  "ray and whiskers against walls and obstacles, corner-safe"},
     BehaviourRow{BehaviourKind::kCollisionAvoidance, "COLLISION_AVOIDANCE", "collision_avoidance",
-                 kFieldRange | kFieldTimeHorizon, "closest time of approach against agents within range"},
+                 kFieldRange | kFieldTimeHorizon | kFieldKeepTo,
+                 "closest time of approach against agents within range"},
     BehaviourRow{BehaviourKind::kFetchStray, "FETCH_STRAY", "fetch_stray",
                  kTargeted | kFieldSecondArchetype | kFieldStandOff,
                  "herd back the member farthest from the centroid of second_archetype, once beyond range"},

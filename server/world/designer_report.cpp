@@ -39,14 +39,15 @@ bool insidePolygon(steer::Vec2 p, std::span<const steer::Vec2> poly) {
 }
 
 DesignerReport::DesignerReport(const World& world, std::vector<ReportRegion> regions,
-                               std::vector<ReportExpectation> expectations)
+                               std::vector<ReportExpectation> expectations, std::vector<ReportGate> gates)
     : regions_(std::move(regions)),
       expectations_(std::move(expectations)),
       judged_(expectations_.size()),
       brains_(world.archetypes().size()),
       peakShare_(regions_.size(), std::vector<double>(world.archetypes().size(), 0.0)),
       peakAt_(regions_.size(), std::vector<double>(world.archetypes().size(), 0.0)),
-      dt_(world.config().dt) {
+      dt_(world.config().dt),
+      gates_(std::move(gates), world.config().dt) {
   for (std::size_t a = 0; a < world.archetypes().size(); ++a) {
     if (world.archetypes()[a].brain)
       brains_[a].agentTicks.assign(world.archetypes()[a].brain->states.size(), 0);
@@ -74,6 +75,7 @@ std::pair<std::size_t, std::size_t> DesignerReport::count(const World& world, st
 
 void DesignerReport::observe(const World& world) {
   ++ticks_;
+  gates_.observe(world);
   const double now = static_cast<double>(ticks_) * dt_;
   const AgentColumns& a = world.agents();
   for (std::size_t s = 0; s < a.size(); ++s) {
@@ -174,7 +176,7 @@ std::string DesignerReport::format(const World& world) const {
     if (!any) out += " nobody";
     out += "\n";
   }
-  return out + expectationLines();
+  return out + gates_.format() + expectationLines();
 }
 
 }  // namespace steerd

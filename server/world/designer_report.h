@@ -1,8 +1,8 @@
 // What a designer tests headless (steerd --headless --report, docs/SCENARIOS.md "Report"): per
 // archetype with a brain, the share of agent-time in each state and the transitions between them;
 // per region of the scenario file, how many agents of each archetype are inside (at the end, and
-// the most over the run); and the expectations ("90 % of the sheep in the pen after 120 s"),
-// each judged at its time, which make the run exit 1 when they fail.
+// the most over the run); per gate, the flow through it (gate_meter.h); and the expectations ("90 % of the
+// sheep in the pen after 120 s"), each judged at its time, which make the run exit 1 when they fail.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "steering/vec2.h"
+#include "world/gate_meter.h"
 #include "world/world.h"
 
 namespace steerd {
@@ -42,10 +43,12 @@ class DesignerReport {
   // Regions and expectations must name regions and archetypes that exist (the scenario check and
   // the caller see to it); ones that do not are reported as failed, never a crash.
   DesignerReport(const World& world, std::vector<ReportRegion> regions,
-                 std::vector<ReportExpectation> expectations);
+                 std::vector<ReportExpectation> expectations, std::vector<ReportGate> gates = {});
   // After each step.
   void observe(const World& world);
-  // Lines for the report: brain states, transitions, regions, expectations.
+  // Flow through the file's gates (gate_meter.h).
+  const GateMeter& gates() const { return gates_; }
+  // Lines for the report: brain states, transitions, regions, gates, expectations.
   std::string format(const World& world) const;
   // Every expectation judged is met, and every one that must be judged was.
   bool expectationsMet() const;
@@ -73,6 +76,7 @@ class DesignerReport {
   std::vector<std::vector<double>> peakAt_;              // seconds, when the peak was first reached
   std::uint64_t ticks_ = 0;
   double dt_ = 0.0;
+  GateMeter gates_;
 };
 
 }  // namespace steerd

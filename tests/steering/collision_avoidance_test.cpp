@@ -141,3 +141,49 @@ TEST(CollisionAvoidance, ZeroMaxSpeedAndZeroVelocitiesGiveNoOrFiniteOutput) {
 
 }  // namespace
 }  // namespace steer
+
+namespace steer {
+namespace {
+
+// Keeping to a side (CollisionAvoidanceParams::keepTo): a body coming straight at the mover is
+// dodged sideways to the chosen side; Millington's force would brake straight back (-x).
+TEST(CollisionAvoidanceKeepTo, AnOncomingBodyIsDodgedToTheSideKeptTo) {
+  Body b;
+  b.velocity = {1, 0};
+  b.heading = {1, 0};
+  b.limits.radius = 0.5f;
+  b.limits.maxForce = 3.0f;
+  const std::array<Kinematic, 1> headOn{Kinematic{{4, 0}, {-1, 0}, {-1, 0}, 0.5f}};
+  const SteeringOutput either = collisionAvoidance(b, headOn, {10.0f});
+  EXPECT_NEAR(either.linear.x, -3.0f, 1e-5f);
+  EXPECT_NEAR(either.linear.y, 0.0f, 1e-5f);
+  const SteeringOutput right = collisionAvoidance(b, headOn, {10.0f, KeepTo::kRight});
+  EXPECT_NEAR(right.linear.x, 0.0f, 1e-5f);
+  EXPECT_NEAR(right.linear.y, -3.0f, 1e-5f);  // heading +x: right is -y
+  const SteeringOutput left = collisionAvoidance(b, headOn, {10.0f, KeepTo::kLeft});
+  EXPECT_NEAR(left.linear.y, 3.0f, 1e-5f);
+  // A body that will pass a little to the right: Millington dodges left (away from it); keeping
+  // right, the mover goes right anyway, so the two pass left side to left side.
+  const std::array<Kinematic, 1> slightlyRight{Kinematic{{4, -0.3f}, {-1, 0}, {-1, 0}, 0.5f}};
+  EXPECT_GT(collisionAvoidance(b, slightlyRight, {10.0f}).linear.y, 0.0f);
+  const SteeringOutput kept = collisionAvoidance(b, slightlyRight, {10.0f, KeepTo::kRight});
+  EXPECT_LT(kept.linear.y, 0.0f);
+  EXPECT_NEAR(length(kept.linear), 3.0f, 1e-4f);
+}
+
+TEST(CollisionAvoidanceKeepTo, ABodyGoingTheSameWayIsAvoidedAsBefore) {
+  Body b;
+  b.velocity = {2, 0};
+  b.heading = {1, 0};
+  b.limits.radius = 0.5f;
+  b.limits.maxForce = 3.0f;
+  // Slower, ahead and a little to the right: caught up with, not oncoming.
+  const std::array<Kinematic, 1> ahead{Kinematic{{3, -0.2f}, {0.5f, 0}, {1, 0}, 0.5f}};
+  const SteeringOutput plain = collisionAvoidance(b, ahead, {10.0f});
+  const SteeringOutput kept = collisionAvoidance(b, ahead, {10.0f, KeepTo::kRight});
+  EXPECT_EQ(plain, kept);
+  EXPECT_GT(plain.linear.y, 0.0f);
+}
+
+}  // namespace
+}  // namespace steer
