@@ -9,7 +9,9 @@
 #            (steerd's own mean, set-up excluded) and the state hash, which must be the same for
 #            every thread count.
 #   players  steer-loadtest --find-capacity against steerd on the same machine, half the cores
-#            each (the default scenario; then the 10,000-agent crowd with --interest-radius 100).
+#            each (SERVER_THREADS= and TESTER_THREADS= to split them otherwise): the default
+#            scenario, then the 10,000-agent crowd with --interest-radius 100. MAX_PLAYERS=, STEP=
+#            and HOLD= (seconds a step) size the search.
 #
 # Binaries: build/release (scripts/bench.sh builds it), or STEERD= and LOADTEST= as commands.
 set -u
@@ -59,15 +61,16 @@ scale() {
 
 players() {
   local label=$1 half=$(( cores / 2 > 1 ? cores / 2 : 1 ))
+  local server_threads=${SERVER_THREADS:-$half} tester_threads=${TESTER_THREADS:-$half}
   shift
   local port=$((20000 + RANDOM % 20000)) metrics
   metrics=$((port + 1))
-  echo "== players held: $label (server --threads $half, tester --threads $half, same machine) =="
-  $steerd --threads "$half" --max-clients 5000 --port "$port" --metrics-port "$metrics" --status-interval 0 \
+  echo "== players held: $label (server --threads $server_threads, tester --threads $tester_threads, same machine) =="
+  $steerd --threads "$server_threads" --max-clients 5000 --port "$port" --metrics-port "$metrics" --status-interval 0 \
     "$@" >/tmp/scaling-server.log 2>&1 &
   local pid=$!
   sleep 2
-  $loadtest --server "127.0.0.1:$port" --metrics "127.0.0.1:$metrics" --threads "$half" --find-capacity \
+  $loadtest --server "127.0.0.1:$port" --metrics "127.0.0.1:$metrics" --threads "$tester_threads" --find-capacity \
     --players "${MAX_PLAYERS:-4000}" --capacity-step "${STEP:-250}" --ramp 500 --duration "${HOLD:-8}" \
     --max-tick-p99-ms 33 --max-snapshot-interval-p99-ms 150 --quiet 2>&1 | tail -n 25
   kill "$pid" 2>/dev/null

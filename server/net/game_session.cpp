@@ -129,6 +129,9 @@ void GameSession::join(const NetEvent& e) {
   Player& player =
       clients_.emplace(clientId, Player{ClientView(clientId, body), DebugWatch(config_.tickRate)})
           .first->second;
+  // The golden ratio's fraction spreads the phases evenly whatever the ids.
+  const double phase = static_cast<double>(clientId) * 0.6180339887498949;
+  player.sendCredit = phase - std::floor(phase);
   order_.push_back(clientId);
   if (e.controlRole) {
     player.link = std::make_unique<ControlLink>(clientId, config_.controlLimits);
@@ -372,10 +375,17 @@ void GameSession::afterTick() {
   controller_.afterTick();
   flushControl();
   sendDebugInfo();
-  sendCredit_ += config_.sendRate / config_.tickRate;
-  if (sendCredit_ < 1.0) return;
-  sendCredit_ = std::min(sendCredit_ - 1.0, 1.0);
-  sendSnapshots({}, false);
+  const double perTick = config_.sendRate / config_.tickRate;
+  bool any = false;
+  for (auto& [id, player] : clients_) {
+    player.sendCredit += perTick;
+    player.snapshotDue = player.sendCredit >= 1.0;
+    if (!player.snapshotDue) continue;
+    player.sendCredit = std::min(player.sendCredit - 1.0, 1.0);
+    any = true;
+  }
+  if (!any) return;
+  sendSnapshots([this](std::uint32_t id, const ClientView&) { return clients_.at(id).snapshotDue; }, false);
 }
 
 void GameSession::serveHeld(const std::function<bool(std::uint32_t)>& wantsSnapshot) {

@@ -97,6 +97,11 @@ class GameSession {
     std::map<std::uint32_t, wire::PlayerInput> pending{};
     double bank = 0.0;
     std::uint64_t gapSinceTick = 0;
+    // Snapshots: sendRate / tickRate is added each tick, and a snapshot is due at 1. Each client
+    // starts at its own phase, so at 20 snapshots a second on 30 ticks the clients are spread over
+    // the ticks (two thirds of them each tick) instead of all built on two ticks of three.
+    double sendCredit = 0.0;
+    bool snapshotDue = false;
   };
   void join(const NetEvent& e);
   void onControl(std::uint32_t clientId, const wire::Control& packet);
@@ -128,7 +133,6 @@ class GameSession {
   std::vector<NetEvent> held_;      // serveHeld's events for the next tick
   std::vector<std::uint32_t> due_;  // clients sent a snapshot this time, in join order
   std::vector<OutDatagram> out_;
-  double sendCredit_ = 1.0;
   std::uint32_t epoch_ = 0;                          // Snapshot.epoch (setSnapshotEpoch)
   std::vector<wire::EntityState> wireStates_;        // this tick's, in id order
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
