@@ -30,6 +30,7 @@ constexpr float kMaxWorldSide = 20000.0f;        // m
 constexpr std::uint64_t kMaxAgents = 4'000'000;  // under kMaxAgentIndices, with room for players
 constexpr std::size_t kMaxBehaviours = 16;
 constexpr std::uint32_t kMaxContactPasses = 8;
+constexpr int kMaxGates = 64;  // the report walks every agent for each gate, every tick
 
 class ParseErrors : public google::protobuf::io::ErrorCollector {
  public:
@@ -268,6 +269,8 @@ void validateRegions(const pb::Scenario& s, Checker& c) {
       c.finitePoint(f + ".points[" + std::to_string(k) + "]", r.points(k));
   }
   std::map<std::string, int> gates;
+  if (s.gates_size() > kMaxGates)
+    c.error("gates", "at most " + std::to_string(kMaxGates) + " gates, not " + std::to_string(s.gates_size()));
   for (int i = 0; i < s.gates_size(); ++i) {
     const pb::Gate& g = s.gates(i);
     const std::string f = "gates[" + std::to_string(i) + "]";

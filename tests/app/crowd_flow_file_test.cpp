@@ -67,6 +67,10 @@ TEST(GateMeter, BadGatesAreRefusedByField) {
   expectError(kGate + R"(gates { name: "n" from { x: nan y: 1 } to { x: 1 y: 2 } })", "gates[2].from");
   expectError(kGate + R"(gates { name: "r" from { x: 1 y: 1 } to { x: 1 y: 2 } near_radius: -1 })",
               "gates[2].near_radius: a distance of 0 or more");
+  std::string many = kGate;
+  for (int i = 0; i < 63; ++i)
+    many += "gates { name: \"g" + std::to_string(i) + "\" from { x: 1 y: 1 } to { x: 1 y: 2 } }\n";
+  expectError(many, "gates: at most 64 gates, not 65");
 }
 
 TEST(KeepToFile, IsReadByCollisionAvoidanceAndWarnedAboutElsewhere) {
