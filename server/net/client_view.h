@@ -33,9 +33,12 @@ class ClientView {
   std::uint32_t clientId() const { return clientId_; }
   AgentId player() const { return player_; }
 
-  // The client says it holds snapshot `tick` whole. Older or unknown ticks are ignored.
+  // The client says it holds snapshot `tick` whole. Older or unknown ticks are ignored; the
+  // records before it are dropped (no later ack can name them).
   void acknowledge(std::uint32_t tick);
   std::uint32_t ackedTick() const { return acked_; }
+  // Snapshot records held as possible baselines: from the acked one on, at most kHistory.
+  std::size_t recordsKept() const { return sent_.size(); }
   // The client starts afresh (a served replay's seek): the next snapshot is whole.
   void forgetBaselines() {
     acked_ = 0;

@@ -26,8 +26,8 @@ struct Stream {
     player = world->spawnExternal(p, {100, 100});
     view = ClientView(1, player);
   }
-  // One snapshot, acknowledged at once; returns its bytes on the wire.
-  std::size_t next(const InterestConfig& interest, SnapshotStats& stats) {
+  // One snapshot, acknowledged at once (unless `ack` is false); returns its bytes on the wire.
+  std::size_t next(const InterestConfig& interest, SnapshotStats& stats, bool ack = true) {
     world->step();
     wireStatesOf(*world, states);
     const auto tick = static_cast<std::uint32_t>(world->tick());
@@ -35,7 +35,7 @@ struct Stream {
     for (const auto& part : view.build(*world, states, tick, interest, stats)) {
       bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
     }
-    view.acknowledge(tick);
+    if (ack) view.acknowledge(tick);
     return bytes;
   }
 };
@@ -48,6 +48,36 @@ TEST(ClientView, EverythingGoesWhenItFits) {
   s.next(interest, stats);
   EXPECT_EQ(stats.entitiesSent, s.world->agentCount());
   EXPECT_EQ(stats.entitiesWaiting, 0u);
+}
+
+// Acks only move forward, so the records before the acked one are dropped: a client whose acks
+// arrive holds a few records, not the whole history (each holds every entity the client has).
+TEST(ClientView, KeepsOnlyTheRecordsFromTheAckedOneOn) {
+  Stream s(300);
+  InterestConfig interest;
+  SnapshotStats stats;
+  for (int k = 0; k < 10; ++k) s.next(interest, stats, false);
+  EXPECT_EQ(s.view.recordsKept(), 10u);
+  const auto eighth = static_cast<std::uint32_t>(s.world->tick()) - 2;
+  s.view.acknowledge(eighth);
+  EXPECT_EQ(s.view.ackedTick(), eighth);
+  EXPECT_EQ(s.view.recordsKept(), 3u);
+  s.view.acknowledge(eighth - 1);  // older: ignored
+  EXPECT_EQ(s.view.ackedTick(), eighth);
+  // The next snapshot is encoded against the acked record.
+  s.world->step();
+  wireStatesOf(*s.world, s.states);
+  const auto parts =
+      s.view.build(*s.world, s.states, static_cast<std::uint32_t>(s.world->tick()), interest, stats);
+  ASSERT_FALSE(parts.empty());
+  EXPECT_EQ(parts.front().baseline_tick(), eighth);
+  // Without acks the history is capped, and the acked record goes with it: the next is whole.
+  for (std::size_t k = 0; k < ClientView::kHistory + 4; ++k) s.next(interest, stats, false);
+  EXPECT_EQ(s.view.recordsKept(), ClientView::kHistory);
+  EXPECT_EQ(s.view.ackedTick(), 0u);
+  // Acked at once from here on: one record kept after each ack.
+  s.next(interest, stats);
+  EXPECT_EQ(s.view.recordsKept(), 1u);
 }
 
 TEST(ClientView, StaysNearTheByteBudget) {
