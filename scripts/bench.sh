@@ -14,7 +14,9 @@
 #          (crowd 10,000, interest radius 100 m)
 #   crowd  bench/crowd_crossing: the crowd-crossing scenario (4,000 walkers on a navmesh) run by
 #          steerd and by DetourCrowd on the same world: ms/tick, agent-updates/s, goals/s, stuck,
-#          overlap (flags go to it: --agents N --seconds S --threads T)
+#          overlap (flags go to it: --agents N --seconds S --threads T); then the flow through
+#          scenarios/doorway.txtpb and scenarios/corridor.txtpb (seeds 1-3, 120 s: crossings a
+#          second, the longest wait near the gate, lane order)
 #   paths  bench/crowd_crossing --replan-storm: path requests per second through the pooled
 #          planner and tick time while 1,000 agents all replan at once
 #   control  bench/command_throughput: the tick with and without 10,000 commands a second from a
@@ -51,7 +53,7 @@ esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target bench_steering bench_tick snapshot_bytes snapshot_build crowd_crossing command_throughput churn player_motion recording -j"$(nproc)"
+cmake --build --preset release --target steerd bench_steering bench_tick snapshot_bytes snapshot_build crowd_crossing command_throughput churn player_motion recording -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
@@ -89,6 +91,15 @@ if [ "$mode" = churn ]; then
 fi
 if [ "$mode" = crowd ]; then
   build/release/bench/crowd_crossing "$@"
+  # Flow through a door and a corridor: the gates' lines of the headless report, 120 s a seed.
+  for scenario in doorway corridor; do
+    echo
+    echo "== $scenario (scenarios/$scenario.txtpb, 120 s) =="
+    for seed in 1 2 3; do
+      echo "seed $seed: $(build/release/server/app/steerd --headless --scenario "scenarios/$scenario.txtpb" \
+        --ticks 3600 --seed "$seed" --report 2>/dev/null | grep '^gate ')"
+    done
+  done
   exit 0
 fi
 if [ "$mode" = paths ]; then
