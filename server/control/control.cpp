@@ -44,13 +44,6 @@ std::string cat(const Parts&... parts) {
   return out;
 }
 
-float distanceToSegment(Vec2 p, const steer::Wall& w) {
-  const Vec2 seg = w.to - w.from;
-  const float len2 = steer::lengthSq(seg);
-  const float t = len2 > 0.0f ? std::clamp(steer::dot(p - w.from, seg) / len2, 0.0f, 1.0f) : 0.0f;
-  return steer::distance(p, w.from + seg * t);
-}
-
 // A point a body of `radius` may stand on: finite, inside the bounds, clear of obstacles and walls,
 // on the navmesh when the world has one (`onMesh`, when given, gets the mesh point).
 Problem checkPlace(const World& world, const std::string& field, const Point& point, float radius,
@@ -69,7 +62,7 @@ Problem checkPlace(const World& world, const std::string& field, const Point& po
     if (steer::distance(p, o.center) < o.radius + radius) return {field, "inside an obstacle"};
   }
   for (const auto& w : near.walls) {
-    if (distanceToSegment(p, w) < radius) return {field, "inside a wall"};
+    if (steer::distanceToSegment(p, w.from, w.to) < radius) return {field, "inside a wall"};
   }
   if (const auto& mesh = world.geometry().navMesh) {
     const nav::NavPoint at = mesh->nearest(p, radius + 0.5f);

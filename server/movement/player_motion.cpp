@@ -21,15 +21,6 @@ Vec2 slide(Vec2 v, Vec2 n) {
   return into < 0.0f ? v - n * into : v;
 }
 
-// The point of segment [a, b] nearest to p.
-Vec2 nearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 ab = b - a;
-  const float len2 = lengthSq(ab);
-  if (!(len2 > 0.0f)) return a;
-  const float t = std::clamp(dot(p - a, ab) / len2, 0.0f, 1.0f);
-  return a + ab * t;
-}
-
 // Whether segment [a, b] crosses segment [c, d] (touching at an end counts).
 bool segmentsCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   const float d1 = steer::cross(b - a, c - a), d2 = steer::cross(b - a, d - a);

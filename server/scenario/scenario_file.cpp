@@ -270,7 +270,8 @@ void validateRegions(const pb::Scenario& s, Checker& c) {
   }
   std::map<std::string, int> gates;
   if (s.gates_size() > kMaxGates)
-    c.error("gates", "at most " + std::to_string(kMaxGates) + " gates, not " + std::to_string(s.gates_size()));
+    c.error("gates",
+            "at most " + std::to_string(kMaxGates) + " gates, not " + std::to_string(s.gates_size()));
   for (int i = 0; i < s.gates_size(); ++i) {
     const pb::Gate& g = s.gates(i);
     const std::string f = "gates[" + std::to_string(i) + "]";
@@ -732,8 +733,8 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
     result.regions.push_back(std::move(region));
   }
   for (const auto& g : scenario.gates())
-    result.gates.push_back(
-        {g.name(), vec(g.from()), vec(g.to()), g.near_radius() > 0.0f ? g.near_radius() : 3.0f});
+    result.gates.push_back({g.name(), vec(g.from()), vec(g.to()),
+                            g.near_radius() > 0.0f ? g.near_radius() : ReportGate{}.nearRadius});
   for (const auto& e : scenario.expect())
     result.expectations.push_back({e.region(), e.archetype(), e.at_least(), e.after_seconds()});
   std::uint64_t agents = 0;

@@ -94,8 +94,7 @@ class CollisionThreat {
     Vec2 from = overlapping || separation_ <= kEpsilon ? relPos_ : future;
     const Vec2 otherVelocity = body.velocity + relVel_;
     if (params.keepTo != KeepTo::kEither && dot(otherVelocity, body.velocity) < 0.0f) {
-      const Vec2 side = params.keepTo == KeepTo::kRight ? Vec2{body.heading.y, -body.heading.x}
-                                                        : Vec2{-body.heading.y, body.heading.x};
+      const Vec2 side = params.keepTo == KeepTo::kRight ? -perp(body.heading) : perp(body.heading);
       const float onThatSide = dot(from, side);
       if (onThatSide > 0.0f) from = from - side * (2.0f * onThatSide);
       // Sideways only: braking for an oncoming body stalls both flows (the other brakes too).

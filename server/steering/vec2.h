@@ -9,6 +9,7 @@
 // that fits every behaviour.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "lanes.h"
@@ -56,6 +57,14 @@ inline float distance(Vec2 a, Vec2 b) { return length(a - b); }
 constexpr float distanceSq(Vec2 a, Vec2 b) { return lengthSq(a - b); }
 // Left-hand perpendicular (rotated +90 degrees).
 constexpr Vec2 perp(Vec2 v) { return {-v.y, v.x}; }
+// The point of segment [a, b] nearest to p (a, when the segment has no length).
+inline Vec2 nearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 ab = b - a;
+  const float len2 = lengthSq(ab);
+  if (!(len2 > 0.0f)) return a;
+  return a + ab * std::clamp(dot(p - a, ab) / len2, 0.0f, 1.0f);
+}
+inline float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) { return distance(p, nearestOnSegment(p, a, b)); }
 
 inline bool isFinite(float f) { return std::isfinite(f); }
 inline bool isFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }

@@ -10,11 +10,7 @@ namespace steerd {
 using steer::Vec2;
 
 GateMeter::GateMeter(std::vector<ReportGate> gates, double dt)
-    : gates_(std::move(gates)),
-      figures_(gates_.size()),
-      tracked_(gates_.size()),
-      laneSum_(gates_.size(), 0.0),
-      dt_(dt) {}
+    : gates_(std::move(gates)), figures_(gates_.size()), tracked_(gates_.size()), dt_(dt) {}
 
 void GateMeter::observe(const World& world) {
   ++ticks_;
@@ -30,14 +26,13 @@ void GateMeter::observe(const World& world) {
     const Vec2 d = gate.to - gate.from;
     const float length2 = steer::lengthSq(d);
     if (!(length2 > 0.0f)) continue;
-    const Vec2 normal = Vec2{d.y, -d.x} * (1.0f / std::sqrt(length2));  // towards its right
+    const Vec2 normal = -steer::perp(d) * (1.0f / std::sqrt(length2));  // towards its right
     near_.clear();
     nearWay_.clear();
     for (std::uint32_t s = 0; s < a.size(); ++s) {
       const Vec2 p{a.px[s], a.py[s]};
-      const float t = std::clamp(steer::dot(p - gate.from, d) / length2, 0.0f, 1.0f);
-      const float distance = steer::length(p - (gate.from + d * t));
-      const float cross = d.x * (p.y - gate.from.y) - d.y * (p.x - gate.from.x);
+      const float distance = steer::distanceToSegment(p, gate.from, gate.to);
+      const float cross = steer::cross(d, p - gate.from);
       const std::int8_t side = cross > 0.0f ? 1 : cross < 0.0f ? -1 : 0;
       Tracked& k = tracked[agentIndex(a.id[s])];
       if (k.id != a.id[s]) k = {a.id[s], side, 0};
@@ -71,9 +66,8 @@ void GateMeter::observe(const World& world) {
         same += nearWay_[j] == nearWay_[i] ? 1 : 0;
       }
       if (all == 0) continue;
-      laneSum_[g] += static_cast<double>(same) / static_cast<double>(all);
+      fig.laneShareSum += static_cast<double>(same) / static_cast<double>(all);
       ++fig.laneAgents;
-      fig.laneOrder = laneSum_[g] / static_cast<double>(fig.laneAgents);
     }
   }
 }
@@ -87,8 +81,8 @@ std::string GateMeter::format() const {
         "within {:g} m: {:.1f} s; lane order {}\n",
         gates_[g].name, f.fromLeft + f.fromRight, f.seconds, f.throughputPerSecond(), f.fromLeft, f.fromRight,
         gates_[g].nearRadius, f.longestNearSeconds,
-        f.laneOrder < 0.0 ? std::string("not measured")
-                          : fmt::format("{:.2f} (0.5 mixed, 1 lanes)", f.laneOrder));
+        f.laneAgents == 0 ? std::string("not measured")
+                          : fmt::format("{:.2f} (0.5 mixed, 1 lanes)", f.laneOrder()));
   }
   return out;
 }

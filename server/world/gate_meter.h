@@ -26,9 +26,10 @@ struct GateFigures {
   // Lane order: for each agent near the gate moving across it, the share of its neighbours within
   // 1.5 m that move across the same way; the mean over agents and over once-a-second samples.
   // 0.5 is two flows mixed at random, 1 is lanes (or a single flow). -1: never measured.
-  double laneOrder = -1.0;
-  std::uint64_t laneAgents = 0;  // agent samples behind laneOrder
+  double laneShareSum = 0.0;     // of the per-agent shares
+  std::uint64_t laneAgents = 0;  // agent samples behind it
   double seconds = 0.0;          // of play observed
+  double laneOrder() const { return laneAgents > 0 ? laneShareSum / static_cast<double>(laneAgents) : -1.0; }
   double throughputPerSecond() const {
     return seconds > 0.0 ? static_cast<double>(fromLeft + fromRight) / seconds : 0.0;
   }
@@ -56,7 +57,6 @@ class GateMeter {
   std::vector<ReportGate> gates_;
   std::vector<GateFigures> figures_;
   std::vector<std::vector<Tracked>> tracked_;  // [gate][agent index]
-  std::vector<double> laneSum_;                // [gate]: sum of the per-agent shares
   std::vector<std::uint32_t> near_;            // scratch: slots near one gate, moving across
   std::vector<std::int8_t> nearWay_;           // scratch: their direction across
   double dt_;

@@ -23,13 +23,6 @@ constexpr float kRetrySeconds = 1.0f;      // after a failed request
 constexpr float kSidestep = 2.0f;          // m aside when blocked
 constexpr std::size_t kPrefetchAhead = 4;  // agents
 
-float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 ab = b - a;
-  const float len2 = steer::lengthSq(ab);
-  const float t = len2 > 0.0f ? std::clamp(steer::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-  return steer::distance(p, a + ab * t);
-}
-
 // The last waypoint of a path that does not loop: there is no next goal, the agent stays.
 bool atEndOfOpenPath(const StepContext& ctx, std::uint32_t slot, const NavAgent& a,
                      const BehaviourSpec& spec) {
@@ -128,7 +121,7 @@ void Navigation::advance(const StepContext& ctx, std::uint32_t slot, NavAgent& a
     return;
   }
   const Vec2 legStart = a.corner > 0 ? a.corners[a.corner - 1] : a.start;
-  if (distanceToSegment(pos, legStart, corner) > kOffCourse) a.need = NavAgent::kPath;
+  if (steer::distanceToSegment(pos, legStart, corner) > kOffCourse) a.need = NavAgent::kPath;
 }
 
 bool Navigation::chooseGoal(const StepContext& ctx, std::uint32_t id, NavAgent& a, const BehaviourSpec& spec,

@@ -52,13 +52,6 @@ bool insideObstacle(const StaticGeometry& g, Vec2 p, float pad) {
 
 namespace {
 
-float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
-  const Vec2 ab = b - a;
-  const float len2 = steer::dot(ab, ab);
-  const float t = len2 > 0.0f ? std::clamp(steer::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-  return steer::distance(p, a + ab * t);
-}
-
 bool freeSpot(const StaticGeometry& g, Vec2 q, float pad) {
   const Bounds& b = g.bounds;
   if (q.x < b.minX + pad || q.x > b.maxX - pad || q.y < b.minY + pad || q.y > b.maxY - pad) return false;
@@ -70,7 +63,7 @@ bool freeSpot(const StaticGeometry& g, Vec2 q, float pad) {
   float nearestDistance = 0.0f;
   for (std::size_t i = 0; i < g.walls.size(); ++i) {
     const steer::Wall& w = g.walls[i];
-    const float d = distanceToSegment(q, w.from, w.to);
+    const float d = steer::distanceToSegment(q, w.from, w.to);
     if (d < pad) return false;
     const bool twin = (i > 0 && g.walls[i - 1].from == w.to && g.walls[i - 1].to == w.from) ||
                       (i + 1 < g.walls.size() && g.walls[i + 1].from == w.to && g.walls[i + 1].to == w.from);

@@ -122,13 +122,13 @@ FlowRun runShipped(const std::string& name, std::uint64_t seed, const std::strin
 TEST(CrowdFlow, CorridorFlowsFormLanesWhenTheyKeepRight) {
   for (const std::uint64_t seed : {1u, 2u}) {
     const FlowRun kept = runShipped("corridor.txtpb", seed);
-    EXPECT_GE(kept.gate.laneOrder, 0.65) << "seed " << seed;
+    EXPECT_GE(kept.gate.laneOrder(), 0.65) << "seed " << seed;
     EXPECT_GE(kept.gate.throughputPerSecond(), 2.5) << "seed " << seed;
     EXPECT_GE(kept.gate.fromLeft, 100u);
     EXPECT_GE(kept.gate.fromRight, 100u);
   }
   const FlowRun mixed = runShipped("corridor.txtpb", 1, " keep_to: RIGHT", "");
-  EXPECT_LT(mixed.gate.laneOrder, 0.55);
+  EXPECT_LT(mixed.gate.laneOrder(), 0.55);
 }
 
 // Many walkers both ways through one 2 m door: they take turns; 1.5-1.7 a second through it, the

@@ -9,6 +9,15 @@
 namespace steer {
 namespace {
 
+TEST(Vec2, NearestOnSegmentIsTheProjectionClampedToTheEnds) {
+  EXPECT_EQ(nearestOnSegment({3, 4}, {0, 0}, {10, 0}), (Vec2{3, 0}));
+  EXPECT_EQ(nearestOnSegment({-5, 1}, {0, 0}, {10, 0}), (Vec2{0, 0}));
+  EXPECT_EQ(nearestOnSegment({12, -1}, {0, 0}, {10, 0}), (Vec2{10, 0}));
+  EXPECT_EQ(nearestOnSegment({7, 7}, {2, 2}, {2, 2}), (Vec2{2, 2}));  // no length: the start
+  EXPECT_FLOAT_EQ(distanceToSegment({3, 4}, {0, 0}, {10, 0}), 4.0f);
+  EXPECT_FLOAT_EQ(distanceToSegment({13, 4}, {0, 0}, {10, 0}), 5.0f);
+}
+
 TEST(Vec2, TruncateShortensOnlyWhenLonger) {
   EXPECT_EQ(truncate(Vec2{3, 4}, 10.0f), (Vec2{3, 4}));
   const Vec2 t = truncate(Vec2{3, 4}, 2.5f);
