@@ -69,6 +69,11 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   app.add_option("--client-kbps", out.clientKbps, "Snapshot bandwidth budget per client, kbit/s")
       ->check(CLI::Range(8.0, 100'000.0))
       ->envname("STEERD_CLIENT_KBPS");
+  app.add_flag("--snapshots-in-tick", out.snapshotsInTick,
+               "Build clients' snapshots within the tick, on the simulation's threads (default: on as many "
+               "threads of their own, while the next tick steps; a round still being built when the next "
+               "is due delays that one instead of the tick)")
+      ->envname("STEERD_SNAPSHOTS_IN_TICK");
   app.add_option("--interest-radius", out.interestRadius,
                  "Each client sees the entities within this many m of its player (0: the whole world)")
       ->check(CLI::Range(0.0f, 1e6f));

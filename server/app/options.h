@@ -44,6 +44,7 @@ struct Options {
   double sendRate = 20.0;            // snapshots per second
   std::size_t maxClients = 256;
   double clientKbps = 256.0;
+  bool snapshotsInTick = false;        // build snapshots within the tick, not beside the next one
   float interestRadius = 0.0f;         // m; 0: whole world
   double clientTimeout = 5.0;          // s of silence before a client is dropped
   std::string tokenKeyFile;            // clients need a connect token signed with this key

@@ -28,6 +28,12 @@ void wireStatesOf(const World& world, std::vector<wire::EntityState>& out) {
             [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
 }
 
+ViewCentre viewCentreOf(const World& world, AgentId player) {
+  if (!world.isAlive(player)) return {};
+  const std::uint32_t slot = world.slotOf(player);
+  return {true, world.agents().px[slot], world.agents().py[slot]};
+}
+
 void ClientView::acknowledge(std::uint32_t tick) {
   if (tick <= acked_) return;
   for (const auto& r : sent_) {
@@ -51,18 +57,17 @@ const wire::SnapshotRecord* ClientView::baseline() const {
   return nullptr;
 }
 
-std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<const wire::EntityState> states,
-                                              std::uint32_t tick, const InterestConfig& interest,
-                                              SnapshotStats& stats) {
-  const AgentColumns& a = world.agents();
+std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre centre,
+                                              const InterestConfig& interest, SnapshotStats& stats) {
+  const std::span<const wire::EntityState> states = frame.states;
+  const std::uint32_t tick = frame.tick;
   const wire::SnapshotRecord* base = baseline();
 
   // Area of interest: everything within the radius of the player (or the whole world, read in
   // place). `states` is in id order, so the candidates are too.
   candidates_.clear();
-  const bool hasPlayer = world.isAlive(player_);
-  const float cx = hasPlayer ? a.px[world.slotOf(player_)] : 0.0f;
-  const float cy = hasPlayer ? a.py[world.slotOf(player_)] : 0.0f;
+  const bool hasPlayer = centre.hasPlayer;
+  const float cx = centre.x, cy = centre.y;
   std::span<const wire::EntityState> candidates = states;
   if (interest.radius > 0 && hasPlayer) {
     const float r2 = interest.radius * interest.radius;
@@ -95,7 +100,7 @@ std::vector<wire::Snapshot> ClientView::build(const World& world, std::span<cons
   const auto budget = static_cast<std::size_t>(kAim * static_cast<double>(interest.budgetBytes) / costScale_);
   std::size_t total = fixed;
   for (std::uint32_t i = 0; i < n; ++i) total += cost(i);
-  if (priority_.size() < world.indexCapacity()) priority_.resize(world.indexCapacity(), 0.0f);
+  if (priority_.size() < frame.indexCapacity) priority_.resize(frame.indexCapacity, 0.0f);
   // Priority order as one integer per candidate, larger first: the player's own body, then the
   // highest accumulated priority (a non-negative float, whose bits order as integers), then the
   // lowest id (candidates are in id order, so the lowest index). Sorting these plain keys is

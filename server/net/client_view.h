@@ -19,6 +19,20 @@ struct InterestConfig {
   std::size_t partReserve = 0;     // bytes each part leaves free (for Snapshot.own in part 0)
 };
 
+// What a round of snapshots is built from: taken after a tick, read while the next one steps.
+struct ViewFrame {
+  std::span<const wire::EntityState> states;  // every agent's wire state, in id order (wireStatesOf)
+  std::size_t indexCapacity = 0;              // World::indexCapacity() at that tick
+  std::uint32_t tick = 0;
+};
+
+// Where a client's player was at that tick (its area of interest's centre).
+struct ViewCentre {
+  bool hasPlayer = false;
+  float x = 0.0f, y = 0.0f;
+};
+ViewCentre viewCentreOf(const World& world, AgentId player);
+
 struct SnapshotStats {
   std::size_t entitiesSent = 0;     // entity updates in the snapshot (new or changed)
   std::size_t entitiesWaiting = 0;  // in the area of interest but over the budget this time
@@ -48,8 +62,14 @@ class ClientView {
   // Chooses what to send at `tick` and encodes it against the acked baseline, in parts that each
   // fit a datagram. Records what the client will hold.
   // `states` holds every agent's wire state in id order (wireStatesOf), made once per tick for all clients.
+  std::vector<wire::Snapshot> build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest,
+                                    SnapshotStats& stats);
+  // The same, from the world as it is now.
   std::vector<wire::Snapshot> build(const World& world, std::span<const wire::EntityState> states,
-                                    std::uint32_t tick, const InterestConfig& interest, SnapshotStats& stats);
+                                    std::uint32_t tick, const InterestConfig& interest,
+                                    SnapshotStats& stats) {
+    return build({states, world.indexCapacity(), tick}, viewCentreOf(world, player_), interest, stats);
+  }
 
   // Snapshots built, and how many of them came out over the byte budget anyway (only when even
   // the player's own body and the removals do not fit).

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <optional>
 
@@ -40,6 +41,13 @@ GameSession::GameSession(World& world, SessionTransport& endpoint, ServerMetrics
   }
   const Bounds& b = world.geometry().bounds;
   collision_ = movement::collisionSceneOf(decoded, b.minX, b.minY, b.maxX, b.maxY);
+  if (config.snapshotThreads > 0) stage_ = std::make_unique<SnapshotStage>(config.snapshotThreads);
+}
+
+GameSession::~GameSession() { waitForSnapshots(); }
+
+void GameSession::waitForSnapshots() {
+  if (stage_ != nullptr) stage_->wait();
 }
 
 void GameSession::beforeTick() {
@@ -81,8 +89,12 @@ void GameSession::beforeTick() {
 }
 
 void GameSession::setSnapshotEpoch(std::uint32_t epoch) {
+  waitForSnapshots();
   epoch_ = epoch;
-  for (auto& [id, p] : clients_) p.view.forgetBaselines();
+  for (auto& [id, p] : clients_) {
+    p.pendingAck = 0;
+    p.view->forgetBaselines();
+  }
 }
 
 void GameSession::onControl(std::uint32_t clientId, const wire::Control& packet) {
@@ -126,9 +138,10 @@ void GameSession::join(const NetEvent& e) {
     body = world_.spawnExternal(playerArchetype_, freeSpotNear(world_.geometry(), centre, radius + 0.5f));
     controller_.noteSpawned(body);
   }
-  Player& player =
-      clients_.emplace(clientId, Player{ClientView(clientId, body), DebugWatch(config_.tickRate)})
-          .first->second;
+  Player& player = clients_
+                       .emplace(clientId, Player{body, std::make_unique<ClientView>(clientId, body),
+                                                 DebugWatch(config_.tickRate)})
+                       .first->second;
   // The golden ratio's fraction spreads the phases evenly whatever the ids.
   const double phase = static_cast<double>(clientId) * 0.6180339887498949;
   player.sendCredit = phase - std::floor(phase);
@@ -179,13 +192,14 @@ void GameSession::join(const NetEvent& e) {
 void GameSession::leave(std::uint32_t clientId) {
   auto it = clients_.find(clientId);
   if (it == clients_.end()) return;
-  const AgentId body = it->second.view.player();
+  const AgentId body = it->second.body;
   if (body != kNoBody && world_.isAlive(body)) {
     world_.despawn(body);
     controller_.noteDespawned(body, kPlayerArchetypeName);
   }
   // Commands it sent that were taken are still applied this tick; their results go nowhere.
   if (it->second.subscriber != 0) controller_.removeSubscriber(it->second.subscriber);
+  if (roundInFlight()) retired_.push_back(std::move(it->second.view));  // the round still writes it
   clients_.erase(it);
   order_.erase(std::remove(order_.begin(), order_.end(), clientId), order_.end());
 }
@@ -194,10 +208,10 @@ void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
   auto it = clients_.find(clientId);
   if (it == clients_.end()) return;  // left in the same batch
   Player& p = it->second;
-  if (in.ack_snapshot() != 0 && in.ack_epoch() == epoch_) p.view.acknowledge(in.ack_snapshot());
+  if (in.ack_snapshot() != 0 && in.ack_epoch() == epoch_) acknowledge(p, in.ack_snapshot());
   // Inputs arrive newest first, with a few earlier ones repeated: apply the newest unseen one.
   if (in.inputs_size() == 0) return;
-  if (p.view.player() == kNoBody) {
+  if (p.body == kNoBody) {
     metrics_.drop(wire::DropReason::kBadInput);  // no body to move
     return;
   }
@@ -245,7 +259,7 @@ void GameSession::applyIntents() {
   const steer::BodyLimits& limits = world_.archetypes()[playerArchetype_].limits;
   for (const std::uint32_t id : order_) {
     Player& p = clients_.at(id);
-    const AgentId body = p.view.player();
+    const AgentId body = p.body;
     if (body == kNoBody || !world_.isAlive(body)) continue;
     // Time passes for every client alike; what it does not spend now it may spend a little later
     // (inputs come in bursts), never more than kMaxIntentBankSeconds ahead.
@@ -286,7 +300,7 @@ void GameSession::positionInput(Player& p, const wire::Input& in) {
     metrics_.drop(wire::DropReason::kStaleInput);
     return;
   }
-  const AgentId body = p.view.player();
+  const AgentId body = p.body;
   const AgentColumns& a = world_.agents();
   const std::uint32_t slot = world_.slotOf(body);
   const steer::Vec2 last{a.px[slot], a.py[slot]};
@@ -378,14 +392,22 @@ void GameSession::afterTick() {
   const double perTick = config_.sendRate / config_.tickRate;
   bool any = false;
   for (auto& [id, player] : clients_) {
-    player.sendCredit += perTick;
+    // At most two snapshots' worth: a client kept waiting by a busy round gets one, not a burst.
+    player.sendCredit = std::min(player.sendCredit + perTick, 2.0);
     player.snapshotDue = player.sendCredit >= 1.0;
-    if (!player.snapshotDue) continue;
-    player.sendCredit = std::min(player.sendCredit - 1.0, 1.0);
-    any = true;
+    any = any || player.snapshotDue;
   }
   if (!any) return;
-  sendSnapshots([this](std::uint32_t id, const ClientView&) { return clients_.at(id).snapshotDue; }, false);
+  const bool started = sendSnapshots(
+      [this](std::uint32_t id, const ClientView&) { return clients_.at(id).snapshotDue; }, false, true);
+  if (!started) {
+    metrics_.snapshotRoundsDeferred.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  for (const RoundClient& c : round_) {
+    Player& player = clients_.at(c.id);
+    player.sendCredit = std::min(player.sendCredit - 1.0, 1.0);
+  }
 }
 
 void GameSession::serveHeld(const std::function<bool(std::uint32_t)>& wantsSnapshot) {
@@ -394,7 +416,7 @@ void GameSession::serveHeld(const std::function<bool(std::uint32_t)>& wantsSnaps
     bool bodyless = e.kind != NetEvent::Kind::kJoin || e.noBody;
     if (e.kind == NetEvent::Kind::kLeave) {
       const auto it = clients_.find(e.clientId);
-      bodyless = it == clients_.end() || it->second.view.player() == kNoBody;
+      bodyless = it == clients_.end() || it->second.body == kNoBody;
     }
     const bool moves = e.kind == NetEvent::Kind::kInput && e.input.inputs_size() > 0;
     // What would change the world is the next tick's, and so is all after it (kept in order).
@@ -427,56 +449,92 @@ void GameSession::serveHeld(const std::function<bool(std::uint32_t)>& wantsSnaps
   // of the same tick would be a duplicate to the client, never the rest of it).
   sendSnapshots(
       [&](std::uint32_t id, const ClientView& view) { return view.ackedTick() != tick && wantsSnapshot(id); },
-      true);
+      true, false);
 }
 
-void GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due,
-                                bool unbudgeted) {
-  const auto tick = static_cast<std::uint32_t>(world_.tick());
-  InterestConfig interest;
-  interest.radius = config_.interestRadius;
-  interest.budgetBytes = unbudgeted
-                             ? kUnbudgetedBytes
-                             : static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
-  const bool intents = config_.playerInput == PlayerInputMode::kIntent;
-  if (intents) interest.partReserve = kOwnPlayerBytes;
-  if (epoch_ != 0) interest.partReserve += kEpochBytes;
-  due_.clear();
-  for (const std::uint32_t id : order_) {
-    if (!due || due(id, clients_.at(id).view)) due_.push_back(id);
+void GameSession::acknowledge(Player& p, std::uint32_t tick) {
+  if (roundInFlight()) {
+    p.pendingAck = std::max(p.pendingAck, tick);  // taken before the next round starts
+  } else {
+    p.view->acknowledge(tick);
   }
-  if (due_.empty()) return;
+}
+
+bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due,
+                                bool unbudgeted, bool inBackground) {
+  if (inBackground && roundInFlight()) return false;
+  waitForSnapshots();
+  // The round before is done: the views are the simulation thread's again until this one starts.
+  retired_.clear();
+  for (auto& [id, p] : clients_) {
+    if (p.pendingAck == 0) continue;
+    p.view->acknowledge(p.pendingAck);
+    p.pendingAck = 0;
+  }
+  const auto tick = static_cast<std::uint32_t>(world_.tick());
+  roundInterest_ = InterestConfig{};
+  roundInterest_.radius = config_.interestRadius;
+  roundInterest_.budgetBytes =
+      unbudgeted ? kUnbudgetedBytes
+                 : static_cast<std::size_t>(config_.clientKbps * 1000.0 / 8.0 / config_.sendRate);
+  const bool intents = config_.playerInput == PlayerInputMode::kIntent;
+  if (intents) roundInterest_.partReserve = kOwnPlayerBytes;
+  if (epoch_ != 0) roundInterest_.partReserve += kEpochBytes;
+  round_.clear();
+  for (const std::uint32_t id : order_) {
+    Player& p = clients_.at(id);
+    if (due && !due(id, *p.view)) continue;
+    RoundClient c{id, p.view.get(), viewCentreOf(world_, p.body), std::nullopt};
+    if (intents && p.body != kNoBody && world_.isAlive(p.body)) {
+      // The client's own body, exact, with the last input applied: what it reconciles against.
+      const std::uint32_t slot = world_.slotOf(p.body);
+      const AgentColumns& a = world_.agents();
+      wire::OwnPlayer own;
+      own.set_last_input(p.anyInput ? p.lastSequence : 0);
+      own.set_x(a.px[slot]);
+      own.set_y(a.py[slot]);
+      own.set_vx(a.vx[slot]);
+      own.set_vy(a.vy[slot]);
+      c.own = std::move(own);
+    }
+    round_.push_back(std::move(c));
+  }
+  if (round_.empty()) return true;
   wireStatesOf(world_, wireStates_);
-  // Clients are independent: each chunk builds and encodes its clients' snapshots on the world's
-  // thread pool (idle between ticks); the datagrams are queued in join order afterwards.
-  perClient_.resize(due_.size());
-  world_.parallelFor(due_.size(), 4, [&](std::size_t begin, std::size_t end) {
+  frame_ = ViewFrame{wireStates_, world_.indexCapacity(), tick};
+  if (stage_ == nullptr) {
+    buildRound([this](std::size_t count, std::size_t chunk, const SnapshotStage::Body& body) {
+      world_.parallelFor(count, chunk, body);
+    });
+  } else if (inBackground) {
+    stage_->start([this](const SnapshotStage::ParallelFor& parallelFor) { buildRound(parallelFor); });
+  } else {
+    stage_->runHere([this](const SnapshotStage::ParallelFor& parallelFor) { buildRound(parallelFor); });
+  }
+  return true;
+}
+
+// Reads only the round's frozen data and writes only its clients' views: safe beside a tick.
+void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
+  const auto start = std::chrono::steady_clock::now();
+  // Clients are independent: each chunk builds and encodes its clients' snapshots; the datagrams
+  // are queued in join order afterwards.
+  perClient_.resize(round_.size());
+  parallelFor(round_.size(), 4, [&](std::size_t begin, std::size_t end) {
     wire::Packet packet;
     for (std::size_t k = begin; k < end; ++k) {
-      const std::uint32_t id = due_[k];
+      const RoundClient& c = round_[k];
       std::vector<OutDatagram>& mine = perClient_[k];
       mine.clear();
       SnapshotStats stats;
-      Player& player = clients_.at(id);
-      std::vector<wire::Snapshot> parts = player.view.build(world_, wireStates_, tick, interest, stats);
-      if (intents && !parts.empty() && player.view.player() != kNoBody &&
-          world_.isAlive(player.view.player())) {
-        // The client's own body, exact, with the last input applied: what it reconciles against.
-        const std::uint32_t slot = world_.slotOf(player.view.player());
-        const AgentColumns& a = world_.agents();
-        wire::OwnPlayer* own = parts.front().mutable_own();
-        own->set_last_input(player.anyInput ? player.lastSequence : 0);
-        own->set_x(a.px[slot]);
-        own->set_y(a.py[slot]);
-        own->set_vx(a.vx[slot]);
-        own->set_vy(a.vy[slot]);
-      }
+      std::vector<wire::Snapshot> parts = c.view->build(frame_, c.centre, roundInterest_, stats);
+      if (c.own && !parts.empty()) *parts.front().mutable_own() = *c.own;
       for (auto& part : parts) {
         part.set_epoch(epoch_);
         *packet.mutable_snapshot() = std::move(part);
-        OutDatagram d{id, {}};
+        OutDatagram d{c.id, {}};
         if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d.bytes)) {
-          spdlog::error("snapshot part for client {} over {} bytes: not sent", id, wire::kMaxDatagramBytes);
+          spdlog::error("snapshot part for client {} over {} bytes: not sent", c.id, wire::kMaxDatagramBytes);
           continue;
         }
         metrics_.snapshotParts.fetch_add(1, std::memory_order_relaxed);
@@ -488,9 +546,11 @@ void GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Cl
     }
   });
   for (auto& mine : perClient_) {
-    for (auto& d : mine) out_.push_back(std::move(d));
+    for (auto& d : mine) roundOut_.push_back(std::move(d));
   }
-  endpoint_.send(out_);
+  endpoint_.send(roundOut_);
+  metrics_.snapshotSeconds.observe(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace steerd::net

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "net/input_validation.h"
 #include "net/server_metrics.h"
 #include "net/session_transport.h"
+#include "net/snapshot_stage.h"
 #include "world/world.h"
 
 namespace steerd::net {
@@ -37,16 +39,26 @@ struct SessionConfig {
   control::ControllerConfig controller;  // the control API's limits (agent cap)
   ControlLimits controlLimits;           // each control client's channel
   PlayerInputMode playerInput = PlayerInputMode::kPosition;
+  // Threads that build snapshots off the tick, while the next one steps (net/snapshot_stage.h);
+  // 0: within the tick, on the world's pool (tests and replays: the same bytes at the same tick).
+  unsigned snapshotThreads = 0;
 };
 
 class GameSession {
  public:
   GameSession(World& world, SessionTransport& endpoint, ServerMetrics& metrics, const SessionConfig& config);
+  ~GameSession();  // after the snapshot round in flight
+  GameSession(const GameSession&) = delete;
+  GameSession& operator=(const GameSession&) = delete;
 
   // Before a tick: joins, leaves and inputs the network thread handed over.
   void beforeTick();
-  // After a tick: snapshots to every client when one is due.
+  // After a tick: snapshots to every client when one is due. With snapshot threads the round is
+  // built while the next tick steps; when the last one is still being built, none is started and
+  // the clients stay due.
   void afterTick();
+  // Blocks until the snapshot round in flight (if any) has been sent.
+  void waitForSnapshots();
   // Between ticks, while a served replay is paused: joins, leaves, acks and debug selects of
   // clients without a body, and the current tick's snapshot to each client `wantsSnapshot` names
   // that has not acknowledged it. Never changes the world: anything that would (a body, moves,
@@ -85,7 +97,9 @@ class GameSession {
 
  private:
   struct Player {
-    ClientView view;
+    AgentId body;
+    // Owned apart so that a round in flight keeps a leaving client's view until it is done.
+    std::unique_ptr<ClientView> view;
     DebugWatch debug;
     std::uint32_t lastSequence = 0;
     bool anyInput = false;
@@ -102,6 +116,15 @@ class GameSession {
     // the ticks (two thirds of them each tick) instead of all built on two ticks of three.
     double sendCredit = 0.0;
     bool snapshotDue = false;
+    // The newest ack that came while a round was being built (the view is the round's then).
+    std::uint32_t pendingAck = 0;
+  };
+  // A client in the round being built: what it reads besides its view, frozen at the tick.
+  struct RoundClient {
+    std::uint32_t id = 0;
+    ClientView* view = nullptr;
+    ViewCentre centre;
+    std::optional<wire::OwnPlayer> own;  // intent mode: the body as the server has it
   };
   void join(const NetEvent& e);
   void onControl(std::uint32_t clientId, const wire::Control& packet);
@@ -117,7 +140,13 @@ class GameSession {
   void sendDebugInfo();  // outside the snapshot schedule and budget
   // This tick's snapshots to the clients `due` names (every client when empty); `unbudgeted`:
   // every entity in view, whatever --client-kbps allows.
-  void sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due, bool unbudgeted);
+  // With snapshot threads, `inBackground` starts the round and returns (false, doing nothing, when
+  // the last round is still being built); otherwise the round is sent before it returns.
+  bool sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due, bool unbudgeted,
+                     bool inBackground);
+  void buildRound(const SnapshotStage::ParallelFor& parallelFor);
+  void acknowledge(Player& p, std::uint32_t tick);
+  bool roundInFlight() const { return stage_ != nullptr && stage_->busy(); }
   static constexpr std::size_t kUnbudgetedBytes = std::size_t{1} << 30;
 
   World& world_;
@@ -130,13 +159,19 @@ class GameSession {
   std::unordered_map<std::uint32_t, Player> clients_;
   std::vector<std::uint32_t> order_;  // client ids in join order: a fixed sending order
   std::vector<NetEvent> events_;
-  std::vector<NetEvent> held_;      // serveHeld's events for the next tick
-  std::vector<std::uint32_t> due_;  // clients sent a snapshot this time, in join order
+  std::vector<NetEvent> held_;  // serveHeld's events for the next tick
   std::vector<OutDatagram> out_;
-  std::uint32_t epoch_ = 0;                          // Snapshot.epoch (setSnapshotEpoch)
-  std::vector<wire::EntityState> wireStates_;        // this tick's, in id order
-  std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
+  std::uint32_t epoch_ = 0;  // Snapshot.epoch (setSnapshotEpoch)
   control::Controller controller_;
+  // The snapshot round being built (read by the stage's threads while it is in flight).
+  std::vector<wire::EntityState> wireStates_;  // its tick's, in id order
+  ViewFrame frame_;
+  InterestConfig roundInterest_;
+  std::vector<RoundClient> round_;                   // in join order
+  std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
+  std::vector<OutDatagram> roundOut_;
+  std::vector<std::unique_ptr<ClientView>> retired_;  // views of clients who left during a round
+  std::unique_ptr<SnapshotStage> stage_;              // null: rounds are built within the tick
 };
 
 }  // namespace steerd::net

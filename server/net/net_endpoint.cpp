@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "world/thread_pool.h"
+
 namespace steerd::net {
 
 NetEndpoint::NetEndpoint(const NetConfig& config, ServerMetrics& metrics)
@@ -30,7 +32,10 @@ NetEndpoint::~NetEndpoint() { stop(); }
 void NetEndpoint::start() {
   receive();
   housekeeping();
-  thread_ = std::thread([this] { io_.run(); });
+  thread_ = std::thread([this] {
+    nameThisThread("steerd-net");
+    io_.run();
+  });
 }
 
 void NetEndpoint::stop() {

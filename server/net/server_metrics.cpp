@@ -81,11 +81,14 @@ std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& p
         healthy(nowSteadyNs) ? 1.0 : 0.0);
   gauge(out, "steerd_ready", "1 while accepting players (what /readyz answers), else 0.",
         notReadyReason(nowSteadyNs).empty() ? 1.0 : 0.0);
-  out += tickSeconds.render("steerd_tick_seconds",
-                            "Duration of one simulation tick (inputs, world step, snapshots), seconds.");
+  out +=
+      tickSeconds.render("steerd_tick_seconds",
+                         "Duration of one simulation tick on the simulation thread (inputs, world step, and "
+                         "the snapshots too with --snapshot-threads 0), seconds.");
   out +=
       snapshotSeconds.render("steerd_snapshot_build_seconds",
-                             "Time per tick spent building and queueing every client's snapshot, seconds.");
+                             "Duration of one round of snapshots: building and queueing every due client's, "
+                             "seconds (off the tick unless --snapshot-threads 0).");
   gauge(out, "steerd_tick_budget_seconds", "Time one tick may take at the tick rate (1 / rate), seconds.",
         tickBudgetSeconds.load(kRelaxed));
   counter(out, "steerd_ticks_total", "Simulation ticks run.", ticks.load(kRelaxed));
@@ -123,6 +126,9 @@ std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& p
   counter(out, "steerd_inputs_clamped_total", "Player inputs clamped to the speed limit.",
           inputsClamped.load(kRelaxed));
   counter(out, "steerd_snapshots_sent_total", "Snapshots sent (all parts).", snapshotsSent.load(kRelaxed));
+  counter(out, "steerd_snapshot_rounds_deferred_total",
+          "Ticks whose due snapshots waited for the next one: the last round was still being built.",
+          snapshotRoundsDeferred.load(kRelaxed));
   counter(out, "steerd_snapshot_parts_total", "Snapshot datagrams sent.", snapshotParts.load(kRelaxed));
   counter(out, "steerd_snapshot_bytes_total", "Snapshot datagram bytes sent.", snapshotBytes.load(kRelaxed));
   counter(out, "steerd_snapshot_entities_total", "Entity updates sent in snapshots.",

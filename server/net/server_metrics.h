@@ -65,6 +65,7 @@ struct ServerMetrics {
   Counter inputsApplied{0}, inputsClamped{0};
   Counter inputsSkipped{0};  // intent inputs never received, passed over after the gap wait
   Counter snapshotsSent{0}, snapshotParts{0}, snapshotBytes{0}, snapshotEntities{0};
+  Counter snapshotRoundsDeferred{0};     // ticks whose snapshots waited: the last round was still being built
   Counter sceneParts{0}, sceneBytes{0};  // static scene parts sent on request
   Counter debugInfos{0}, debugBytes{0};  // DebugInfo datagrams (--allow-debug)
   // The control channel (docs/CONTROL.md).
@@ -77,8 +78,8 @@ struct ServerMetrics {
   std::atomic<std::uint64_t> agents{0}, clients{0};
   std::atomic<std::int64_t> lastTickSteadyNs{0};  // steady_clock time of the last completed tick
   std::atomic<std::uint64_t> lastTick{0};
-  Histogram tickSeconds{tickBoundsSeconds()};      // the whole tick: inputs, step, snapshots
-  Histogram snapshotSeconds{tickBoundsSeconds()};  // the snapshot part of it (all clients)
+  Histogram tickSeconds{tickBoundsSeconds()};      // the whole tick on the simulation thread
+  Histogram snapshotSeconds{tickBoundsSeconds()};  // one round of snapshots (every due client)
   // Once a second for each connected client (NetProtocol::update): its smoothed RTT, and the share
   // of the snapshots it was sent in that second that it never acknowledged.
   Histogram clientRttSeconds{rttBoundsSeconds()};

@@ -20,8 +20,7 @@ class TickObserver {
 };
 
 struct TickTimes {
-  double tickMs = 0.0;      // the whole tick: inputs, step, snapshots
-  double snapshotMs = 0.0;  // of that, after the step: publishing and building snapshots
+  double tickMs = 0.0;  // the whole tick on this thread: inputs, step, starting (or building) snapshots
 };
 
 class ServerTick {

@@ -1,9 +1,17 @@
 #include "world/thread_pool.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
+#include <string>
 
 namespace steerd {
+
+void nameThisThread(const char* name) {
+  const std::string shortName = std::string(name).substr(0, 15);
+  pthread_setname_np(pthread_self(), shortName.c_str());
+}
 
 namespace {
 
@@ -29,10 +37,15 @@ bool ThreadPool::spinWhile(Busy&& busy) {
   return true;
 }
 
-ThreadPool::ThreadPool(unsigned threads) {
+ThreadPool::ThreadPool(unsigned threads, const char* name) {
   const unsigned workers = threads > 1 ? threads - 1 : 0;
   workers_.reserve(workers);
-  for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { workerLoop(); });
+  for (unsigned i = 0; i < workers; ++i) {
+    workers_.emplace_back([this, name] {
+      nameThisThread(name);
+      workerLoop();
+    });
+  }
 }
 
 ThreadPool::~ThreadPool() {

@@ -21,10 +21,14 @@
 
 namespace steerd {
 
+// Names the calling thread (Linux: at most 15 characters are kept).
+void nameThisThread(const char* name);
+
 class ThreadPool {
  public:
   // threads >= 1: the calling thread counts as one, so threads - 1 workers are started.
-  explicit ThreadPool(unsigned threads);
+  // `name`: the workers' thread name (what top -H and a debugger show), at most 15 characters.
+  explicit ThreadPool(unsigned threads, const char* name = "steerd-step");
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;

@@ -125,6 +125,7 @@ class World {
                    const std::function<void(std::size_t, std::size_t)>& body) const {
     pool_->parallelFor(count, chunkSize, body);
   }
+  unsigned threadCount() const { return pool_->threadCount(); }
 
   // Live tuning, between ticks: new parameters and behaviour sets for the same archetypes (same
   // names, same order), and new archetypes after them (the control API can spawn those at once),

@@ -47,9 +47,11 @@ struct SimServer {
     }
     setTime(end);
   }
-  // One tick and what the session sent, now; step() then lets a tick's time pass.
+  // One tick and what the session sent, now (its snapshots too, when they are built off the
+  // tick); step() then lets a tick's time pass.
   void tickNow() {
     tick->run(now.steadyNs);
+    session->waitForSnapshots();
     protocol->flushOutgoing(now);
   }
   void step() {
