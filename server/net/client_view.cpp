@@ -57,6 +57,62 @@ const wire::SnapshotRecord* ClientView::baseline() const {
   return nullptr;
 }
 
+void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
+  constexpr std::uint64_t kPlayerKey = ~std::uint64_t{0};
+  const auto costOf = [&](std::uint64_t key) -> std::size_t {
+    return inBaseline_[~static_cast<std::uint32_t>(key)] ? 2 : 10;
+  };
+  // A key's bucket: its top 12 bits past the sign (0 for every priority: the player's key is
+  // handled first): the float's exponent and three bits of mantissa, an eighth of an octave.
+  constexpr int kShift = 52;
+  const auto bucketOf = [](std::uint64_t key) { return static_cast<std::size_t>(key >> kShift); };
+  bucketEnd_.assign(kPriorityBuckets, 0);
+  bucketCost_.assign(kPriorityBuckets, 0);
+  std::size_t lo = kPriorityBuckets, hi = 0;
+  for (const std::uint64_t key : keys_) {
+    if (key == kPlayerKey) {
+      chosen_.push_back(~static_cast<std::uint32_t>(key));  // always goes, first
+      used += costOf(key);
+      continue;
+    }
+    const std::size_t b = bucketOf(key);
+    ++bucketEnd_[b];
+    bucketCost_[b] += static_cast<std::uint32_t>(costOf(key));
+    lo = std::min(lo, b);
+    hi = std::max(hi, b);
+  }
+  if (lo > hi) return;
+  // Highest bucket first: counts become where each bucket ends, then the keys are put there.
+  std::uint32_t end = 0;
+  for (std::size_t b = hi + 1; b-- > lo;) {
+    end += bucketEnd_[b];
+    bucketEnd_[b] = end - bucketEnd_[b];  // its start, for now
+  }
+  byBucket_.resize(end);
+  for (const std::uint64_t key : keys_) {
+    if (key != kPlayerKey) byBucket_[bucketEnd_[bucketOf(key)]++] = key;
+  }
+  // Greedy in priority order: a bucket whose whole cost fits goes as it is; the one where the
+  // budget runs out (and any after it, while two bytes are left) is sorted and taken key by key.
+  std::uint32_t begin = 0;
+  for (std::size_t b = hi + 1; b-- > lo && used + 2 <= budget;) {
+    const auto first = byBucket_.begin() + begin, last = byBucket_.begin() + bucketEnd_[b];
+    begin = bucketEnd_[b];
+    if (used + bucketCost_[b] <= budget) {
+      for (auto k = first; k != last; ++k) chosen_.push_back(~static_cast<std::uint32_t>(*k));
+      used += bucketCost_[b];
+      continue;
+    }
+    std::sort(first, last, std::greater<>());
+    for (auto k = first; k != last; ++k) {
+      const std::size_t c = costOf(*k);
+      if (used + c > budget) continue;
+      used += c;
+      chosen_.push_back(~static_cast<std::uint32_t>(*k));
+    }
+  }
+}
+
 std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre centre,
                                               const InterestConfig& interest, SnapshotStats& stats) {
   const std::span<const wire::EntityState> states = frame.states;
@@ -78,14 +134,21 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
     candidates = candidates_;
   }
   const auto n = static_cast<std::uint32_t>(candidates.size());
-  // Which candidates the baseline holds: one walk over both (each sorted by id).
+  // One walk over the candidates and the baseline (each sorted by id): which candidates the
+  // baseline holds, and which of its entities left the area of interest (or the world).
   inBaseline_.assign(n, 0);
+  removed_.clear();
   if (base != nullptr) {
+    const std::vector<wire::EntityState>& held = base->entities;
     std::size_t j = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
-      while (j < base->entities.size() && base->entities[j].id < candidates[i].id) ++j;
-      inBaseline_[i] = j < base->entities.size() && base->entities[j].id == candidates[i].id;
+      while (j < held.size() && held[j].id < candidates[i].id) removed_.push_back(held[j++].id);
+      if (j < held.size() && held[j].id == candidates[i].id) {
+        inBaseline_[i] = 1;
+        ++j;
+      }
     }
+    for (; j < held.size(); ++j) removed_.push_back(held[j].id);
   }
 
   // Budget: about two bytes for an entity the baseline holds, ten for a new one, plus the fixed
@@ -103,15 +166,20 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
   if (priority_.size() < frame.indexCapacity) priority_.resize(frame.indexCapacity, 0.0f);
   // Priority order as one integer per candidate, larger first: the player's own body, then the
   // highest accumulated priority (a non-negative float, whose bits order as integers), then the
-  // lowest id (candidates are in id order, so the lowest index). Sorting these plain keys is
-  // several times cheaper than a comparator that looks priorities up.
+  // lowest id (candidates are in id order, so the lowest index).
   const auto keyOf = [&](std::uint32_t i) -> std::uint64_t {
     if (candidates[i].id == player_) return ~std::uint64_t{0};
     return std::uint64_t{std::bit_cast<std::uint32_t>(priority_[agentIndex(candidates[i].id)])} << 32 | (~i);
   };
   const auto indexOfKey = [](std::uint64_t key) { return ~static_cast<std::uint32_t>(key); };
   keys_.clear();
-  if (total > budget) {
+  chosen_.clear();
+  std::size_t used = fixed;
+  if (total <= budget) {
+    // Everything fits: all of it goes, in id order, and nobody's priority grows.
+    for (std::uint32_t i = 0; i < n; ++i) chosen_.push_back(i);
+    used = total;
+  } else {
     // Priority accumulator: every candidate gains priority each snapshot it waits, nearer ones
     // faster; the highest go first and start again from zero. The player's own body always goes.
     // By agent index: as long as the most agents alive at once (a departed agent's index comes
@@ -123,40 +191,8 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
       priority_[agentIndex(e.id)] += e.id == player_ ? 1e9f : 1.0f + 10.0f / (1.0f + d / 10.0f);
       keys_.push_back(keyOf(i));
     }
-    // Every entity costs at least two bytes, so no more than budget / 2 can go: find those first
-    // (linear), and sort only them.
-    const std::size_t most = std::min(keys_.size(), budget / 2);
-    std::nth_element(keys_.begin(), keys_.begin() + static_cast<std::ptrdiff_t>(most), keys_.end(),
-                     std::greater<>());
-    keys_.resize(most);
-    std::sort(keys_.begin(), keys_.end(), std::greater<>());
+    chooseByPriority(budget, used);
   }
-  // The highest-priority candidates whose estimated cost fits the budget (all of them when they
-  // all fit and none has had to wait), into chosen_ in priority order; `used`: their estimate.
-  chosen_.clear();
-  std::size_t used = fixed;
-  if (keys_.empty()) {
-    for (std::uint32_t i = 0; i < n; ++i) chosen_.push_back(i);
-    used = total;
-  } else {
-    for (const std::uint64_t key : keys_) {
-      const std::uint32_t i = indexOfKey(key);
-      const std::size_t c = cost(i);
-      if (used + c > budget && candidates[i].id != player_) continue;
-      used += c;
-      chosen_.push_back(i);
-    }
-  }
-  // The baseline's entities that left the area of interest (or the world).
-  removed_.clear();
-  if (base != nullptr) {
-    std::size_t j = 0;
-    for (const auto& b : base->entities) {
-      while (j < n && candidates[j].id < b.id) ++j;
-      if (j >= n || candidates[j].id != b.id) removed_.push_back(b.id);
-    }
-  }
-
   // The first `count` of chosen_ (and the player's own body) encoded; returns the bytes.
   // The record reuses the storage of the one that last fell out of the history (no allocation
   // a snapshot once the history is full).
@@ -191,11 +227,12 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
   // at worst only the player's own body goes. Removals always go (a few bytes each).
   std::size_t actual = encodeFirst(chosen_.size());
   if (actual > interest.budgetBytes && !chosen_.empty()) {
-    if (keys_.empty()) {  // everything was going, in id order: put it in priority order
-      for (const std::uint32_t i : chosen_) keys_.push_back(keyOf(i));
-      std::sort(keys_.begin(), keys_.end(), std::greater<>());
-      for (std::size_t k = 0; k < keys_.size(); ++k) chosen_[k] = indexOfKey(keys_[k]);
-    }
+    // The choice is in id order (everything was going) or by priority bucket: the prefixes
+    // below are taken in exact priority order.
+    keys_.clear();
+    for (const std::uint32_t i : chosen_) keys_.push_back(keyOf(i));
+    std::sort(keys_.begin(), keys_.end(), std::greater<>());
+    for (std::size_t k = 0; k < keys_.size(); ++k) chosen_[k] = indexOfKey(keys_[k]);
     // A guess in proportion to the excess first (usually enough, and taken when it fits); when
     // it does not, bisection below it, a few encodings at most.
     std::size_t fits = 0, over = chosen_.size();  // encodeFirst(fits) is assumed to fit

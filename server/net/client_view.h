@@ -80,6 +80,11 @@ class ClientView {
 
  private:
   const wire::SnapshotRecord* baseline() const;
+  // The candidates whose keys_ (priority order keys) fit `budget`, highest first, as the greedy
+  // walk in priority order would take them (exactly, but sorting only where the budget runs
+  // out), appended to chosen_; `used` grows by their estimated cost.
+  void chooseByPriority(std::size_t budget, std::size_t& used);
+  static constexpr std::size_t kPriorityBuckets = 4096;
 
   std::uint32_t clientId_;
   AgentId player_;
@@ -89,10 +94,12 @@ class ClientView {
   std::vector<float> priority_;            // by agent index: grows while an entity waits
   std::vector<wire::EntityState> candidates_, updated_;
   std::vector<std::uint32_t> removed_;
-  std::vector<std::uint64_t> keys_;       // priority order keys (build())
-  std::vector<std::uint32_t> chosen_;     // candidates chosen this snapshot, in priority order
-  std::vector<std::uint8_t> selected_;    // per candidate: in the encoding being tried
-  std::vector<std::uint8_t> inBaseline_;  // per candidate
+  std::vector<std::uint64_t> keys_;                    // priority order keys (build())
+  std::vector<std::uint64_t> byBucket_;                // keys_ by priority bucket, highest first
+  std::vector<std::uint32_t> bucketEnd_, bucketCost_;  // per bucket (chooseByPriority)
+  std::vector<std::uint32_t> chosen_;                  // candidates chosen (by priority bucket, or id)
+  std::vector<std::uint8_t> selected_;                 // per candidate: in the encoding being tried
+  std::vector<std::uint8_t> inBaseline_;               // per candidate
   std::uint64_t snapshotsBuilt_ = 0, snapshotsOverBudget_ = 0, encodings_ = 0;
   double costScale_ = 1.0;  // bytes actually sent / bytes estimated, smoothed over snapshots
 };

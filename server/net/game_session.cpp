@@ -81,9 +81,8 @@ void GameSession::beforeTick() {
   if (config_.playerInput == PlayerInputMode::kIntent) applyIntents();
   // Commands held back for want of room for their results go in now that acks made room, in join
   // order; then every command taken this tick is applied, in the order taken.
-  for (const std::uint32_t id : order_) {
-    Player& p = clients_.at(id);
-    if (p.link) takeCommands(id, p);
+  for (const auto& [id, player] : order_) {
+    if (player->link) takeCommands(id, *player);
   }
   controller_.applyPending();
 }
@@ -112,9 +111,8 @@ void GameSession::takeCommands(std::uint32_t, Player& p) {
 
 void GameSession::flushControl() {
   const double t = now();
-  for (const std::uint32_t id : order_) {
-    Player& p = clients_.at(id);
-    if (p.link) p.link->flush(t, out_, metrics_);
+  for (const auto& [id, player] : order_) {
+    if (player->link) player->link->flush(t, out_, metrics_);
   }
   if (!out_.empty()) endpoint_.send(out_);
 }
@@ -145,7 +143,7 @@ void GameSession::join(const NetEvent& e) {
   // The golden ratio's fraction spreads the phases evenly whatever the ids.
   const double phase = static_cast<double>(clientId) * 0.6180339887498949;
   player.sendCredit = phase - std::floor(phase);
-  order_.push_back(clientId);
+  order_.push_back({clientId, &player});
   if (e.controlRole) {
     player.link = std::make_unique<ControlLink>(clientId, config_.controlLimits);
     ControlLink* link = player.link.get();
@@ -201,7 +199,7 @@ void GameSession::leave(std::uint32_t clientId) {
   if (it->second.subscriber != 0) controller_.removeSubscriber(it->second.subscriber);
   if (roundInFlight()) retired_.push_back(std::move(it->second.view));  // the round still writes it
   clients_.erase(it);
-  order_.erase(std::remove(order_.begin(), order_.end(), clientId), order_.end());
+  std::erase_if(order_, [&](const Joined& j) { return j.id == clientId; });
 }
 
 void GameSession::input(std::uint32_t clientId, const wire::Input& in) {
@@ -257,8 +255,8 @@ void GameSession::intentInput(Player& p, const wire::Input& in) {
 void GameSession::applyIntents() {
   const double tickSeconds = 1.0 / config_.tickRate;
   const steer::BodyLimits& limits = world_.archetypes()[playerArchetype_].limits;
-  for (const std::uint32_t id : order_) {
-    Player& p = clients_.at(id);
+  for (const auto& [id, player] : order_) {
+    Player& p = *player;
     const AgentId body = p.body;
     if (body == kNoBody || !world_.isAlive(body)) continue;
     // Time passes for every client alike; what it does not spend now it may spend a little later
@@ -352,8 +350,8 @@ void GameSession::debugSelect(std::uint32_t clientId, const wire::DebugSelect& s
 
 void GameSession::sendDebugInfo() {
   wire::Packet p;
-  for (const std::uint32_t id : order_) {
-    std::optional<wire::DebugInfo> info = clients_.at(id).debug.afterTick(world_);
+  for (const auto& [id, player] : order_) {
+    std::optional<wire::DebugInfo> info = player->debug.afterTick(world_);
     if (!info) continue;
     *p.mutable_debug_info() = std::move(*info);
     OutDatagram d{id, {}};
@@ -398,16 +396,13 @@ void GameSession::afterTick() {
     any = any || player.snapshotDue;
   }
   if (!any) return;
-  const bool started = sendSnapshots(
-      [this](std::uint32_t id, const ClientView&) { return clients_.at(id).snapshotDue; }, false, true);
+  const bool started =
+      sendSnapshots([](std::uint32_t, const Player& p) { return p.snapshotDue; }, false, true);
   if (!started) {
     metrics_.snapshotRoundsDeferred.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  for (const RoundClient& c : round_) {
-    Player& player = clients_.at(c.id);
-    player.sendCredit = std::min(player.sendCredit - 1.0, 1.0);
-  }
+  for (const RoundClient& c : round_) c.player->sendCredit = std::min(c.player->sendCredit - 1.0, 1.0);
 }
 
 void GameSession::serveHeld(const std::function<bool(std::uint32_t)>& wantsSnapshot) {
@@ -448,7 +443,7 @@ void GameSession::serveHeld(const std::function<bool(std::uint32_t)>& wantsSnaps
   // The picture stands still, so its snapshot must be whole: no byte budget (a later snapshot
   // of the same tick would be a duplicate to the client, never the rest of it).
   sendSnapshots(
-      [&](std::uint32_t id, const ClientView& view) { return view.ackedTick() != tick && wantsSnapshot(id); },
+      [&](std::uint32_t id, const Player& p) { return p.view->ackedTick() != tick && wantsSnapshot(id); },
       true, false);
 }
 
@@ -460,8 +455,8 @@ void GameSession::acknowledge(Player& p, std::uint32_t tick) {
   }
 }
 
-bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due,
-                                bool unbudgeted, bool inBackground) {
+bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Player&)>& due, bool unbudgeted,
+                                bool inBackground) {
   if (inBackground && roundInFlight()) return false;
   waitForSnapshots();
   // The round before is done: the views are the simulation thread's again until this one starts.
@@ -481,10 +476,10 @@ bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Cl
   if (intents) roundInterest_.partReserve = kOwnPlayerBytes;
   if (epoch_ != 0) roundInterest_.partReserve += kEpochBytes;
   round_.clear();
-  for (const std::uint32_t id : order_) {
-    Player& p = clients_.at(id);
-    if (due && !due(id, *p.view)) continue;
-    RoundClient c{id, p.view.get(), viewCentreOf(world_, p.body), std::nullopt};
+  for (const auto& [id, player] : order_) {
+    Player& p = *player;
+    if (due && !due(id, p)) continue;
+    RoundClient c{id, &p, p.view.get(), viewCentreOf(world_, p.body), std::nullopt};
     if (intents && p.body != kNoBody && world_.isAlive(p.body)) {
       // The client's own body, exact, with the last input applied: what it reconciles against.
       const std::uint32_t slot = world_.slotOf(p.body);

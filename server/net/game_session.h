@@ -122,6 +122,7 @@ class GameSession {
   // A client in the round being built: what it reads besides its view, frozen at the tick.
   struct RoundClient {
     std::uint32_t id = 0;
+    Player* player = nullptr;  // the simulation thread's (the round reads the rest)
     ClientView* view = nullptr;
     ViewCentre centre;
     std::optional<wire::OwnPlayer> own;  // intent mode: the body as the server has it
@@ -142,7 +143,7 @@ class GameSession {
   // every entity in view, whatever --client-kbps allows.
   // With snapshot threads, `inBackground` starts the round and returns (false, doing nothing, when
   // the last round is still being built); otherwise the round is sent before it returns.
-  bool sendSnapshots(const std::function<bool(std::uint32_t, const ClientView&)>& due, bool unbudgeted,
+  bool sendSnapshots(const std::function<bool(std::uint32_t, const Player&)>& due, bool unbudgeted,
                      bool inBackground);
   void buildRound(const SnapshotStage::ParallelFor& parallelFor);
   void acknowledge(Player& p, std::uint32_t tick);
@@ -157,7 +158,11 @@ class GameSession {
   InputLimits limits_;
   movement::CollisionScene collision_;
   std::unordered_map<std::uint32_t, Player> clients_;
-  std::vector<std::uint32_t> order_;  // client ids in join order: a fixed sending order
+  struct Joined {
+    std::uint32_t id;
+    Player* player;  // in clients_ (its nodes never move)
+  };
+  std::vector<Joined> order_;  // in join order: a fixed sending order
   std::vector<NetEvent> events_;
   std::vector<NetEvent> held_;  // serveHeld's events for the next tick
   std::vector<OutDatagram> out_;
