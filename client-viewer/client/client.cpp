@@ -9,6 +9,7 @@
 #include <span>
 #include <sstream>
 
+#include "client/snapshot_header.h"
 #include "movement/wire_collision.h"
 #include "proto/session_seal.h"
 #include "proto/varint_size.h"
@@ -327,8 +328,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void sendInput() {
-    wire::Packet p;
-    auto* in = p.mutable_input();
+    // One Packet kept for every input: clearing it keeps its messages' memory for the next.
+    wire::Input* in = inputPacket.mutable_input();
+    in->Clear();
     if (havePlayer) {
       std::move_backward(history.begin(), history.begin() + 3, history.end());
       history[0] = player;
@@ -357,7 +359,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     }
     in->set_ack_snapshot(newestComplete);
     in->set_ack_epoch(epoch);
-    send(p);
+    send(inputPacket);
   }
 
   // Commands due (new, or unacknowledged for commandResendInterval) and the acknowledgement of the
@@ -567,6 +569,11 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       ++counters.drops[static_cast<std::size_t>(opened)];
       return;
     }
+    if (!options.decodeEntities && plain.size() >= wire::kHeaderBytes &&
+        plain[5] == wire::Packet::kSnapshot) {
+      onLightSnapshotDatagram(now);
+      return;
+    }
     wire::decodeDatagram(plain, decoded);
     if (decoded.drop != wire::DropReason::kNone) {
       ++counters.drops[static_cast<std::size_t>(decoded.drop)];
@@ -606,7 +613,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       case wire::Packet::kSnapshot:
         if (state == ClientState::kConnected) {
           heard(now);
-          onSnapshot(p.snapshot(), now);
+          onSnapshotPart(snapshotPartHeader(p.snapshot()), &p.snapshot(), now);
         }
         return;
       case wire::Packet::kPong:
@@ -650,6 +657,21 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       default:  // a kind only servers receive
         ++counters.drops[static_cast<std::size_t>(wire::DropReason::kUnexpected)];
         return;
+    }
+  }
+
+  // Light snapshots (options.decodeEntities false): the part header only, read from the datagram
+  // opened in `plain` without parsing the entity arrays; then the same part bookkeeping.
+  void onLightSnapshotDatagram(TimePoint now) {
+    SnapshotPartHeader part;
+    const wire::DropReason drop = readSnapshotDatagram(plain, decoded.header, part);
+    if (drop != wire::DropReason::kNone) {
+      ++counters.drops[static_cast<std::size_t>(drop)];
+      return;
+    }
+    if (state == ClientState::kConnected) {
+      heard(now);
+      onSnapshotPart(part, nullptr, now);
     }
   }
 
@@ -757,29 +779,31 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     }
   }
 
-  void onSnapshot(const wire::Snapshot& part, TimePoint now) {
-    const std::uint32_t tick = part.tick();
-    if (part.part_count() == 0 || part.part_count() > kMaxParts || part.part() >= part.part_count() ||
-        tick == 0) {
+  // One snapshot part, its header read by either path: `full` is the parsed part (decoded against
+  // its baseline), or null for a light part (no entities: an empty record stands for it). Both
+  // check, count, assemble and acknowledge parts the same way.
+  void onSnapshotPart(const SnapshotPartHeader& part, const wire::Snapshot* full, TimePoint now) {
+    const std::uint32_t tick = part.tick;
+    if (part.partCount == 0 || part.partCount > kMaxParts || part.part >= part.partCount || tick == 0) {
       ++counters.partsMalformed;
       return;
     }
     // A served replay's seek starts a new epoch: what an earlier one sent is of another timeline.
-    if (part.epoch() < epoch) {
+    if (part.epoch < epoch) {
       ++counters.partsOtherEpoch;
       return;
     }
-    if (part.epoch() > epoch) startEpoch(part.epoch());
+    if (part.epoch > epoch) startEpoch(part.epoch);
     // The server's own record of this client's player (intent mode), newest tick wins; checked
     // like any peer's numbers (finite) before anyone reconciles against it.
-    if (part.has_own() && (!own || tick > own->tick)) {
-      const wire::OwnPlayer& o = part.own();
-      if (std::isfinite(o.x()) && std::isfinite(o.y()) && std::isfinite(o.vx()) && std::isfinite(o.vy())) {
-        own = OwnPlayerState{tick, o.last_input(), o.x(), o.y(), o.vx(), o.vy()};
+    if (part.own && (!own || tick > own->tick)) {
+      const SnapshotOwn& o = *part.own;
+      if (std::isfinite(o.x) && std::isfinite(o.y) && std::isfinite(o.vx) && std::isfinite(o.vy)) {
+        own = OwnPlayerState{tick, o.lastInput, o.x, o.y, o.vx, o.vy};
         if (info.playerIntents) {
           updatePredictionScene();
           const std::optional<float> error =
-              prediction.reconcile(o.last_input(), {{o.x(), o.y()}, {o.vx(), o.vy()}}, secondsOf(now));
+              prediction.reconcile(o.lastInput, {{o.x, o.y}, {o.vx, o.vy}}, secondsOf(now));
           if (error) {
             if (predictionErrors.size() < kMaxPredictionErrors) predictionErrors.push_back(*error);
             ++counters.predictionSamples;
@@ -803,52 +827,57 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     }
     auto pit = pending.find(tick);
     if (pit != pending.end()) {
-      if (pit->second.partCount != part.part_count()) {
+      if (pit->second.partCount != part.partCount) {
         ++counters.partsMalformed;
         return;
       }
-      if (pit->second.have[part.part()]) {
+      if (pit->second.have[part.part]) {
         ++counters.partsDuplicate;
         return;
       }
     }
+    // Light parts are refused for a missing baseline too: the client acknowledges only ticks whose
+    // parts all came against a baseline it holds, in either mode.
     const wire::SnapshotRecord* baseline = nullptr;
-    if (part.baseline_tick() != 0) {
-      baseline = record(part.baseline_tick());
+    if (part.baselineTick != 0) {
+      baseline = record(part.baselineTick);
       if (baseline == nullptr) {
         ++counters.partsBaselineMissing;
         return;
       }
     }
     wire::SnapshotRecord decodedPart;
-    const std::string error = wire::decodeSnapshotPart(part, baseline, decodedPart);
-    if (!error.empty()) {
-      ++counters.partsMalformed;
-      lastDecodeError = error;
-      return;
+    decodedPart.tick = tick;
+    if (full != nullptr) {
+      const std::string error = wire::decodeSnapshotPart(*full, baseline, decodedPart);
+      if (!error.empty()) {
+        ++counters.partsMalformed;
+        lastDecodeError = error;
+        return;
+      }
     }
     ++counters.snapshotParts;
 
     if (pit == pending.end()) {
       Pending fresh;
-      fresh.partCount = part.part_count();
+      fresh.partCount = part.partCount;
       fresh.have.assign(fresh.partCount, false);
       fresh.parts.resize(fresh.partCount);
       pit = pending.emplace(tick, std::move(fresh)).first;
     }
     Pending& pend = pit->second;
-    pend.have[part.part()] = true;
+    pend.have[part.part] = true;
     ++pend.received;
     if (pend.received < pend.partCount) {
       if (options.interpolate) {
         toViews(decodedPart.entities);
         interp.push(tick, views, false);
       }
-      pend.parts[part.part()] = std::move(decodedPart);
+      pend.parts[part.part] = std::move(decodedPart);
       prunePending();
       return;
     }
-    pend.parts[part.part()] = std::move(decodedPart);
+    pend.parts[part.part] = std::move(decodedPart);
 
     // Every part is in: the parts' id ranges are disjoint and ascending, so their outputs in part
     // order concatenate into the whole record.
@@ -1004,6 +1033,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   std::vector<std::uint8_t> tx;         // the datagram to send, in the clear
   std::vector<std::uint8_t> sealedTx;   // ... as sent
   std::vector<std::uint8_t> plain;      // the datagram received, opened
+  wire::Packet inputPacket;             // sendInput's, reused
   wire::Decoded decoded;
   wire::KeyPair keys;  // this connection's, made at connect()
   wire::SessionSeal seal;

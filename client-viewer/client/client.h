@@ -72,6 +72,16 @@ struct ClientOptions {
   double interpolationDelaySnapshots = 2.0;
   double maxExtrapolationSeconds = 0.25;  // then the entities hold
   bool interpolate = true;                // false: no interpolation buffer (snapshots still decoded)
+  // false: light snapshots (client/snapshot_header.h), for a client that needs no positions (a
+  // load tester's players). Of each snapshot part only the tick, part, part count, baseline tick,
+  // epoch and Snapshot.own are read; the entity arrays are skipped unparsed. Parts are still
+  // checked (framing, seal, protobuf tags and lengths, part counts, baselines held), counted,
+  // assembled and acknowledged exactly as when decoding, and onSnapshot fires the same; a part
+  // that does not read is a counted drop or malformed part, as when decoding. What differs: the
+  // records hold no entities (latestSnapshot() is empty, stats().entityCount 0), the interpolation
+  // buffer holds the ticks alone (sample() gives the same kinds, with no entities), and garbage
+  // inside an entity array goes unseen. Prediction (intent mode) works as when decoding.
+  bool decodeEntities = true;
   // Fetch the static scene (obstacles, walls, paths, navmesh) once connected: part 0, then the
   // missing parts (at most 16 a request), asked again every sceneRetryInterval until all are in.
   bool fetchScene = false;
@@ -145,7 +155,7 @@ struct ClientStats {
   double serverTick = 0.0;               // estimated now
   std::size_t bufferDepth = 0;           // snapshots in the interpolation buffer
   std::size_t bufferAhead = 0;           // of which newer than the render tick
-  std::size_t entityCount = 0;           // in the newest complete snapshot
+  std::size_t entityCount = 0;           // in the newest complete snapshot (0 when light)
   std::uint32_t newestCompleteTick = 0;  // also the ack_snapshot sent
   std::uint32_t inputSequence = 0;       // of the newest input sent
 
@@ -155,7 +165,7 @@ struct ClientStats {
   std::uint64_t receiveErrors = 0;
   std::uint64_t foreignDatagrams = 0;  // from an address other than the server's
   std::array<std::uint64_t, static_cast<std::size_t>(wire::DropReason::kCount)> drops{};  // by reason
-  std::uint64_t snapshotParts = 0;                                                        // parts decoded
+  std::uint64_t snapshotParts = 0;  // parts decoded (light: read and taken)
   std::uint64_t snapshotsComplete = 0;
   std::uint64_t partsDuplicate = 0;
   std::uint64_t partsStale = 0;            // older than every baseline held (ring full)
@@ -215,7 +225,8 @@ class Client {
   asio::ip::udp::endpoint localEndpoint() const;
   Executor executor() const;
 
-  // Snapshots: the newest complete one (null before any) and the tick acknowledged with inputs.
+  // Snapshots: the newest complete one (null before any; without entities when light,
+  // ClientOptions::decodeEntities) and the tick acknowledged with inputs.
   const wire::SnapshotRecord* latestSnapshot() const;
   // Snapshot.own, the newest (servers in intent mode); nullopt before one came.
   std::optional<OwnPlayerState> ownPlayer() const;

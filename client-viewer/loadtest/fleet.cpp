@@ -28,13 +28,14 @@ Fleet::~Fleet() {
 void Fleet::spawn(std::size_t total) {
   total = std::min(total, options_.players);
   while (spawned_ < total && !stopped_) {
-    add();
+    add(options_.decodesFully(spawned_));
     ++spawned_;
   }
 }
 
-void Fleet::add() {
+void Fleet::add(bool fullDecode) {
   PlayerSettings s;
+  s.fullDecode = fullDecode;
   s.index = players_.size();
   s.server = server_;
   if (!tokens_.empty()) s.token = tokens_[s.index % tokens_.size()];
@@ -72,7 +73,7 @@ bool Fleet::churnOne() {
                         : 50.0;
   retiring_.push_back({pick, std::chrono::steady_clock::now() +
                                  std::chrono::milliseconds(static_cast<long>(std::min(ms, 2000.0)))});
-  add();
+  add(players_[pick]->fullDecode());  // in its place: as many players decode fully as before
   return true;
 }
 
@@ -178,6 +179,7 @@ Counts Fleet::counts() const {
   for (const auto& p : players_) {
     p->read([&](const PlayerRecord& r) {
       if (r.started) ++c.started;
+      if (r.started && !r.churned) ++(r.fullDecode ? c.fullDecodePlayers : c.lightDecodePlayers);
       if (r.everConnected) ++c.connected;
       if (r.left) ++c.connectedAtEnd;
       if (r.churned) ++c.churned;

@@ -64,7 +64,7 @@ class Fleet {
 
  private:
   void waitFor(std::atomic<std::size_t>& remaining, std::chrono::milliseconds limit);
-  void add();  // a new player, started
+  void add(bool fullDecode);  // a new player, started
 
   LoadOptions options_;
   asio::ip::udp::endpoint server_;

@@ -42,6 +42,22 @@ std::vector<ThresholdExpr> Thresholds::checks() const {
   return out;
 }
 
+std::optional<std::size_t> parseFullDecode(std::string_view text, std::string& error) {
+  if (text == "all") return kFullDecodeAll;
+  std::size_t n = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, n);
+  if (text.empty() || ec != std::errc() || ptr != end || n > 100'000) {
+    error = "expected a number of players from 0 to 100000, or 'all'; got '" + std::string(text) + "'";
+    return std::nullopt;
+  }
+  return n;
+}
+
+std::string fullDecodeText(std::size_t fullDecode) {
+  return fullDecode == kFullDecodeAll ? std::string("all") : std::to_string(fullDecode);
+}
+
 Thresholds capacityDefaults() {
   Thresholds t;
   t.minConnectedFraction = 1.0;
@@ -99,6 +115,14 @@ std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptio
                  "Samples of each player's interpolated view per second (stalls, extrapolation, chase/flee "
                  "targets); at most the input rate, 30")
       ->check(CLI::Range(1.0, 30.0));
+  std::string fullDecode;
+  auto* fullDecodeOption =
+      app.add_option("--full-decode", fullDecode,
+                     "Players that decode every snapshot whole (positions: NPCs lost from view, entities in "
+                     "view, chase/flee targets), N or 'all'; the others read only what acknowledging needs "
+                     "(light: timed and sampled the same, far cheaper). Default 16, all with --pattern chase "
+                     "or flee")
+          ->default_str("16");
   auto* tick = app.add_option("--max-tick-p99-ms", maxTick,
                               "Fail if the server's tick p99 exceeds this, ms (server.tick_p99_ms<=X)")
                    ->check(CLI::PositiveNumber)
@@ -172,6 +196,14 @@ std::optional<int> parseLoadOptions(int argc, const char* const* argv, LoadOptio
     }
   }
   out.pattern = *patternFromName(pattern);
+  if (fullDecodeOption->count() > 0) {
+    std::string error;
+    const auto n = parseFullDecode(fullDecode, error);
+    if (!n) return usage("--full-decode: " + error);
+    out.fullDecode = *n;
+  } else if (out.pattern == Pattern::kChase || out.pattern == Pattern::kFlee) {
+    out.fullDecode = kFullDecodeAll;  // every player steers by the NPCs it sees
+  }
   if (tick->count() > 0) out.thresholds.maxTickP99Ms = maxTick;
   if (stall->count() > 0) out.thresholds.maxStallMs = maxStall;
   if (interval->count() > 0) out.thresholds.maxSnapshotIntervalP99Ms = maxInterval;

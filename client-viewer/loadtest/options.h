@@ -1,9 +1,11 @@
 // Command-line options of steer-loadtest.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "client/address.h"
@@ -33,6 +35,16 @@ struct Thresholds {
   std::vector<ThresholdExpr> checks() const;
 };
 
+// --full-decode: how many players decode every snapshot whole.
+inline constexpr std::size_t kFullDecodeAll = static_cast<std::size_t>(-1);  // every player
+inline constexpr std::size_t kDefaultFullDecode = 16;                        // with --pattern walk or orbit
+
+// "all" or a count of players (0 or more, decimal): kFullDecodeAll or the count; nullopt, with
+// `error` saying why, otherwise.
+std::optional<std::size_t> parseFullDecode(std::string_view text, std::string& error);
+// "all" or the count.
+std::string fullDecodeText(std::size_t fullDecode);
+
 struct LoadOptions {
   std::string server;  // HOST:PORT as given
   std::string serverHost;
@@ -51,6 +63,16 @@ struct LoadOptions {
   std::uint64_t seed = 1;
   unsigned threads = 1;
   double viewRateHz = 10.0;  // samples of each player's interpolated view per second
+  // Players (the first started; a churned one's replacement takes its place) that decode every
+  // snapshot whole: the positions the NPCs lost from view, entities in view and chase and flee
+  // targets come from. The others read snapshots light (client::ClientOptions::decodeEntities
+  // false): acknowledged, timed and sampled the same, with no positions; a light player with
+  // --pattern chase or flee walks. kFullDecodeAll: every player. Default kDefaultFullDecode, all
+  // with --pattern chase or flee.
+  std::size_t fullDecode = kDefaultFullDecode;
+  bool decodesFully(std::size_t startedIndex) const {
+    return fullDecode == kFullDecodeAll || startedIndex < fullDecode;
+  }
   Thresholds thresholds;
   bool abortOnFail = false;  // stop as soon as a check that can be judged while running fails
   bool findCapacity = false;

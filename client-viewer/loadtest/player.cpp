@@ -11,6 +11,19 @@ namespace {
 using Clock = client::Clock;
 using Ms = std::chrono::duration<double, std::milli>;
 
+// Players' ticks fall on a shared grid: tick n of phase slot k is at k x kTickSlot + n x period
+// after the clock's epoch, the same for every player of that slot, so the players of one slot run
+// in one wakeup of the io_context (one timer expiry, one epoll_wait) instead of one wakeup each.
+constexpr std::chrono::nanoseconds kTickSlot = std::chrono::milliseconds(1);
+
+// The first tick of slot `offset` (since the epoch) after `now`.
+Clock::time_point nextOnGrid(Clock::time_point now, std::chrono::nanoseconds offset,
+                             std::chrono::nanoseconds period) {
+  const std::chrono::nanoseconds since = now.time_since_epoch() - offset;
+  const auto n = since.count() < 0 ? 0 : since / period + 1;
+  return Clock::time_point(std::chrono::duration_cast<Clock::duration>(offset + n * period));
+}
+
 bool terminal(client::ClientState s) {
   return s == client::ClientState::kRefused || s == client::ClientState::kTimedOut ||
          s == client::ClientState::kDisconnected || s == client::ClientState::kFailed;
@@ -28,6 +41,7 @@ Player::Player(asio::io_context& io, PlayerSettings settings)
       viewPeriod_(std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / settings_.viewRateHz))) {
   std::lock_guard lock(mutex_);
   record_.state = client_->state();
+  record_.fullDecode = settings_.fullDecode;
   if (!relayError_.empty()) {
     record_.state = client::ClientState::kFailed;
     record_.message = relayError_;
@@ -52,6 +66,7 @@ std::unique_ptr<client::Client> Player::makeClient(asio::io_context& io) {
   o.inputRateHz = settings_.inputRateHz;
   o.baselineRing = settings_.baselineRing;
   o.interpolationCapacity = settings_.interpolationCapacity;
+  o.decodeEntities = settings_.fullDecode;
   o.onSnapshot = [this](std::uint32_t tick, client::TimePoint arrival) { onSnapshot(tick, arrival); };
   return std::make_unique<client::Client>(io, std::move(o));
 }
@@ -70,9 +85,13 @@ void Player::start() {
     connectStarted_ = now;
     client_->connect(now);
     ticking_ = true;
-    // Players start their ticks at different phases, as people do.
+    // Players tick at different phases, as people do (in kTickSlot steps: the grid).
     SplitMix64 phase(mixSeed(settings_.seed, 7, settings_.index));
-    scheduled_ = now + std::chrono::duration_cast<Clock::duration>(period_ * phase.uniform());
+    const auto slots = std::max<std::int64_t>(1, period_ / kTickSlot);
+    const auto slot =
+        std::min(slots - 1, static_cast<std::int64_t>(phase.uniform() * static_cast<double>(slots)));
+    phaseOffset_ = slot * kTickSlot;
+    scheduled_ = nextOnGrid(now, phaseOffset_, period_);
     arm(scheduled_);
     std::lock_guard lock(mutex_);
     record_.state = client_->state();
@@ -99,9 +118,9 @@ void Player::onTick() {
     }
     const double dt = std::chrono::duration<double>(now - lastMove_).count();
     lastMove_ = now;
-    mover_->step(dt, settings_.pattern == Pattern::kChase || settings_.pattern == Pattern::kFlee
-                         ? nearestNpc()
-                         : std::nullopt);
+    // A light player sees no entities: it walks.
+    const bool seeks = settings_.pattern == Pattern::kChase || settings_.pattern == Pattern::kFlee;
+    mover_->step(dt, seeks && settings_.fullDecode ? nearestNpc() : std::nullopt);
     const client::ServerInfo& info = client_->server();
     const auto predicted = info.playerIntents ? client_->predictedPlayer(now) : std::nullopt;
     if (predicted) {
@@ -137,7 +156,7 @@ void Player::onTick() {
     return;
   }
   scheduled_ += period_;
-  if (scheduled_ <= now) scheduled_ = now + period_;  // late: no burst to catch up
+  if (scheduled_ <= now) scheduled_ = nextOnGrid(now, phaseOffset_, period_);  // late: no burst to catch up
   arm(scheduled_);
 }
 
@@ -160,11 +179,13 @@ void Player::onConnected(client::TimePoint now) {
     client_->setPlayer(mover_->x(), mover_->y(), 0.0f, 0.0f);
   }
   nextSecond_ = now + std::chrono::seconds(1);
-  ratesValid_ = false;  // the client's first rate window began at connect(): skip it
-  ViewLossConfig view;
-  view.interestRadius = info.interestRadius;
-  view.tickRate = tickRate_;
-  viewLoss_.emplace(view);
+  ratesValid_ = false;         // the client's first rate window began at connect(): skip it
+  if (settings_.fullDecode) {  // light players have no positions to judge
+    ViewLossConfig view;
+    view.interestRadius = info.interestRadius;
+    view.tickRate = tickRate_;
+    viewLoss_.emplace(view);
+  }
   std::lock_guard lock(mutex_);
   record_.everConnected = true;
   record_.tickRateHz = info.tickRate;
@@ -222,7 +243,7 @@ void Player::perSecond(client::TimePoint now) {
     push(kKbpsOut, s.kbpsOut);
   }
   ratesValid_ = true;
-  push(kEntities, static_cast<double>(sample_.entities.size()));
+  if (settings_.fullDecode) push(kEntities, static_cast<double>(sample_.entities.size()));
   record_.kbpsIn = s.kbpsIn;
   record_.kbpsOut = s.kbpsOut;
   copyStats(s);  // the counters live, for --abort-on-fail and the running figures

@@ -31,8 +31,9 @@ namespace steerd::loadtest {
 struct PlayerRecord {
   bool started = false;
   bool everConnected = false;
-  bool left = false;     // we disconnected it at the end
-  bool churned = false;  // we disconnected it before the end (--churn-per-second), and replaced it
+  bool left = false;       // we disconnected it at the end
+  bool churned = false;    // we disconnected it before the end (--churn-per-second), and replaced it
+  bool fullDecode = true;  // decodes snapshots whole (positions); false: light (PlayerSettings)
   client::ClientState state = client::ClientState::kIdle;
   std::string message;  // why refused, timed out, disconnected or failed
   std::array<std::vector<float>, kSeriesCount> series;
@@ -58,6 +59,11 @@ struct PlayerSettings {
   double viewRateHz = 10.0;       // samples of the interpolation buffer (at most the input rate)
   std::size_t baselineRing = 32;  // bounds memory: each record holds every entity in view
   std::size_t interpolationCapacity = 16;
+  // Decode every snapshot whole: the NPCs lost from view, entities in view and chase/flee targets
+  // need positions. false: light snapshots (client::ClientOptions::decodeEntities), which cost a
+  // fraction; the player measures everything else the same (snapshot intervals, stalls and sample
+  // kinds from the ticks, RTT, rates, prediction) and walks instead of chasing or fleeing.
+  bool fullDecode = true;
 };
 
 class Player {
@@ -78,6 +84,7 @@ class Player {
   // After leave(): closes the relay and frees the client (its snapshot ring); the record stays.
   // leave() and close() may still be called; they do nothing more.
   void retire();
+  bool fullDecode() const { return settings_.fullDecode; }
 
   // Runs `f` with the record, under the player's lock.
   template <class F>
@@ -109,6 +116,7 @@ class Player {
   client::Client::Executor strand_;  // the client's: every handler of the player runs on it
   asio::steady_timer timer_;
   std::chrono::nanoseconds period_;
+  std::chrono::nanoseconds phaseOffset_{0};  // the player's slot on the tick grid (player.cpp)
   client::TimePoint scheduled_{}, lastMove_{}, connectStarted_{}, nextSecond_{}, nextView_{};
   std::chrono::nanoseconds viewPeriod_;
   bool ticking_ = false, connected_ = false, ratesValid_ = false;

@@ -37,6 +37,9 @@ struct Counts {
   std::uint64_t relayForwardedToServer = 0, relayForwardedToClient = 0;
   std::array<std::uint64_t, 5> samples{};  // by client::SampleKind
   std::uint64_t churned = 0;               // players that left before the end and were replaced
+  // Of the players started (less those churned out): decoding snapshots whole (--full-decode), and
+  // light. The NPCs lost from view and the entities in view are from the first alone.
+  std::uint64_t fullDecodePlayers = 0, lightDecodePlayers = 0;
   // NPCs gone from a player's view while well inside its interest area (view_loss.h): seen again
   // later (lost), or not within 5 s (vanished: despawned, or lost for good).
   std::uint64_t entitiesLost = 0, entitiesVanished = 0;
@@ -93,7 +96,8 @@ struct Report {
   double rampSeconds = 0;
   double heldSeconds = 0;  // holding the players after the ramp (with --find-capacity: every step's hold)
   std::uint64_t threads = 1;
-  double testerCpuSeconds = 0;
+  double testerCpuSeconds = 0;  // the tester's process, user + system, over elapsedSeconds
+  double testerUserSeconds = 0, testerSystemSeconds = 0;
   Counts counts;
   std::array<Summary, kSeriesCount> series{};
   ServerView server;

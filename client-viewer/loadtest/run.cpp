@@ -81,11 +81,17 @@ void raiseFileLimit(std::size_t needed) {
   }
 }
 
-double cpuSeconds() {
+// The process's CPU so far (every thread), seconds.
+struct CpuTime {
+  double user = 0, system = 0;
+};
+CpuTime cpuTime() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  auto secondsOf = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return {secondsOf(u.ru_utime), secondsOf(u.ru_stime)};
 }
 
 std::optional<udp::endpoint> resolve(const LoadOptions& o, std::string& error) {
@@ -128,7 +134,7 @@ class Runner {
     last_ = first_;
     prevSecond_ = first_;
     runFirst_ = first_;
-    const double cpu0 = cpuSeconds();
+    const CpuTime cpu0 = cpuTime();
     start_ = Clock::now();
     nextProgress_ = start_ + std::chrono::seconds(1);
     lastLine_ = start_;
@@ -163,7 +169,10 @@ class Runner {
     if (auto s = scrape()) last_ = s;  // before the players leave: clients at the end
     fleet_.stop();
     report_.elapsedSeconds = seconds(Clock::now() - start_);
-    report_.testerCpuSeconds = cpuSeconds() - cpu0;
+    const CpuTime cpu = cpuTime();
+    report_.testerUserSeconds = cpu.user - cpu0.user;
+    report_.testerSystemSeconds = cpu.system - cpu0.system;
+    report_.testerCpuSeconds = report_.testerUserSeconds + report_.testerSystemSeconds;
     finish();
     const std::string table = reportTable(report_);
     std::fwrite(table.data(), 1, table.size(), stdout);

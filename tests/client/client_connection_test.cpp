@@ -816,10 +816,13 @@ TEST(ClientConnectionTest, DatagramsFromOtherAddressesAreIgnored) {
   EXPECT_EQ(client.state(), ClientState::kConnected);
 }
 
-TEST(ClientConnectionTest, MutatedSnapshotDatagramsAreSurvived) {
+// Decoding whole (decodeEntities) or light: both survive a server with the keys that sends nonsense.
+void survivesMutatedSnapshotDatagrams(bool decodeEntities) {
   asio::io_context io;
   FakeServer server(io, FakeServer::Mode::kAccept);
-  Client client(io, optionsFor(server));
+  ClientOptions options = optionsFor(server);
+  options.decodeEntities = decodeEntities;
+  Client client(io, options);
   ASSERT_TRUE(client.connect());
   ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
   std::vector<wire::EntityState> world;
@@ -881,8 +884,189 @@ TEST(ClientConnectionTest, MutatedSnapshotDatagramsAreSurvived) {
   for (const auto& p : partsFresh) server.sendSnapshot(p);
   ASSERT_TRUE(pump(io, client, server, [&] { return client.ackedTick() >= 3000; }));
   if (client.ackedTick() == 3000) {  // a mutant may have carried a later tick that decoded
-    EXPECT_EQ(*client.latestSnapshot(), fresh);
+    if (decodeEntities) {
+      EXPECT_EQ(*client.latestSnapshot(), fresh);
+    } else {
+      EXPECT_EQ(client.latestSnapshot()->tick, 3000u);
+      EXPECT_TRUE(client.latestSnapshot()->entities.empty());
+    }
   }
+}
+
+TEST(ClientConnectionTest, MutatedSnapshotDatagramsAreSurvived) { survivesMutatedSnapshotDatagrams(true); }
+
+TEST(ClientConnectionTest, MutatedSnapshotDatagramsAreSurvivedLight) {
+  survivesMutatedSnapshotDatagrams(false);
+}
+
+// A light client (decodeEntities false) and a decoding one, sent the same snapshot parts: the same
+// parts taken, refused and counted, the same ticks completed (onSnapshot) and acknowledged, the same
+// own player; the light one holds ticks without entities.
+TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
+  asio::io_context io;
+  FakeServer fullServer(io, FakeServer::Mode::kAccept);
+  FakeServer lightServer(io, FakeServer::Mode::kAccept);
+  std::vector<std::uint32_t> fullTicks, lightTicks;
+  ClientOptions fo = optionsFor(fullServer);
+  fo.onSnapshot = [&](std::uint32_t tick, TimePoint) { fullTicks.push_back(tick); };
+  ClientOptions lo = optionsFor(lightServer);
+  lo.decodeEntities = false;
+  lo.onSnapshot = [&](std::uint32_t tick, TimePoint) { lightTicks.push_back(tick); };
+  Client full(io, fo);
+  Client light(io, lo);
+  ASSERT_TRUE(full.connect());
+  ASSERT_TRUE(light.connect());
+  ASSERT_TRUE(pump(io, full, fullServer, [&] { return full.connected(); }));
+  ASSERT_TRUE(pump(io, light, lightServer, [&] { return light.connected(); }));
+
+  // Every snapshot part a client has dealt with, one way or another.
+  auto partsSeen = [](const ClientStats& s) {
+    return s.snapshotParts + s.partsDuplicate + s.partsStale + s.partsBaselineMissing + s.partsMalformed +
+           s.partsOtherEpoch;
+  };
+  std::uint64_t sent = 0;
+  auto sendBoth = [&](const wire::Snapshot& part) {
+    fullServer.sendSnapshot(part);
+    lightServer.sendSnapshot(part);
+    ++sent;
+  };
+  auto expectSame = [&](const char* step) {
+    SCOPED_TRACE(step);
+    ASSERT_TRUE(pump(io, full, fullServer, [&] { return partsSeen(full.stats()) >= sent; }));
+    ASSERT_TRUE(pump(io, light, lightServer, [&] { return partsSeen(light.stats()) >= sent; }));
+    const ClientStats f = full.stats(), l = light.stats();
+    EXPECT_EQ(l.snapshotParts, f.snapshotParts);
+    EXPECT_EQ(l.snapshotsComplete, f.snapshotsComplete);
+    EXPECT_EQ(l.partsDuplicate, f.partsDuplicate);
+    EXPECT_EQ(l.partsStale, f.partsStale);
+    EXPECT_EQ(l.partsBaselineMissing, f.partsBaselineMissing);
+    EXPECT_EQ(l.partsMalformed, f.partsMalformed);
+    EXPECT_EQ(l.snapshotsAbandoned, f.snapshotsAbandoned);
+    EXPECT_EQ(l.decodeFailures(), f.decodeFailures());
+    EXPECT_EQ(l.newestCompleteTick, f.newestCompleteTick);
+    EXPECT_EQ(light.ackedTick(), full.ackedTick());
+    EXPECT_EQ(lightTicks, fullTicks);
+    EXPECT_EQ(light.interpolation().depth(), full.interpolation().depth());
+    EXPECT_EQ(light.interpolation().newestTick(), full.interpolation().newestTick());
+  };
+
+  // Refused alike: a baseline never received; a part index past the count.
+  wire::Snapshot missingBaseline;
+  missingBaseline.set_tick(1003);
+  missingBaseline.set_baseline_tick(1001);
+  missingBaseline.set_part(0);
+  missingBaseline.set_part_count(1);
+  missingBaseline.set_id_hi(0xFFFFFFFF);
+  sendBoth(missingBaseline);
+  wire::Snapshot badIndex = missingBaseline;
+  badIndex.set_baseline_tick(0);
+  badIndex.set_part(3);
+  sendBoth(badIndex);
+  expectSame("refused parts");
+  EXPECT_EQ(light.stats().partsBaselineMissing, 1u);
+  EXPECT_EQ(light.stats().partsMalformed, 1u);
+  EXPECT_EQ(light.ackedTick(), 0u);
+
+  // A, whole, in three parts sent out of order, its first with the player's own state.
+  std::vector<wire::EntityState> worldA;
+  for (std::uint32_t id = 1; id <= 90; ++id)
+    worldA.push_back(entity(id * 2, id % 2, -90.0f + 2.0f * id, 10.0f - 0.5f * id, 0.1f * id));
+  wire::SnapshotRecord recordA;
+  std::vector<wire::Snapshot> partsA = wire::encodeSnapshot({1010, worldA, {}}, nullptr, 300, recordA);
+  ASSERT_GE(partsA.size(), 3u);
+  partsA[0].mutable_own()->set_last_input(5);
+  partsA[0].mutable_own()->set_x(1.5f);
+  partsA[0].mutable_own()->set_y(-2.5f);
+  sendBoth(partsA[1]);
+  expectSame("A's second part: pending");
+  EXPECT_EQ(light.ackedTick(), 0u);
+  for (std::size_t i = partsA.size(); i-- > 0;) {
+    if (i != 1) sendBoth(partsA[i]);
+  }
+  sendBoth(partsA[2]);  // duplicated by the network
+  expectSame("A complete");
+  EXPECT_EQ(light.ackedTick(), 1010u);
+  ASSERT_TRUE(light.ownPlayer());
+  EXPECT_EQ(light.ownPlayer()->lastInput, full.ownPlayer()->lastInput);
+  EXPECT_EQ(light.ownPlayer()->x, 1.5f);
+  EXPECT_EQ(light.ownPlayer()->tick, 1010u);
+  ASSERT_NE(light.latestSnapshot(), nullptr);
+  EXPECT_EQ(light.latestSnapshot()->tick, 1010u);
+  EXPECT_TRUE(light.latestSnapshot()->entities.empty());
+  EXPECT_EQ(light.stats().entityCount, 0u);
+  EXPECT_EQ(full.stats().entityCount, 90u);
+
+  // B, a delta against A: taken by both (the light one holds A's tick, so its baseline).
+  std::vector<wire::EntityState> updatedB;
+  for (wire::EntityState e : recordA.entities) {
+    e.x += 9;
+    updatedB.push_back(e);
+  }
+  wire::SnapshotRecord recordB;
+  const auto partsB = wire::encodeSnapshot({1012, updatedB, {}}, &recordA, 1100, recordB);
+  ASSERT_EQ(partsB.size(), 1u);
+  sendBoth(partsB[0]);
+  expectSame("B against A");
+  EXPECT_EQ(light.ackedTick(), 1012u);
+
+  // C against B, only its first part arrives: pending, not acknowledged; E against C (never whole):
+  // refused by both for its baseline; D against B, whole: acknowledged.
+  wire::SnapshotRecord recordC;
+  const auto partsC = wire::encodeSnapshot({1014, updatedB, {}}, &recordB, 150, recordC);
+  ASSERT_GE(partsC.size(), 2u);
+  sendBoth(partsC[0]);
+  wire::SnapshotRecord recordE;
+  const auto partsE = wire::encodeSnapshot({1015, updatedB, {}}, &recordC, 1100, recordE);
+  sendBoth(partsE[0]);
+  expectSame("C in part, E against C");
+  EXPECT_EQ(light.ackedTick(), 1012u);
+  EXPECT_EQ(light.stats().partsBaselineMissing, 2u);
+  EXPECT_EQ(light.interpolation().newestTick(), 1014u);
+  wire::SnapshotRecord recordD;
+  const auto partsD = wire::encodeSnapshot({1016, updatedB, {}}, &recordB, 1100, recordD);
+  sendBoth(partsD[0]);
+  sendBoth(partsA[0]);  // A again, long after: a duplicate of a tick held
+  expectSame("D against B, A again");
+  EXPECT_EQ(light.ackedTick(), 1016u);
+  EXPECT_EQ(lightTicks, (std::vector<std::uint32_t>{1010, 1012, 1016}));
+
+  // Both acknowledge 1016 to their server; sampling gives the same kinds, the light one no entities.
+  ASSERT_TRUE(pump(io, full, fullServer, [&] { return fullServer.lastInput.ack_snapshot() == 1016; }));
+  ASSERT_TRUE(pump(io, light, lightServer, [&] { return lightServer.lastInput.ack_snapshot() == 1016; }));
+  for (const double at : {1009.0, 1011.0, 1015.0, 1016.0, 1020.0, 1040.0}) {
+    Sample fs, ls;
+    full.interpolation().sample(at, fs);
+    light.interpolation().sample(at, ls);
+    EXPECT_EQ(ls.kind, fs.kind) << at;
+    EXPECT_EQ(ls.fromTick, fs.fromTick) << at;
+    EXPECT_EQ(ls.toTick, fs.toTick) << at;
+    EXPECT_TRUE(ls.entities.empty()) << at;
+    EXPECT_FALSE(fs.entities.empty()) << at;
+  }
+
+  // Garbage in snapshot datagrams, sealed by the server: counted drops for both, never fatal.
+  wire::Packet p;
+  *p.mutable_snapshot() = partsD[0];
+  std::vector<std::uint8_t> good;
+  ASSERT_TRUE(wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, p, good));
+  const ClientStats before = light.stats();
+  std::vector<std::vector<std::uint8_t>> garbage;
+  for (const std::size_t cut : {std::size_t{3}, std::size_t{9}, good.size() / 2}) {
+    garbage.push_back(std::vector<std::uint8_t>(good.begin(), good.begin() + wire::kHeaderBytes + cut));
+  }
+  auto junk = good;
+  for (std::size_t i = wire::kHeaderBytes; i < junk.size(); ++i) junk[i] = 0xFF;
+  garbage.push_back(junk);
+  for (const auto& g : garbage) lightServer.sendRaw(lightServer.sealed(g));
+  ASSERT_TRUE(pump(io, light, lightServer, [&] {
+    const ClientStats s = light.stats();
+    return s.drops[static_cast<std::size_t>(wire::DropReason::kBadBody)] >=
+           before.drops[static_cast<std::size_t>(wire::DropReason::kBadBody)] + garbage.size();
+  }));
+  EXPECT_EQ(light.stats().decodeFailures(), before.decodeFailures() + garbage.size());
+  EXPECT_EQ(light.stats().snapshotParts, before.snapshotParts);
+  EXPECT_EQ(light.state(), ClientState::kConnected);
+  EXPECT_EQ(light.ackedTick(), 1016u);
 }
 
 TEST(ClientConnectionTest, DestroyingAClientWithAReceivePendingIsSafe) {

@@ -4,6 +4,8 @@
 # hold gives exit 1 with the reason in the report; simulated loss and latency, and
 # --find-capacity, work; nobody to connect to gives exit 1; bad flags give exit 2. Nothing here
 # asserts on how long anything took.
+# Also: --full-decode's default (16 players decode snapshots whole, the rest light) and every
+# player with --pattern chase, and the tester's CPU in the report.
 set -uo pipefail
 steerd=$1
 loadtest=$2
@@ -58,6 +60,15 @@ assert d["verdict"] == "pass" and d["exit_code"] == 0 and d["failures"] == [], d
 assert d["interrupted"] is False and d["end"] == "duration" and d["connected_fraction"] == 1, d["end"]
 assert d["snapshot_jitter_ms"]["count"] == d["snapshot_interval_ms"]["count"] > 0, d["snapshot_jitter_ms"]
 assert d["server"]["send_period_ms"] > 0 and d["server"]["tick_rate_hz"] > 0, d["server"]
+# --full-decode's default: 16 players decode whole (the entities in view are theirs), 4 light; the
+# light ones' snapshots are counted, timed and acknowledged the same (no decode failure, every
+# player's snapshot intervals).
+assert d["config"]["full_decode"] == "16", d["config"]
+assert d["decode"]["full_players"] == 16 and d["decode"]["light_players"] == 4, d["decode"]
+assert "entities_in_view" in d["decode"]["from_full_only"], d["decode"]
+t = d["tester"]
+assert t["cpu_s"] > 0 and t["cores"] is not None and t["cores"] > 0, t
+assert abs(t["cpu_s"] - t["user_s"] - t["system_s"]) < 1e-3, t
 print("report: 20 connected, %d snapshots, snapshot interval p99 %.1f ms (jitter p99 %.2f ms), server tick p99 %.2f ms" % (
     c["snapshots"], d["snapshot_interval_ms"]["p99"], d["snapshot_jitter_ms"]["p99"], d["server"]["tick_p99_ms"]))
 PY
@@ -91,6 +102,8 @@ assert d["counts"]["connected"] == 5, d["counts"]
 i = d["impairment"]
 assert i["active"] is True and i["forwarded_to_server"] > 0 and i["forwarded_to_client"] > 0, i
 assert d["rtt_ms"]["p50"] >= 30, d["rtt_ms"]  # 2 x (20 +- 5) ms added
+assert d["config"]["full_decode"] == "all" and d["decode"]["full_players"] == 5, d["decode"]  # chase
+assert d["decode"]["light_players"] == 0, d["decode"]
 print("lossy: rtt p50 %.1f ms, dropped %d/%d" % (d["rtt_ms"]["p50"], i["dropped_to_server"], i["dropped_to_client"]))
 PY
 
@@ -119,7 +132,8 @@ echo "no server: exit 1"
 # 6. Usage errors: exit 2 with a message naming the flag.
 for args in "--players 5 --duration 1" "--server 127.0.0.1:$port --players 5 --duration nan" \
   "--server 127.0.0.1:$port --players 0 --duration 1" "--server nope --players 5 --duration 1" \
-  "--server 127.0.0.1:$port --players 5 --duration 1 --loss 2" "--server 127.0.0.1:$port --players 5 --duration 1 --bogus"; do
+  "--server 127.0.0.1:$port --players 5 --duration 1 --loss 2" "--server 127.0.0.1:$port --players 5 --duration 1 --bogus" \
+  "--server 127.0.0.1:$port --players 5 --duration 1 --full-decode -1"; do
   out=$(timeout 20 "$loadtest" $args 2>&1)
   rc=$?
   [ $rc -eq 2 ] || fail "'$args': exit $rc, expected 2 ($out)"

@@ -94,6 +94,61 @@ TEST(LoadOptionsTest, DefaultsAndMetricsOverride) {
   EXPECT_FALSE(o.impairment.active());
 }
 
+TEST(LoadOptionsTest, FullDecodeDefaultsCountsAndAll) {
+  LoadOptions o;
+  ASSERT_FALSE(parse({"--server", "h:1", "--players", "1000", "--duration", "1"}, o));
+  EXPECT_EQ(o.fullDecode, kDefaultFullDecode);  // walk: a few players decode whole
+  EXPECT_EQ(o.fullDecode, 16u);
+  EXPECT_TRUE(o.decodesFully(0));
+  EXPECT_TRUE(o.decodesFully(15));
+  EXPECT_FALSE(o.decodesFully(16));
+  EXPECT_FALSE(o.decodesFully(999));
+  // Chase and flee steer by the NPCs each player sees: every player decodes unless told.
+  for (const char* pattern : {"chase", "flee"}) {
+    LoadOptions c;
+    ASSERT_FALSE(parse({"--server", "h:1", "--players", "50", "--duration", "1", "--pattern", pattern}, c));
+    EXPECT_EQ(c.fullDecode, kFullDecodeAll) << pattern;
+    EXPECT_TRUE(c.decodesFully(49)) << pattern;
+  }
+  LoadOptions told;
+  ASSERT_FALSE(parse(
+      {"--server", "h:1", "--players", "50", "--duration", "1", "--pattern", "chase", "--full-decode", "4"},
+      told));
+  EXPECT_EQ(told.fullDecode, 4u);
+  EXPECT_FALSE(told.decodesFully(4));
+  LoadOptions all;
+  ASSERT_FALSE(parse({"--server", "h:1", "--players", "50", "--duration", "1", "--full-decode", "all"}, all));
+  EXPECT_EQ(all.fullDecode, kFullDecodeAll);
+  EXPECT_TRUE(all.decodesFully(10'000));
+  EXPECT_EQ(fullDecodeText(all.fullDecode), "all");
+  LoadOptions none;
+  ASSERT_FALSE(parse({"--server", "h:1", "--players", "50", "--duration", "1", "--full-decode", "0"}, none));
+  EXPECT_EQ(none.fullDecode, 0u);
+  EXPECT_FALSE(none.decodesFully(0));
+  EXPECT_EQ(fullDecodeText(none.fullDecode), "0");
+}
+
+TEST(LoadOptionsTest, BadFullDecodeSaysWhatItTakes) {
+  for (const char* bad :
+       {"-1", "abc", "", "1e3", "3.5", "16x", " 16", "100001", "ALL", "99999999999999999999999"}) {
+    LoadOptions o;
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    const auto code =
+        parse({"--server", "h:1", "--players", "5", "--duration", "1", "--full-decode", bad}, o);
+    const std::string err = testing::internal::GetCapturedStderr() + testing::internal::GetCapturedStdout();
+    ASSERT_TRUE(code) << bad;
+    EXPECT_EQ(*code, 2) << bad;
+    EXPECT_NE(err.find("--full-decode"), std::string::npos) << bad << ": " << err;
+  }
+  std::string error;
+  EXPECT_FALSE(parseFullDecode("-1", error));
+  EXPECT_NE(error.find("'all'"), std::string::npos) << error;
+  EXPECT_NE(error.find("'-1'"), std::string::npos) << error;
+  EXPECT_EQ(parseFullDecode("all", error), kFullDecodeAll);
+  EXPECT_EQ(parseFullDecode("100000", error), 100'000u);
+}
+
 TEST(LoadOptionsTest, FindCapacityHasDefaultThresholdsAndAStep) {
   LoadOptions o;
   ASSERT_FALSE(parse({"--server", "h:1", "--players", "30", "--duration", "2", "--find-capacity"}, o));

@@ -2,6 +2,7 @@
 // and table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -142,6 +143,11 @@ Report sampleReport() {
   r.server.tickP99Ms = 0.5;
   r.server.tickRateHz = 30;
   r.server.sendRateHz = 20;
+  r.testerUserSeconds = 1.5;
+  r.testerSystemSeconds = 0.6;
+  r.testerCpuSeconds = 2.1;
+  r.counts.fullDecodePlayers = 16;
+  r.counts.lightDecodePlayers = 4;
   r.verdict = judged(r.options.thresholds, r);
   return r;
 }
@@ -192,6 +198,7 @@ TEST(ReportTest, JsonParsesWithEveryKey) {
                           "impairment",
                           "server",
                           "tester",
+                          "decode",
                           "thresholds",
                           "checks",
                           "verdict",
@@ -234,6 +241,41 @@ TEST(ReportTest, JsonParsesWithEveryKey) {
   EXPECT_TRUE(d["aborted"].is_null());
   EXPECT_DOUBLE_EQ(d["connected_fraction"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(d["held_s"].get<double>(), 3.9);
+}
+
+TEST(ReportTest, TheTestersCpuAndWhoDecodedWhole) {
+  const Report r = sampleReport();
+  const nlohmann::json d = nlohmann::json::parse(reportJson(r));
+  EXPECT_DOUBLE_EQ(d["tester"]["cpu_s"].get<double>(), 2.1);
+  EXPECT_DOUBLE_EQ(d["tester"]["user_s"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(d["tester"]["system_s"].get<double>(), 0.6);
+  EXPECT_DOUBLE_EQ(d["tester"]["cores"].get<double>(), 0.5);  // 2.1 s over 4.2 s
+  EXPECT_EQ(d["config"]["full_decode"], "16");
+  EXPECT_EQ(d["decode"]["full_players"], 16);
+  EXPECT_EQ(d["decode"]["light_players"], 4);
+  const auto& only = d["decode"]["from_full_only"];
+  for (const char* k :
+       {"entities_in_view", "lost_entity_gap_ms", "counts.entities_lost", "counts.entities_vanished"}) {
+    EXPECT_NE(std::find(only.begin(), only.end(), k), only.end()) << k;
+  }
+  const std::string table = reportTable(r);
+  EXPECT_NE(table.find("over 4.2 s: 0.50 cores"), std::string::npos) << table;
+  EXPECT_NE(table.find("16 players decode snapshots whole, 4 light (--full-decode 16)"), std::string::npos)
+      << table;
+  // A threshold on the tester's cores: a figure, judged at the end.
+  const Check c = judge(expr("tester.cores<0.4"), reportJsonValue(r, false));
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(whenJudged(expr("tester.cores<0.4")), Judged::kAtEnd);
+  // Every player decoding whole.
+  Report all = sampleReport();
+  all.options.fullDecode = kFullDecodeAll;
+  all.counts.fullDecodePlayers = 20;
+  all.counts.lightDecodePlayers = 0;
+  EXPECT_NE(reportTable(all).find("every player decodes snapshots whole (--full-decode all)"),
+            std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(reportJson(all))["config"]["full_decode"], "all");
+  // Nothing elapsed: no cores.
+  EXPECT_TRUE(nlohmann::json::parse(reportJson(Report{}))["tester"]["cores"].is_null());
 }
 
 TEST(ReportTest, EmptySeriesAreNullExceptBadEventsWhichAreZero) {
