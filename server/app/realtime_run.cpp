@@ -50,7 +50,13 @@ class RealtimeServer {
         tick_(world, session, endpoint, options.tickRate),
         recorder_(recorder) {
     tick_.setObserver(recorder);
+    // A snapshot round that outlasted a tick is followed at once by the next (the world has not
+    // moved since the last tick, so the round takes that tick's picture).
+    session_.setRoundDoneHandler([this] { asio::post(io_, [this] { session_.sendDueSnapshots(); }); });
   }
+  ~RealtimeServer() { session_.setRoundDoneHandler(nullptr); }  // waits for the round in flight
+  RealtimeServer(const RealtimeServer&) = delete;
+  RealtimeServer& operator=(const RealtimeServer&) = delete;
 
   void run() {
     signals_.async_wait([this](const std::error_code& ec, int signal) {

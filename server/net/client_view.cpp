@@ -66,8 +66,9 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
   // handled first): the float's exponent and three bits of mantissa, an eighth of an octave.
   constexpr int kShift = 52;
   const auto bucketOf = [](std::uint64_t key) { return static_cast<std::size_t>(key >> kShift); };
-  bucketEnd_.assign(kPriorityBuckets, 0);
-  bucketCost_.assign(kPriorityBuckets, 0);
+  // All zero between calls (each call clears the range it used): no 32 KB to clear a snapshot.
+  bucketEnd_.resize(kPriorityBuckets, 0);
+  bucketCost_.resize(kPriorityBuckets, 0);
   std::size_t lo = kPriorityBuckets, hi = 0;
   for (const std::uint64_t key : keys_) {
     if (key == kPlayerKey) {
@@ -111,6 +112,10 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
       chosen_.push_back(~static_cast<std::uint32_t>(*k));
     }
   }
+  std::fill(bucketEnd_.begin() + static_cast<std::ptrdiff_t>(lo),
+            bucketEnd_.begin() + static_cast<std::ptrdiff_t>(hi) + 1, 0u);
+  std::fill(bucketCost_.begin() + static_cast<std::ptrdiff_t>(lo),
+            bucketCost_.begin() + static_cast<std::ptrdiff_t>(hi) + 1, 0u);
 }
 
 std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre centre,

@@ -388,20 +388,33 @@ void GameSession::afterTick() {
   flushControl();
   sendDebugInfo();
   const double perTick = config_.sendRate / config_.tickRate;
-  bool any = false;
-  for (auto& [id, player] : clients_) {
+  for (const auto& [id, player] : order_) {
     // At most two snapshots' worth: a client kept waiting by a busy round gets one, not a burst.
-    player.sendCredit = std::min(player.sendCredit + perTick, 2.0);
-    player.snapshotDue = player.sendCredit >= 1.0;
-    any = any || player.snapshotDue;
+    player->sendCredit = std::min(player->sendCredit + perTick, 2.0);
   }
-  if (!any) return;
-  const bool started =
-      sendSnapshots([](std::uint32_t, const Player& p) { return p.snapshotDue; }, false, true);
-  if (!started) {
+  if (roundInFlight()) {
     metrics_.snapshotRoundsDeferred.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  sendDueSnapshots();
+}
+
+void GameSession::setRoundDoneHandler(std::function<void()> handler) {
+  waitForSnapshots();
+  roundDone_ = std::move(handler);
+}
+
+void GameSession::sendDueSnapshots() {
+  // A round of this tick went out already: its clients have this picture, the rest wait for the
+  // next tick's.
+  if (static_cast<std::uint32_t>(world_.tick()) == lastRoundTick_) return;
+  bool any = false;
+  for (const auto& [id, player] : order_) {
+    player->snapshotDue = player->sendCredit >= 1.0;
+    any = any || player->snapshotDue;
+  }
+  if (!any || !sendSnapshots([](std::uint32_t, const Player& p) { return p.snapshotDue; }, false, true))
+    return;
   for (const RoundClient& c : round_) c.player->sendCredit = std::min(c.player->sendCredit - 1.0, 1.0);
 }
 
@@ -495,6 +508,7 @@ bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Pl
     round_.push_back(std::move(c));
   }
   if (round_.empty()) return true;
+  lastRoundTick_ = tick;
   wireStatesOf(world_, wireStates_);
   frame_ = ViewFrame{wireStates_, world_.indexCapacity(), tick};
   if (stage_ == nullptr) {
@@ -546,6 +560,7 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
   endpoint_.send(roundOut_);
   metrics_.snapshotSeconds.observe(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (roundDone_) roundDone_();
 }
 
 }  // namespace steerd::net

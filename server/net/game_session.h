@@ -59,6 +59,13 @@ class GameSession {
   void afterTick();
   // Blocks until the snapshot round in flight (if any) has been sent.
   void waitForSnapshots();
+  // With snapshot threads: called on a snapshot thread as each round has been sent. A real-time
+  // loop posts sendDueSnapshots() to its own thread, so that when a round took longer than a tick
+  // the next starts at once, not at the next tick. Set (and cleared) with no round in flight.
+  void setRoundDoneHandler(std::function<void()> handler);
+  // Starts a round for the clients due (on the simulation thread, between ticks too): none when
+  // one is in flight, nobody is due, or a round of this tick went out already.
+  void sendDueSnapshots();
   // Between ticks, while a served replay is paused: joins, leaves, acks and debug selects of
   // clients without a body, and the current tick's snapshot to each client `wantsSnapshot` names
   // that has not acknowledged it. Never changes the world: anything that would (a body, moves,
@@ -176,6 +183,8 @@ class GameSession {
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
   std::vector<OutDatagram> roundOut_;
   std::vector<std::unique_ptr<ClientView>> retired_;  // views of clients who left during a round
+  std::uint32_t lastRoundTick_ = 0;                   // the tick of the last round started
+  std::function<void()> roundDone_;                   // setRoundDoneHandler
   std::unique_ptr<SnapshotStage> stage_;              // null: rounds are built within the tick
 };
 

@@ -155,3 +155,37 @@ TEST(SnapshotStage, ClientsComingAndGoingDuringRoundsLeaveNothingBehind) {
 
 }  // namespace
 }  // namespace steerd::net
+
+namespace steerd::net {
+namespace {
+
+// The real-time loop's follow-up round (setRoundDoneHandler): called once a round, and a round
+// started between ticks never repeats the tick a client already has.
+TEST(SnapshotStage, RoundsReportWhenDoneAndNeverRepeatATick) {
+  ServerSetup setup;
+  setup.session.snapshotThreads = 2;
+  SimServer s(setup);
+  std::atomic<int> done{0};
+  s.session->setRoundDoneHandler([&] { done.fetch_add(1); });
+  SimClient c(s);
+  ASSERT_TRUE(c.connect().has_value());
+  std::map<std::uint32_t, int> ticksSeen;
+  for (int t = 0; t < 30; ++t) {
+    s.step();
+    s.session->sendDueSnapshots();  // as a round's follow-up would, between ticks
+    s.session->waitForSnapshots();
+    s.protocol->flushOutgoing(s.now);
+    wire::Decoded d;
+    while (c.receive(d)) {
+      if (d.drop == wire::DropReason::kNone && d.packet.has_snapshot())
+        ++ticksSeen[d.packet.snapshot().tick()];
+    }
+  }
+  EXPECT_GE(ticksSeen.size(), 18u);  // 20 a second at 30 ticks a second, for a second
+  for (const auto& [tick, count] : ticksSeen) EXPECT_EQ(count, 1) << "tick " << tick;
+  EXPECT_EQ(done.load(), static_cast<int>(s.metrics.snapshotsSent.load()));  // one client: a round each
+  s.session->setRoundDoneHandler(nullptr);
+}
+
+}  // namespace
+}  // namespace steerd::net
