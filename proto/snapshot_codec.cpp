@@ -233,8 +233,6 @@ std::int32_t quantizePosition(float metres) {
       std::clamp(u, -static_cast<float>(kPositionLimit), static_cast<float>(kPositionLimit)));
 }
 
-float positionMetres(std::int32_t units) { return static_cast<float>(units) / kPositionUnitsPerMetre; }
-
 std::uint32_t quantizeHeading(float hx, float hy) {
   if (!std::isfinite(hx) || !std::isfinite(hy) || (hx == 0.0f && hy == 0.0f)) return 0;
   const double turns =

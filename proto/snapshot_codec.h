@@ -45,7 +45,8 @@ struct SnapshotRecord {
 };
 
 std::int32_t quantizePosition(float metres);
-float positionMetres(std::int32_t units);
+// Inline: the server calls it for every entity in every client's view.
+inline float positionMetres(std::int32_t units) { return static_cast<float>(units) / kPositionUnitsPerMetre; }
 std::uint32_t quantizeHeading(float hx, float hy);
 float headingRadians(std::uint32_t heading);
 

@@ -189,11 +189,16 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
     // faster; the highest go first and start again from zero. The player's own body always goes.
     // By agent index: as long as the most agents alive at once (a departed agent's index comes
     // back to a newcomer, who starts from the priority it left).
+    // The gains first, in a loop of their own (it vectorises), then added by agent index.
+    gain_.resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      const auto& e = candidates[i];
-      const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
-      const float d = std::sqrt(dx * dx + dy * dy);
-      priority_[agentIndex(e.id)] += e.id == player_ ? 1e9f : 1.0f + 10.0f / (1.0f + d / 10.0f);
+      const float dx = wire::positionMetres(candidates[i].x) - cx,
+                  dy = wire::positionMetres(candidates[i].y) - cy;
+      gain_[i] = 1.0f + 10.0f / (1.0f + std::sqrt(dx * dx + dy * dy) / 10.0f);
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t id = candidates[i].id;
+      priority_[agentIndex(id)] += id == player_ ? 1e9f : gain_[i];
       keys_.push_back(keyOf(i));
     }
     chooseByPriority(budget, used);

@@ -92,6 +92,7 @@ class ClientView {
   std::deque<wire::SnapshotRecord> sent_;  // oldest first
   wire::SnapshotRecord spare_;             // the last one dropped from sent_, for its storage
   std::vector<float> priority_;            // by agent index: grows while an entity waits
+  std::vector<float> gain_;                // per candidate: this snapshot's priority gain
   std::vector<wire::EntityState> candidates_, updated_;
   std::vector<std::uint32_t> removed_;
   std::vector<std::uint64_t> keys_;                    // priority order keys (build())
