@@ -219,9 +219,10 @@ http_get /metrics >"$out/metrics-0-before.txt"
 # bounds that.
 join_limit=$(awk -v p="$players" -v r="$ramp" 'BEGIN { printf "%d", (r > 0 ? p / r : 0) + 60 }')
 tester_limit=$(awk -v d="$duration_s" -v j="$join_limit" 'BEGIN { printf "%.1f", d + j + 60 }')
+# Every player decodes snapshots whole: the soak counts NPCs lost from every player's view.
 tester_args=(--server "$srv_ip:7777" --metrics "$srv_ip:9100" --players "$players" --duration "$tester_limit"
   --ramp "$ramp" --churn-per-second "$churn" --threads 1 --seed "$seed" --report "$out/loadtest.json"
-  "${tester_impairment[@]}")
+  --full-decode all "${tester_impairment[@]}")
 log "steer-loadtest ${tester_args[*]} (in $cli_ns, $cli_ip)"
 ip netns exec "$cli_ns" "$tester" "${tester_args[@]}" >"$out/loadtest.txt" 2>"$out/loadtest.log" &
 tester_pid=$!
