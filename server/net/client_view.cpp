@@ -131,10 +131,10 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
   const float cx = centre.x, cy = centre.y;
   std::span<const wire::EntityState> candidates = states;
   if (interest.radius > 0 && hasPlayer) {
-    const float r2 = interest.radius * interest.radius;
-    for (const wire::EntityState& e : states) {
-      const float dx = wire::positionMetres(e.x) - cx, dy = wire::positionMetres(e.y) - cy;
-      if (dx * dx + dy * dy <= r2) candidates_.push_back(e);
+    if (frame.grid != nullptr) {
+      frame.grid->gather(states, cx, cy, interest.radius, marks_, candidates_);
+    } else {
+      InterestGrid::scan(states, cx, cy, interest.radius, candidates_);
     }
     candidates = candidates_;
   }

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "net/interest_grid.h"
 #include "proto/snapshot_codec.h"
 #include "world/world.h"
 
@@ -24,6 +25,7 @@ struct ViewFrame {
   std::span<const wire::EntityState> states;  // every agent's wire state, in id order (wireStatesOf)
   std::size_t indexCapacity = 0;              // World::indexCapacity() at that tick
   std::uint32_t tick = 0;
+  const InterestGrid* grid = nullptr;  // over `states`, for an interest radius (null: a scan of all)
 };
 
 // Where a client's player was at that tick (its area of interest's centre).
@@ -93,6 +95,7 @@ class ClientView {
   wire::SnapshotRecord spare_;             // the last one dropped from sent_, for its storage
   std::vector<float> priority_;            // by agent index: grows while an entity waits
   std::vector<float> gain_;                // per candidate: this snapshot's priority gain
+  std::vector<std::uint64_t> marks_;       // by state index (InterestGrid::gather)
   std::vector<wire::EntityState> candidates_, updated_;
   std::vector<std::uint32_t> removed_;
   std::vector<std::uint64_t> keys_;                    // priority order keys (build())

@@ -510,7 +510,7 @@ bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Pl
   if (round_.empty()) return true;
   lastRoundTick_ = tick;
   wireStatesOf(world_, wireStates_);
-  frame_ = ViewFrame{wireStates_, world_.indexCapacity(), tick};
+  frame_ = ViewFrame{wireStates_, world_.indexCapacity(), tick, nullptr};
   if (stage_ == nullptr) {
     buildRound([this](std::size_t count, std::size_t chunk, const SnapshotStage::Body& body) {
       world_.parallelFor(count, chunk, body);
@@ -526,6 +526,11 @@ bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Pl
 // Reads only the round's frozen data and writes only its clients' views: safe beside a tick.
 void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
   const auto start = std::chrono::steady_clock::now();
+  // The interest grid reads only the frozen states: built here, off the tick too.
+  if (roundInterest_.radius > 0.0f) {
+    interestGrid_.build(wireStates_, roundInterest_.radius);
+    frame_.grid = &interestGrid_;
+  }
   // Clients are independent: each chunk builds and encodes its clients' snapshots; the datagrams
   // are queued in join order afterwards.
   perClient_.resize(round_.size());

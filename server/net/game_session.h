@@ -178,6 +178,7 @@ class GameSession {
   // The snapshot round being built (read by the stage's threads while it is in flight).
   std::vector<wire::EntityState> wireStates_;  // its tick's, in id order
   ViewFrame frame_;
+  InterestGrid interestGrid_;  // over wireStates_, with an interest radius
   InterestConfig roundInterest_;
   std::vector<RoundClient> round_;                   // in join order
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
