@@ -408,13 +408,10 @@ void GameSession::sendDueSnapshots() {
   // A round of this tick went out already: its clients have this picture, the rest wait for the
   // next tick's.
   if (static_cast<std::uint32_t>(world_.tick()) == lastRoundTick_) return;
-  bool any = false;
-  for (const auto& [id, player] : order_) {
-    player->snapshotDue = player->sendCredit >= 1.0;
-    any = any || player->snapshotDue;
-  }
-  if (!any || !sendSnapshots([](std::uint32_t, const Player& p) { return p.snapshotDue; }, false, true))
+  const auto due = [](std::uint32_t, const Player& p) { return p.sendCredit >= 1.0; };
+  if (std::none_of(order_.begin(), order_.end(), [&](const Joined& j) { return due(j.id, *j.player); }))
     return;
+  if (!sendSnapshots(due, false, true)) return;
   for (const RoundClient& c : round_) c.player->sendCredit = std::min(c.player->sendCredit - 1.0, 1.0);
 }
 

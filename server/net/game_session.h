@@ -122,7 +122,6 @@ class GameSession {
     // starts at its own phase, so at 20 snapshots a second on 30 ticks the clients are spread over
     // the ticks (two thirds of them each tick) instead of all built on two ticks of three.
     double sendCredit = 0.0;
-    bool snapshotDue = false;
     // The newest ack that came while a round was being built (the view is the round's then).
     std::uint32_t pendingAck = 0;
   };
