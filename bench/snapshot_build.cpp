@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   net::InterestGrid grid;
   std::deque<std::uint32_t> sentTicks;
   double buildSeconds = 0, datagramSeconds = 0, statesSeconds = 0;
-  std::uint64_t snapshots = 0, bytes = 0, entities = 0, datagrams = 0;
+  std::uint64_t snapshots = 0, bytes = 0, entities = 0, datagrams = 0, encodingsBefore = 0;
   // Past the history each view keeps (its records are reused from then on, as in a server that
   // has run a while: the first 32 rounds are fresh allocations).
   const std::size_t warmup = net::ClientView::kHistory + 8;
@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
       sentTicks.pop_front();
     }
     const bool measured = round >= warmup;
+    if (round == warmup)
+      for (const auto& v : views) encodingsBefore += v.encodings();
     const auto t0 = Clock::now();
     net::wireStatesOf(*world, states);
     net::ViewFrame frame{states, world->indexCapacity(), tick, nullptr};
@@ -108,5 +110,9 @@ int main(int argc, char** argv) {
               statesSeconds * 1e6 / static_cast<double>(rounds));
   std::printf("  %.3f entities, %.3f bytes, %.2f datagrams a snapshot\n", static_cast<double>(entities) / n,
               static_cast<double>(bytes) / n, static_cast<double>(datagrams) / n);
+  std::uint64_t encodings = 0;
+  for (const auto& v : views) encodings += v.encodings();
+  std::printf("  %.3f encodings a snapshot (more than 1: over the budget, cut by bisection)\n",
+              static_cast<double>(encodings - encodingsBefore) / n);
   return 0;
 }
