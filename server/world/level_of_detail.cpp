@@ -46,13 +46,27 @@ void LevelOfDetail::compute(
       }
     }
   }
+  // Each archetype's bands, flat: (archetype * 3 + band). They ascend (the scenario file is
+  // checked), so the level is how many of them the distance reaches.
+  bands_.clear();
+  for (const Archetype& a : archetypes) bands_.insert(bands_.end(), a.lodDistances, a.lodDistances + 3);
   parallelFor(n, [&](std::size_t begin, std::size_t end) {
+    // Plain pointers in locals: the byte stores below may alias anything, and through the members
+    // every pointer would be loaded again for each slot.
+    const float* px = in.px.data();
+    const float* py = in.py.data();
+    const ArchetypeIndex* archetype = in.archetype.data();
+    const float* nearest = nearest_.data();
+    const float* bands = bands_.data();
+    std::uint8_t* levels = levels_.data();
+    const CellAxis ax = axisX_, ay = axisY_;
+    const std::size_t columns = static_cast<std::size_t>(nx_);
     for (std::size_t s = begin; s < end; ++s) {
-      const int row = axisY_.index(in.py[s]);
-      const float d = nearest_[static_cast<std::size_t>(row) * nx_ + axisX_.index(in.px[s])];
-      const float* band = archetypes[in.archetype[s]].lodDistances;
-      const std::uint8_t level = d < band[0] ? 0 : d < band[1] ? 1 : d < band[2] ? 2 : 3;
-      levels_[s] = lodDue(tick, level, static_cast<std::uint32_t>(row)) ? level : (level | kLodWaits);
+      const int row = ay.index(py[s]);
+      const float d = nearest[static_cast<std::size_t>(row) * columns + ax.index(px[s])];
+      const float* band = bands + 3 * std::size_t{archetype[s]};
+      const auto level = static_cast<std::uint8_t>((d >= band[0]) + (d >= band[1]) + (d >= band[2]));
+      levels[s] = lodDue(tick, level, static_cast<std::uint32_t>(row)) ? level : (level | kLodWaits);
     }
   });
 }

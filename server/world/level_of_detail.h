@@ -56,6 +56,7 @@ class LevelOfDetail {
  private:
   std::vector<std::uint8_t> levels_;  // by slot
   std::vector<float> nearest_;        // by coarse cell: lower bound of the distance to a focus
+  std::vector<float> bands_;          // lodDistances of every archetype, 3 each
   CellAxis axisX_, axisY_;
   int nx_ = 1, ny_ = 1;
   float cell_ = 16.0f;
