@@ -29,6 +29,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(8.0, 100000.0));
   app.add_option("--interest-radius", radius, "m around the player; 0: the whole world")
       ->check(CLI::Range(0.0, 1e6));
+  bool digest = false;
+  app.add_flag("--digest", digest,
+               "print a hash of every datagram's bytes, to check that a change keeps them (the "
+               "datagram time then includes the hashing)");
   CLI11_PARSE(app, argc, argv);
 
   ScenarioOptions o;
@@ -54,6 +58,7 @@ int main(int argc, char** argv) {
   std::deque<std::uint32_t> sentTicks;
   double buildSeconds = 0, datagramSeconds = 0, statesSeconds = 0;
   std::uint64_t snapshots = 0, bytes = 0, entities = 0, datagrams = 0, encodingsBefore = 0;
+  std::uint64_t hash = 14695981039346656037ull;  // FNV-1a over every datagram, warm-up included
   // Past the history each view keeps (its records are reused from then on, as in a server that
   // has run a while: the first 32 rounds are fresh allocations).
   const std::size_t warmup = net::ClientView::kHistory + 8;
@@ -89,6 +94,9 @@ int main(int argc, char** argv) {
         *packet.mutable_snapshot() = std::move(part);
         if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d)) return 1;
         if (measured) bytes += d.size(), ++datagrams;
+        if (digest) {
+          for (const std::uint8_t byte : d) hash = (hash ^ byte) * 1099511628211ull;
+        }
       }
       const auto e = Clock::now();
       if (!measured) continue;
@@ -114,5 +122,6 @@ int main(int argc, char** argv) {
   for (const auto& v : views) encodings += v.encodings();
   std::printf("  %.3f encodings a snapshot (more than 1: over the budget, cut by bisection)\n",
               static_cast<double>(encodings - encodingsBefore) / n);
+  if (digest) std::printf("  digest %016llx\n", static_cast<unsigned long long>(hash));
   return 0;
 }
