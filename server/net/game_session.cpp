@@ -533,12 +533,14 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
   perClient_.resize(round_.size());
   parallelFor(round_.size(), 4, [&](std::size_t begin, std::size_t end) {
     wire::Packet packet;
+    // One a thread, for its clients in turn, round after round: the parts' storage is reused.
+    thread_local std::vector<wire::Snapshot> parts;
     for (std::size_t k = begin; k < end; ++k) {
       const RoundClient& c = round_[k];
       std::vector<OutDatagram>& mine = perClient_[k];
       mine.clear();
       SnapshotStats stats;
-      std::vector<wire::Snapshot> parts = c.view->build(frame_, c.centre, roundInterest_, stats);
+      c.view->build(frame_, c.centre, roundInterest_, stats, parts);
       if (c.own && !parts.empty()) *parts.front().mutable_own() = *c.own;
       for (auto& part : parts) {
         part.set_epoch(epoch_);
