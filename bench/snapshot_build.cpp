@@ -83,16 +83,14 @@ int main(int argc, char** argv) {
     }
     const auto t1 = Clock::now();
     if (measured) statesSeconds += std::chrono::duration<double>(t1 - t0).count();
-    wire::Packet packet;
     std::vector<std::uint8_t> d;
     for (auto& v : views) {
       net::SnapshotStats stats;
       const auto a = Clock::now();
       v.build(frame, net::viewCentreOf(*world, v.player()), interest, stats, parts);
       const auto m = Clock::now();
-      for (auto& part : parts) {
-        *packet.mutable_snapshot() = std::move(part);
-        if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d)) return 1;
+      for (const auto& part : parts) {
+        if (!wire::encodeSnapshotDatagram({wire::Packet::kSnapshot, 0, 0, 0}, part, d)) return 1;
         if (measured) bytes += d.size(), ++datagrams;
         if (digest) {
           for (const std::uint8_t byte : d) hash = (hash ^ byte) * 1099511628211ull;

@@ -65,7 +65,8 @@ class ClientView {
   // fit a datagram. Records what the client will hold.
   // `states` holds every agent's wire state in id order (wireStatesOf), made once per tick for all clients.
   // Into `parts` (resized to the part count): a caller that keeps it from one snapshot to the next
-  // (one a thread) reuses the parts' storage.
+  // (one a thread) reuses the parts' storage. Each part's sizes are left cached (ByteSizeLong), for
+  // wire::encodeSnapshotDatagram.
   void build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest, SnapshotStats& stats,
              std::vector<wire::Snapshot>& parts);
   std::vector<wire::Snapshot> build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest,
