@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+
 namespace steerd::wire {
 
 namespace {
@@ -17,6 +20,22 @@ void writeU32(std::uint8_t* p, std::uint32_t v) {
 void writeU16(std::uint8_t* p, std::uint16_t v) {
   p[0] = static_cast<std::uint8_t>(v);
   p[1] = static_cast<std::uint8_t>(v >> 8);
+}
+
+bool fitsDatagram(const PacketHeader& header, std::size_t body) {
+  const std::size_t limit = kMaxDatagramBytes - (sealedKind(header.type) ? kSealOverheadBytes : 0);
+  return kHeaderBytes + body <= limit;
+}
+
+// Sizes `out` to the header and a body of `body` bytes, and writes the header.
+void startDatagram(const PacketHeader& header, std::size_t body, std::vector<std::uint8_t>& out) {
+  out.resize(kHeaderBytes + body);
+  writeU32(out.data(), kProtocolId);
+  out[4] = kProtocolVersion;
+  out[5] = header.type;
+  writeU16(out.data() + 6, header.sequence);
+  writeU16(out.data() + 8, header.ack);
+  writeU32(out.data() + 10, header.ackBits);
 }
 
 }  // namespace
@@ -102,15 +121,8 @@ bool encodeDatagram(const PacketHeader& header, const Packet& packet, std::vecto
                     std::size_t minSize) {
   out.clear();
   const std::size_t body = packet.ByteSizeLong();
-  const std::size_t limit = kMaxDatagramBytes - (sealedKind(header.type) ? kSealOverheadBytes : 0);
-  if (kHeaderBytes + body > limit) return false;
-  out.resize(kHeaderBytes + body);
-  writeU32(out.data(), kProtocolId);
-  out[4] = kProtocolVersion;
-  out[5] = header.type;
-  writeU16(out.data() + 6, header.sequence);
-  writeU16(out.data() + 8, header.ack);
-  writeU32(out.data() + 10, header.ackBits);
+  if (!fitsDatagram(header, body)) return false;
+  startDatagram(header, body, out);
   packet.SerializeWithCachedSizesToArray(out.data() + kHeaderBytes);
   if (out.size() < minSize) {
     // Padding goes inside the body (the `padding` field) so the body still parses: re-encode.
@@ -130,6 +142,25 @@ bool encodeDatagram(const PacketHeader& header, const Packet& packet, std::vecto
     out.resize(kHeaderBytes + paddedBody);
     padded.SerializeWithCachedSizesToArray(out.data() + kHeaderBytes);
   }
+  return true;
+}
+
+bool encodeSnapshotDatagram(const PacketHeader& header, const Snapshot& part,
+                            std::vector<std::uint8_t>& out) {
+  out.clear();
+  // As protobuf writes Packet's `snapshot` (its only field set): tag, length, the part.
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  const std::uint32_t tag =
+      WireFormatLite::MakeTag(Packet::kSnapshotFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  const auto size = static_cast<std::uint32_t>(part.GetCachedSize());
+  const std::size_t body =
+      CodedOutputStream::VarintSize32(tag) + CodedOutputStream::VarintSize32(size) + size;
+  if (!fitsDatagram(header, body)) return false;
+  startDatagram(header, body, out);
+  std::uint8_t* p = CodedOutputStream::WriteTagToArray(tag, out.data() + kHeaderBytes);
+  p = CodedOutputStream::WriteVarint32ToArray(size, p);
+  part.SerializeWithCachedSizesToArray(p);
   return true;
 }
 

@@ -112,6 +112,11 @@ void decodeDatagram(std::span<const std::uint8_t> datagram, Decoded& out);
 // pads the body (connect packets) to reach that datagram size.
 bool encodeDatagram(const PacketHeader& header, const Packet& packet, std::vector<std::uint8_t>& out,
                     std::size_t minSize = 0);
+// The same bytes as encodeDatagram of a Packet holding `part` (and the same limit), without
+// computing the part's size again: it takes the sizes ByteSizeLong left cached in `part`
+// (partBodyBytes calls it, so ClientView::build leaves them so), and `part` must not have
+// changed since.
+bool encodeSnapshotDatagram(const PacketHeader& header, const Snapshot& part, std::vector<std::uint8_t>& out);
 
 // Sequence numbers wrap: a is newer than b when it is less than half the range ahead.
 inline bool sequenceNewer(std::uint16_t a, std::uint16_t b) {

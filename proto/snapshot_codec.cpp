@@ -44,20 +44,27 @@ std::uint32_t predictHeading(std::uint32_t heading, std::int32_t turn, std::uint
   return static_cast<std::uint32_t>((static_cast<std::int64_t>(heading) + turned) & 255);
 }
 
-// Next state of an entity the client holds, from the values just sent.
-EntityState advanced(const EntityState& old, std::int32_t x, std::int32_t y, std::uint32_t heading,
-                     std::uint32_t tick) {
-  EntityState s = old;
-  const std::uint32_t ticks = tick - old.tick;
-  s.vx = velocityBetween(old.x, x, ticks);
-  s.vy = velocityBetween(old.y, y, ticks);
+// Next state of an entity the client holds, from the values just sent: `s` is moved on in place
+// (the encoder's record entry; filled field by field, it is never reloaded whole, which would wait
+// on the narrow stores).
+inline void advance(EntityState& s, std::int32_t x, std::int32_t y, std::uint32_t heading,
+                    std::uint32_t tick) {
+  const std::uint32_t ticks = tick - s.tick;
+  s.vx = velocityBetween(s.x, x, ticks);
+  s.vy = velocityBetween(s.y, y, ticks);
   s.turn = ticks == 0 ? 0
-                      : headingDelta(heading & 255u, old.heading) * kVelocityFraction /
+                      : headingDelta(heading & 255u, s.heading) * kVelocityFraction /
                             static_cast<std::int32_t>(ticks);
   s.x = x;
   s.y = y;
   s.heading = heading & 255u;
   s.tick = tick;
+}
+
+EntityState advanced(const EntityState& old, std::int32_t x, std::int32_t y, std::uint32_t heading,
+                     std::uint32_t tick) {
+  EntityState s = old;
+  advance(s, x, y, heading, tick);
   return s;
 }
 
@@ -94,14 +101,29 @@ struct Item {
 
 class PartBuilder {
  public:
-  PartBuilder(const SnapshotContent& c, const SnapshotRecord* baseline) : content_(c), baseline_(baseline) {}
+  PartBuilder(const SnapshotContent& c, const SnapshotRecord* baseline, std::size_t maxPartBytes)
+      : content_(c),
+        baseline_(baseline),
+        // A column has at most one value per item, and each value costs at least a byte of the
+        // part: reserved up front, adding seldom reallocates (a reused part has the room already).
+        reserveUpdated_(static_cast<int>(std::min(c.updated.size(), maxPartBytes))),
+        reserveRemoved_(static_cast<int>(std::min(c.removed.size(), maxPartBytes))) {}
 
-  void start(std::uint32_t idLo) {
-    part_.Clear();
-    part_.set_tick(content_.tick);
-    part_.set_baseline_tick(baseline_ ? baseline_->tick : 0);
-    part_.set_id_lo(idLo);
-    bits_.clear();
+  // Starts filling `part` (cleared; the storage of its columns is kept).
+  void start(Snapshot& part, std::uint32_t idLo) {
+    part_ = &part;
+    part.Clear();
+    part.set_tick(content_.tick);
+    part.set_baseline_tick(baseline_ ? baseline_->tick : 0);
+    part.set_id_lo(idLo);
+    part.mutable_residual()->Reserve(reserveUpdated_);
+    part.mutable_new_id()->Reserve(reserveUpdated_);
+    part.mutable_new_archetype()->Reserve(reserveUpdated_);
+    part.mutable_new_x()->Reserve(reserveUpdated_);
+    part.mutable_new_y()->Reserve(reserveUpdated_);
+    part.mutable_new_heading()->Reserve(reserveUpdated_);
+    part.mutable_removed()->Reserve(reserveRemoved_);
+    bits_ = part.mutable_kept();  // filled in place; cleared by finish() when every entity is kept
     baseCount_ = 0;
     allKept_ = true;
     prevRemoved_ = idLo;
@@ -115,8 +137,8 @@ class PartBuilder {
     std::size_t cost = 0;
     if (it.base != nullptr) {
       const bool kept = it.now != nullptr;
-      if (baseCount_ % 8 == 0) bits_.push_back(0);
-      if (kept) bits_.back() |= static_cast<char>(1u << (baseCount_ % 8));
+      if (baseCount_ % 8 == 0) bits_->push_back(0);
+      if (kept) bits_->back() |= static_cast<char>(1u << (baseCount_ % 8));
       allKept_ = allKept_ && kept;
       ++baseCount_;
       cost += baseCount_ % 8 == 1 ? 1 : 0;
@@ -127,17 +149,17 @@ class PartBuilder {
         const std::int32_t dy = it.now->y - predict(b.y, b.vy, ticks);
         const std::int32_t dh = headingDelta(it.now->heading, predictHeading(b.heading, b.turn, ticks));
         const std::uint32_t word = packResidual(dx, dy, dh);
-        part_.add_residual(word);
+        part_->add_residual(word);
         cost += varintBytes(word);
         if (word == kEscapeWord) {
-          part_.add_escaped(dx);
-          part_.add_escaped(dy);
-          part_.add_escaped(dh);
+          part_->add_escaped(dx);
+          part_->add_escaped(dy);
+          part_->add_escaped(dh);
           cost += zigzagBytes(dx) + zigzagBytes(dy) + zigzagBytes(dh);
         }
-        record.push_back(advanced(b, it.now->x, it.now->y, it.now->heading, content_.tick));
+        advance(record.emplace_back(b), it.now->x, it.now->y, it.now->heading, content_.tick);
       } else if (it.removed) {
-        part_.add_removed(it.id - prevRemoved_);
+        part_->add_removed(it.id - prevRemoved_);
         cost += varintBytes(it.id - prevRemoved_);
         prevRemoved_ = it.id;
       } else {
@@ -145,11 +167,11 @@ class PartBuilder {
       }
     } else if (it.now != nullptr) {
       const EntityState& n = *it.now;
-      part_.add_new_id(n.id - prevNew_);
-      part_.add_new_archetype(n.archetype);
-      part_.add_new_x(n.x - prevNewX_);
-      part_.add_new_y(n.y - prevNewY_);
-      part_.add_new_heading(n.heading & 255u);
+      part_->add_new_id(n.id - prevNew_);
+      part_->add_new_archetype(n.archetype);
+      part_->add_new_x(n.x - prevNewX_);
+      part_->add_new_y(n.y - prevNewY_);
+      part_->add_new_heading(n.heading & 255u);
       cost += varintBytes(n.id - prevNew_) + varintBytes(n.archetype) + zigzagBytes(n.x - prevNewX_) +
               zigzagBytes(n.y - prevNewY_) + varintBytes(n.heading & 255u);
       prevNew_ = n.id;
@@ -167,18 +189,18 @@ class PartBuilder {
 
   std::size_t estimate() const { return estimate_; }
 
-  Snapshot finish(std::uint32_t idHi) {
-    part_.set_id_hi(idHi);
-    part_.set_all_kept(allKept_);
-    if (!allKept_) part_.set_kept(bits_);
-    return std::move(part_);  // start() clears it for the next part
+  void finish(std::uint32_t idHi) {
+    part_->set_id_hi(idHi);
+    part_->set_all_kept(allKept_);
+    if (allKept_) bits_->clear();
   }
 
  private:
   const SnapshotContent& content_;
   const SnapshotRecord* baseline_;
-  Snapshot part_;
-  std::string bits_;
+  const int reserveUpdated_, reserveRemoved_;
+  Snapshot* part_ = nullptr;
+  std::string* bits_ = nullptr;  // part_'s kept bitmask
   std::size_t baseCount_ = 0;
   bool allKept_ = true;
   std::uint32_t prevRemoved_ = 0, prevNew_ = 0;
@@ -250,17 +272,21 @@ std::size_t partBodyBytes(const Snapshot& part) {
   return 1 + varintBytes(n) + n;
 }
 
-std::vector<Snapshot> encodeSnapshot(const SnapshotContent& content, const SnapshotRecord* baseline,
-                                     std::size_t maxPartBytes, SnapshotRecord& record) {
+void encodeSnapshot(const SnapshotContent& content, const SnapshotRecord* baseline, std::size_t maxPartBytes,
+                    SnapshotRecord& record, std::vector<Snapshot>& parts) {
   MergedItems items(content, baseline);
   record.tick = content.tick;
   record.entities.clear();
   record.entities.reserve(items.count());
 
-  std::vector<Snapshot> parts;
-  PartBuilder builder(content, baseline);
+  std::size_t count = 0;  // parts filled; those of `parts` past it are reused, or dropped at the end
+  const auto nextPart = [&]() -> Snapshot& {
+    if (count == parts.size()) parts.emplace_back();
+    return parts[count++];
+  };
+  PartBuilder builder(content, baseline, maxPartBytes);
   std::uint32_t idLo = 0;
-  builder.start(idLo);
+  builder.start(nextPart(), idLo);
   // Worst case for one item: an escaped residual or a new entity with 5-byte varints.
   const std::size_t worstItem = 32;
   const std::size_t budget = maxPartBytes > worstItem + 80 ? maxPartBytes - worstItem - 16 : 64;
@@ -268,17 +294,24 @@ std::vector<Snapshot> encodeSnapshot(const SnapshotContent& content, const Snaps
     const Item item = items.next();
     builder.add(item, record.entities);
     if (!items.done() && builder.estimate() >= budget) {
-      parts.push_back(builder.finish(item.id));
+      builder.finish(item.id);
       idLo = item.id + 1;
-      builder.start(idLo);
+      builder.start(nextPart(), idLo);
     }
   }
-  parts.push_back(builder.finish(kIdMax));
-  const auto count = static_cast<std::uint32_t>(parts.size());
-  for (std::uint32_t p = 0; p < count; ++p) {
+  builder.finish(kIdMax);
+  parts.resize(count);
+  const auto partCount = static_cast<std::uint32_t>(count);
+  for (std::uint32_t p = 0; p < partCount; ++p) {
     parts[p].set_part(p);
-    parts[p].set_part_count(count);
+    parts[p].set_part_count(partCount);
   }
+}
+
+std::vector<Snapshot> encodeSnapshot(const SnapshotContent& content, const SnapshotRecord* baseline,
+                                     std::size_t maxPartBytes, SnapshotRecord& record) {
+  std::vector<Snapshot> parts;
+  encodeSnapshot(content, baseline, maxPartBytes, record, parts);
   return parts;
 }
 

@@ -64,6 +64,10 @@ struct SnapshotContent {
 // it has every part into `record`.
 std::vector<Snapshot> encodeSnapshot(const SnapshotContent& content, const SnapshotRecord* baseline,
                                      std::size_t maxPartBytes, SnapshotRecord& record);
+// The same into `parts`, resized to the part count: the messages already there are cleared and
+// refilled, so a caller that keeps `parts` from one snapshot to the next reuses their storage.
+void encodeSnapshot(const SnapshotContent& content, const SnapshotRecord* baseline, std::size_t maxPartBytes,
+                    SnapshotRecord& record, std::vector<Snapshot>& parts);
 
 // Decodes one part. `baseline` must be the record of part.baseline_tick() (null when that is 0).
 // Appends the entities of the part's id range, sorted, to `out` (its tick is set). Returns an error

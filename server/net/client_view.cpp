@@ -59,8 +59,9 @@ const wire::SnapshotRecord* ClientView::baseline() const {
 
 void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
   constexpr std::uint64_t kPlayerKey = ~std::uint64_t{0};
+  const std::uint8_t* const inBaseline = inBaseline_.data();  // locals, not reloaded after each store
   const auto costOf = [&](std::uint64_t key) -> std::size_t {
-    return inBaseline_[~static_cast<std::uint32_t>(key)] ? 2 : 10;
+    return inBaseline[~static_cast<std::uint32_t>(key)] ? 2 : 10;
   };
   // A key's bucket: its top 12 bits past the sign (0 for every priority: the player's key is
   // handled first): the float's exponent and three bits of mantissa, an eighth of an octave.
@@ -69,6 +70,8 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
   // All zero between calls (each call clears the range it used): no 32 KB to clear a snapshot.
   bucketEnd_.resize(kPriorityBuckets, 0);
   bucketCost_.resize(kPriorityBuckets, 0);
+  std::uint32_t* const bucketEnd = bucketEnd_.data();
+  std::uint32_t* const bucketCost = bucketCost_.data();
   std::size_t lo = kPriorityBuckets, hi = 0;
   for (const std::uint64_t key : keys_) {
     if (key == kPlayerKey) {
@@ -77,8 +80,8 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
       continue;
     }
     const std::size_t b = bucketOf(key);
-    ++bucketEnd_[b];
-    bucketCost_[b] += static_cast<std::uint32_t>(costOf(key));
+    ++bucketEnd[b];
+    bucketCost[b] += static_cast<std::uint32_t>(costOf(key));
     lo = std::min(lo, b);
     hi = std::max(hi, b);
   }
@@ -90,8 +93,9 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
     bucketEnd_[b] = end - bucketEnd_[b];  // its start, for now
   }
   byBucket_.resize(end);
+  std::uint64_t* const byBucket = byBucket_.data();
   for (const std::uint64_t key : keys_) {
-    if (key != kPlayerKey) byBucket_[bucketEnd_[bucketOf(key)]++] = key;
+    if (key != kPlayerKey) byBucket[bucketEnd[bucketOf(key)]++] = key;
   }
   // Greedy in priority order: a bucket whose whole cost fits goes as it is; the one where the
   // budget runs out (and any after it, while two bytes are left) is sorted and taken key by key.
@@ -118,8 +122,8 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
             bucketCost_.begin() + static_cast<std::ptrdiff_t>(hi) + 1, 0u);
 }
 
-std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre centre,
-                                              const InterestConfig& interest, SnapshotStats& stats) {
+void ClientView::build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest,
+                       SnapshotStats& stats, std::vector<wire::Snapshot>& parts) {
   const std::span<const wire::EntityState> states = frame.states;
   const std::uint32_t tick = frame.tick;
   const wire::SnapshotRecord* base = baseline();
@@ -144,7 +148,7 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
   inBaseline_.assign(n, 0);
   removed_.clear();
   if (base != nullptr) {
-    const std::vector<wire::EntityState>& held = base->entities;
+    const std::span<const wire::EntityState> held = base->entities;  // a local: not reloaded a step
     std::size_t j = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
       while (j < held.size() && held[j].id < candidates[i].id) removed_.push_back(held[j++].id);
@@ -180,7 +184,8 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
   keys_.clear();
   chosen_.clear();
   std::size_t used = fixed;
-  if (total <= budget) {
+  const bool everythingFits = total <= budget;
+  if (everythingFits) {
     // Everything fits: all of it goes, in id order, and nobody's priority grows.
     for (std::uint32_t i = 0; i < n; ++i) chosen_.push_back(i);
     used = total;
@@ -189,17 +194,22 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
     // faster; the highest go first and start again from zero. The player's own body always goes.
     // By agent index: as long as the most agents alive at once (a departed agent's index comes
     // back to a newcomer, who starts from the priority it left).
-    // The gains first, in a loop of their own (it vectorises), then added by agent index.
+    // The gains first, then added by agent index. The squared distances are gathered from the
+    // states in a loop of their own, so that the one with the square root and the divisions
+    // reads an array and vectorises (the same operations on each value: the same floats).
     gain_.resize(n);
+    float* const gain = gain_.data();
     for (std::uint32_t i = 0; i < n; ++i) {
       const float dx = wire::positionMetres(candidates[i].x) - cx,
                   dy = wire::positionMetres(candidates[i].y) - cy;
-      gain_[i] = 1.0f + 10.0f / (1.0f + std::sqrt(dx * dx + dy * dy) / 10.0f);
+      gain[i] = dx * dx + dy * dy;
     }
+    for (std::uint32_t i = 0; i < n; ++i) gain[i] = 1.0f + 10.0f / (1.0f + std::sqrt(gain[i]) / 10.0f);
+    keys_.resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::uint32_t id = candidates[i].id;
-      priority_[agentIndex(id)] += id == player_ ? 1e9f : gain_[i];
-      keys_.push_back(keyOf(i));
+      priority_[agentIndex(id)] += id == player_ ? 1e9f : gain[i];
+      keys_[i] = keyOf(i);
     }
     chooseByPriority(budget, used);
   }
@@ -207,24 +217,39 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
   // The record reuses the storage of the one that last fell out of the history (no allocation
   // a snapshot once the history is full).
   wire::SnapshotRecord record = std::move(spare_);
-  std::vector<wire::Snapshot> parts;
   std::size_t encodedCount = 0, encodedBytes = 0;  // the last encoding's
+  std::span<const wire::EntityState> updated;      // the last encoding's entities
   const auto encodeFirst = [&](std::size_t count) {
     ++encodings_;
-    // In id order: the chosen ones' indices marked, then one walk (candidates are in id order).
-    selected_.assign(n, 0);
-    for (std::size_t k = 0; k < chosen_.size(); ++k) {
-      if (k < count || candidates[chosen_[k]].id == player_) selected_[chosen_[k]] = 1;
-    }
-    updated_.clear();
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (selected_[i] != 0) updated_.push_back(candidates[i]);
+    if (everythingFits && count >= chosen_.size()) {
+      // Every candidate goes (chosen_ holds each index once): read in place. Only then: a choice
+      // by priority may hold an index twice (the player's key maps to index 0).
+      updated = candidates;
+    } else {
+      // In id order: the chosen ones' indices marked, then one walk (candidates are in id order)
+      // that copies every candidate and keeps the marked ones (no branch to mispredict).
+      const std::uint32_t* const chosen = chosen_.data();
+      const std::size_t take = std::min(count, chosen_.size());
+      selected_.assign(n, 0);
+      std::uint8_t* const selected = selected_.data();
+      for (std::size_t k = 0; k < take; ++k) selected[chosen[k]] = 1;
+      for (std::size_t k = take; k < chosen_.size(); ++k) {
+        if (candidates[chosen[k]].id == player_) selected[chosen[k]] = 1;
+      }
+      if (updated_.size() < n) updated_.resize(n);
+      wire::EntityState* const out = updated_.data();
+      std::size_t m = 0;
+      for (std::uint32_t i = 0; i < n; ++i) {
+        out[m] = candidates[i];
+        m += selected[i];
+      }
+      updated = std::span<const wire::EntityState>(out, m);
     }
     record.tick = 0;
     record.entities.clear();
-    const wire::SnapshotContent content{tick, updated_, removed_};
+    const wire::SnapshotContent content{tick, updated, removed_};
     // Packet wrapper: one tag byte and a two-byte length.
-    parts = wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record);
+    wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record, parts);
     std::size_t bytes = 0;
     for (const auto& part : parts) bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
     encodedCount = count;
@@ -266,20 +291,19 @@ std::vector<wire::Snapshot> ClientView::build(const ViewFrame& frame, ViewCentre
   }
   ++snapshotsBuilt_;
   if (actual > interest.budgetBytes) ++snapshotsOverBudget_;
-  for (const auto& e : updated_) {
+  for (const auto& e : updated) {
     if (agentIndex(e.id) < priority_.size()) priority_[agentIndex(e.id)] = 0.0f;
   }
-  stats.entitiesWaiting = n - updated_.size();
+  stats.entitiesWaiting = n - updated.size();
   const double ratio = static_cast<double>(actual) / static_cast<double>(std::max<std::size_t>(used, 1));
   costScale_ = std::clamp(0.8 * costScale_ + 0.2 * ratio, 0.25, 8.0);
-  stats.entitiesSent = updated_.size();
+  stats.entitiesSent = updated.size();
   sent_.push_back(std::move(record));
   while (sent_.size() > kHistory) {
     spare_ = std::move(sent_.front());
     sent_.pop_front();
   }
   if (acked_ != 0 && baseline() == nullptr) acked_ = 0;  // fell out of the history: next one is whole
-  return parts;
 }
 
 }  // namespace steerd::net

@@ -64,8 +64,17 @@ class ClientView {
   // Chooses what to send at `tick` and encodes it against the acked baseline, in parts that each
   // fit a datagram. Records what the client will hold.
   // `states` holds every agent's wire state in id order (wireStatesOf), made once per tick for all clients.
+  // Into `parts` (resized to the part count): a caller that keeps it from one snapshot to the next
+  // (one a thread) reuses the parts' storage. Each part's sizes are left cached (ByteSizeLong), for
+  // wire::encodeSnapshotDatagram.
+  void build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest, SnapshotStats& stats,
+             std::vector<wire::Snapshot>& parts);
   std::vector<wire::Snapshot> build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest,
-                                    SnapshotStats& stats);
+                                    SnapshotStats& stats) {
+    std::vector<wire::Snapshot> parts;
+    build(frame, centre, interest, stats, parts);
+    return parts;
+  }
   // The same, from the world as it is now.
   std::vector<wire::Snapshot> build(const World& world, std::span<const wire::EntityState> states,
                                     std::uint32_t tick, const InterestConfig& interest,
@@ -96,7 +105,8 @@ class ClientView {
   std::vector<float> priority_;            // by agent index: grows while an entity waits
   std::vector<float> gain_;                // per candidate: this snapshot's priority gain
   std::vector<std::uint64_t> marks_;       // by state index (InterestGrid::gather)
-  std::vector<wire::EntityState> candidates_, updated_;
+  std::vector<wire::EntityState> candidates_;
+  std::vector<wire::EntityState> updated_;  // the chosen candidates first (build()), sized for all
   std::vector<std::uint32_t> removed_;
   std::vector<std::uint64_t> keys_;                    // priority order keys (build())
   std::vector<std::uint64_t> byBucket_;                // keys_ by priority bucket, highest first

@@ -532,19 +532,24 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
   // are queued in join order afterwards.
   perClient_.resize(round_.size());
   parallelFor(round_.size(), 4, [&](std::size_t begin, std::size_t end) {
-    wire::Packet packet;
+    // One a thread, for its clients in turn, round after round: the parts' storage is reused.
+    thread_local std::vector<wire::Snapshot> parts;
     for (std::size_t k = begin; k < end; ++k) {
       const RoundClient& c = round_[k];
       std::vector<OutDatagram>& mine = perClient_[k];
       mine.clear();
       SnapshotStats stats;
-      std::vector<wire::Snapshot> parts = c.view->build(frame_, c.centre, roundInterest_, stats);
-      if (c.own && !parts.empty()) *parts.front().mutable_own() = *c.own;
-      for (auto& part : parts) {
+      c.view->build(frame_, c.centre, roundInterest_, stats, parts);
+      for (std::size_t p = 0; p < parts.size(); ++p) {
+        wire::Snapshot& part = parts[p];
+        const bool withOwn = p == 0 && c.own;
+        if (withOwn) *part.mutable_own() = *c.own;
         part.set_epoch(epoch_);
-        *packet.mutable_snapshot() = std::move(part);
+        // build() left the part's sizes cached (it measured the part): measured again only when
+        // something was added here since.
+        if (withOwn || epoch_ != 0) part.ByteSizeLong();
         OutDatagram d{c.id, {}};
-        if (!wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, d.bytes)) {
+        if (!wire::encodeSnapshotDatagram({wire::Packet::kSnapshot, 0, 0, 0}, part, d.bytes)) {
           spdlog::error("snapshot part for client {} over {} bytes: not sent", c.id, wire::kMaxDatagramBytes);
           continue;
         }

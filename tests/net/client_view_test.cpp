@@ -33,6 +33,13 @@ struct Stream {
     const auto tick = static_cast<std::uint32_t>(world->tick());
     std::size_t bytes = 0;
     for (const auto& part : view.build(*world, states, tick, interest, stats)) {
+      // build() leaves the parts' sizes cached: framed from them, the datagram is the same.
+      std::vector<std::uint8_t> framed, plain;
+      EXPECT_TRUE(wire::encodeSnapshotDatagram({wire::Packet::kSnapshot, 0, 0, 0}, part, framed));
+      wire::Packet packet;
+      *packet.mutable_snapshot() = part;
+      EXPECT_TRUE(wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, packet, plain));
+      EXPECT_EQ(framed, plain);
       bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
     }
     if (ack) view.acknowledge(tick);

@@ -4,6 +4,8 @@
 
 #include <random>
 
+#include "proto/snapshot_codec.h"
+
 namespace steerd::wire {
 namespace {
 
@@ -100,6 +102,54 @@ TEST(Packet, RefusesToEncodeOverTheLimit) {
   std::vector<std::uint8_t> d{1, 2, 3};
   EXPECT_FALSE(encodeDatagram({Packet::kRefuse, 0, 0, 0}, p, d));
   EXPECT_TRUE(d.empty());
+}
+
+// The server frames snapshot parts without measuring them again: the bytes must be the ones
+// encodeDatagram makes of a Packet holding the part, also with what the session adds (own, epoch).
+TEST(Packet, ASnapshotPartFramedFromItsCachedSizesIsTheSameDatagram) {
+  std::mt19937 rng(3);
+  std::vector<EntityState> now;
+  for (std::uint32_t i = 0; i < 700; ++i) {
+    EntityState e;
+    e.id = 1 + i * (1 + rng() % 5);
+    e.archetype = rng() % 6;
+    e.x = static_cast<std::int32_t>(rng() % 200000) - 100000;
+    e.y = static_cast<std::int32_t>(rng() % 200000) - 100000;
+    e.heading = rng() % 256;
+    now.push_back(e);
+  }
+  SnapshotRecord record;
+  for (const std::size_t maxPart : {kMaxBodyBytes - 3, std::size_t{300}}) {
+    std::vector<Snapshot> parts = encodeSnapshot({10, now, {}}, nullptr, maxPart, record);
+    ASSERT_GT(parts.size(), 1u);
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      Snapshot& part = parts[k];
+      if (k == 1) {
+        part.mutable_own()->set_last_input(77);
+        part.mutable_own()->set_x(1.5f);
+        part.set_epoch(300);
+      }
+      partBodyBytes(part);  // caches the sizes, as ClientView::build does
+      Packet packet;
+      *packet.mutable_snapshot() = part;
+      std::vector<std::uint8_t> plain, framed;
+      const PacketHeader header{Packet::kSnapshot, static_cast<std::uint16_t>(k), 9, 0x5u};
+      ASSERT_TRUE(encodeDatagram(header, packet, plain));
+      ASSERT_TRUE(encodeSnapshotDatagram(header, part, framed));
+      EXPECT_EQ(plain, framed) << "part " << k;
+    }
+  }
+  // Over the limit: refused by both, nothing written.
+  Snapshot big;
+  big.set_tick(1);
+  for (int i = 0; i < 2000; ++i) big.add_residual(300);
+  big.ByteSizeLong();
+  Packet packet;
+  *packet.mutable_snapshot() = big;
+  std::vector<std::uint8_t> plain, framed;
+  EXPECT_FALSE(encodeDatagram({Packet::kSnapshot, 0, 0, 0}, packet, plain));
+  EXPECT_FALSE(encodeSnapshotDatagram({Packet::kSnapshot, 0, 0, 0}, big, framed));
+  EXPECT_TRUE(framed.empty());
 }
 
 TEST(Packet, RandomBytesNeverCrashAndAreMostlyDropped) {
