@@ -58,11 +58,8 @@ const wire::SnapshotRecord* ClientView::baseline() const {
 }
 
 void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
-  constexpr std::uint64_t kPlayerKey = ~std::uint64_t{0};
   const std::uint8_t* const inBaseline = inBaseline_.data();  // locals, not reloaded after each store
-  const auto costOf = [&](std::uint64_t key) -> std::size_t {
-    return inBaseline[~static_cast<std::uint32_t>(key)] ? 2 : 10;
-  };
+  const auto costOf = [&](std::uint64_t key) -> std::size_t { return inBaseline[indexOfKey(key)] ? 2 : 10; };
   // A key's bucket: its top 12 bits past the sign (0 for every priority: the player's key is
   // handled first): the float's exponent and three bits of mantissa, an eighth of an octave.
   constexpr int kShift = 52;
@@ -74,8 +71,8 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
   std::uint32_t* const bucketCost = bucketCost_.data();
   std::size_t lo = kPriorityBuckets, hi = 0;
   for (const std::uint64_t key : keys_) {
-    if (key == kPlayerKey) {
-      chosen_.push_back(~static_cast<std::uint32_t>(key));  // always goes, first
+    if (isPlayerKey(key)) {
+      chosen_.push_back(indexOfKey(key));  // always goes, first
       used += costOf(key);
       continue;
     }
@@ -95,7 +92,7 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
   byBucket_.resize(end);
   std::uint64_t* const byBucket = byBucket_.data();
   for (const std::uint64_t key : keys_) {
-    if (key != kPlayerKey) byBucket[bucketEnd[bucketOf(key)]++] = key;
+    if (!isPlayerKey(key)) byBucket[bucketEnd[bucketOf(key)]++] = key;
   }
   // Greedy in priority order: a bucket whose whole cost fits goes as it is; the one where the
   // budget runs out (and any after it, while two bytes are left) is sorted and taken key by key.
@@ -177,10 +174,9 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
   // highest accumulated priority (a non-negative float, whose bits order as integers), then the
   // lowest id (candidates are in id order, so the lowest index).
   const auto keyOf = [&](std::uint32_t i) -> std::uint64_t {
-    if (candidates[i].id == player_) return ~std::uint64_t{0};
+    if (candidates[i].id == player_) return kPlayerKeyHigh | ~i;
     return std::uint64_t{std::bit_cast<std::uint32_t>(priority_[agentIndex(candidates[i].id)])} << 32 | (~i);
   };
-  const auto indexOfKey = [](std::uint64_t key) { return ~static_cast<std::uint32_t>(key); };
   keys_.clear();
   chosen_.clear();
   std::size_t used = fixed;
@@ -222,8 +218,7 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
   const auto encodeFirst = [&](std::size_t count) {
     ++encodings_;
     if (everythingFits && count >= chosen_.size()) {
-      // Every candidate goes (chosen_ holds each index once): read in place. Only then: a choice
-      // by priority may hold an index twice (the player's key maps to index 0).
+      // Every candidate goes: read in place.
       updated = candidates;
     } else {
       // In id order: the chosen ones' indices marked, then one walk (candidates are in id order)

@@ -55,6 +55,8 @@ class ClientView {
   std::uint32_t ackedTick() const { return acked_; }
   // Snapshot records held as possible baselines: from the acked one on, at most kHistory.
   std::size_t recordsKept() const { return sent_.size(); }
+  // What the client holds after the newest snapshot (null before the first).
+  const wire::SnapshotRecord* newestRecord() const { return sent_.empty() ? nullptr : &sent_.back(); }
   // The client starts afresh (a served replay's seek): the next snapshot is whole.
   void forgetBaselines() {
     acked_ = 0;
@@ -96,6 +98,12 @@ class ClientView {
   // out), appended to chosen_; `used` grows by their estimated cost.
   void chooseByPriority(std::size_t budget, std::size_t& used);
   static constexpr std::size_t kPriorityBuckets = 4096;
+  // Priority keys: (priority float bits << 32 | ~candidate index), larger first. The player's own
+  // body has all ones above its index: first, before any priority (a float's bits, even NaN's,
+  // stay below 0xffffffff).
+  static constexpr std::uint64_t kPlayerKeyHigh = 0xffffffff00000000ull;
+  static constexpr bool isPlayerKey(std::uint64_t key) { return (key & kPlayerKeyHigh) == kPlayerKeyHigh; }
+  static constexpr std::uint32_t indexOfKey(std::uint64_t key) { return ~static_cast<std::uint32_t>(key); }
 
   std::uint32_t clientId_;
   AgentId player_;

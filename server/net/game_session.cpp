@@ -531,9 +531,11 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
   // Clients are independent: each chunk builds and encodes its clients' snapshots; the datagrams
   // are queued in join order afterwards.
   perClient_.resize(round_.size());
-  parallelFor(round_.size(), 4, [&](std::size_t begin, std::size_t end) {
-    // One a thread, for its clients in turn, round after round: the parts' storage is reused.
-    thread_local std::vector<wire::Snapshot> parts;
+  constexpr std::size_t kClientsPerChunk = 4;
+  if (partsOfChunk_.size() < (round_.size() + kClientsPerChunk - 1) / kClientsPerChunk)
+    partsOfChunk_.resize((round_.size() + kClientsPerChunk - 1) / kClientsPerChunk);
+  parallelFor(round_.size(), kClientsPerChunk, [&](std::size_t begin, std::size_t end) {
+    std::vector<wire::Snapshot>& parts = partsOfChunk_[begin / kClientsPerChunk];
     for (std::size_t k = begin; k < end; ++k) {
       const RoundClient& c = round_[k];
       std::vector<OutDatagram>& mine = perClient_[k];

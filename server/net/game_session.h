@@ -181,6 +181,9 @@ class GameSession {
   InterestConfig roundInterest_;
   std::vector<RoundClient> round_;                   // in join order
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
+  // Snapshot parts, one vector per chunk of a round's clients, kept from round to round so the
+  // parts' storage is reused (ClientView::build refills them).
+  std::vector<std::vector<wire::Snapshot>> partsOfChunk_;
   std::vector<OutDatagram> roundOut_;
   std::vector<std::unique_ptr<ClientView>> retired_;  // views of clients who left during a round
   std::uint32_t lastRoundTick_ = 0;                   // the tick of the last round started

@@ -136,5 +136,25 @@ TEST(ClientView, NoSnapshotGoesOverTheByteBudget) {
   }
 }
 
+// The player's own body goes in every snapshot, however far over the budget the world is (its
+// priority key once named candidate 0 instead, so a player not first in id order was left out).
+TEST(ClientView, ThePlayersOwnBodyGoesInEverySnapshot) {
+  for (const std::size_t budget : {188u, 1600u}) {
+    Stream s(3000);  // the player joins last: the highest id, the last candidate
+    InterestConfig interest;
+    interest.budgetBytes = budget;
+    for (int k = 0; k < 60; ++k) {
+      SnapshotStats stats;
+      s.next(interest, stats);
+      ASSERT_GT(stats.entitiesWaiting, 0u);  // over the budget: chosen by priority
+      const wire::SnapshotRecord* held = s.view.newestRecord();
+      ASSERT_NE(held, nullptr);
+      const wire::EntityState* own = held->find(s.player);
+      ASSERT_NE(own, nullptr) << "budget " << budget << " snapshot " << k;
+      EXPECT_EQ(own->tick, s.world->tick()) << "budget " << budget << " snapshot " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace steerd::net
