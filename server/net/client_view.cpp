@@ -43,7 +43,7 @@ void ClientView::acknowledge(std::uint32_t tick) {
     // a client whose acks arrive keeps a few records (its round trip's worth), not kHistory of
     // them (each holds every entity the client has: 1,344 at 36 bytes on the default scenario).
     while (sent_.front().tick != tick) {
-      spare_ = std::move(sent_.front());
+      retire(std::move(sent_.front()));
       sent_.pop_front();
     }
     return;
@@ -120,7 +120,7 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
 }
 
 void ClientView::build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest,
-                       SnapshotStats& stats, std::vector<wire::Snapshot>& parts) {
+                       SnapshotStats& stats, std::vector<wire::Snapshot>& parts, const wire::OwnPlayer* own) {
   const std::span<const wire::EntityState> states = frame.states;
   const std::uint32_t tick = frame.tick;
   const wire::SnapshotRecord* base = baseline();
@@ -210,9 +210,13 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
     chooseByPriority(budget, used);
   }
   // The first `count` of chosen_ (and the player's own body) encoded; returns the bytes.
-  // The record reuses the storage of the one that last fell out of the history (no allocation
-  // a snapshot once the history is full).
-  wire::SnapshotRecord record = std::move(spare_);
+  // The record reuses the storage of one that fell out of the history (no allocation a snapshot
+  // once records come and go).
+  wire::SnapshotRecord record;
+  if (!spares_.empty()) {
+    record = std::move(spares_.back());
+    spares_.pop_back();
+  }
   std::size_t encodedCount = 0, encodedBytes = 0;  // the last encoding's
   std::span<const wire::EntityState> updated;      // the last encoding's entities
   const auto encodeFirst = [&](std::size_t count) {
@@ -245,6 +249,10 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
     const wire::SnapshotContent content{tick, updated, removed_};
     // Packet wrapper: one tag byte and a two-byte length.
     wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record, parts);
+    if (own != nullptr && !parts.empty()) *parts.front().mutable_own() = *own;
+    if (interest.epoch != 0) {
+      for (auto& part : parts) part.set_epoch(interest.epoch);
+    }
     std::size_t bytes = 0;
     for (const auto& part : parts) bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
     encodedCount = count;
@@ -295,7 +303,7 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
   stats.entitiesSent = updated.size();
   sent_.push_back(std::move(record));
   while (sent_.size() > kHistory) {
-    spare_ = std::move(sent_.front());
+    retire(std::move(sent_.front()));
     sent_.pop_front();
   }
   if (acked_ != 0 && baseline() == nullptr) acked_ = 0;  // fell out of the history: next one is whole

@@ -18,6 +18,7 @@ struct InterestConfig {
   float radius = 0.0f;             // m around the player; 0: the whole world
   std::size_t budgetBytes = 1600;  // per snapshot (kbps * 1000 / 8 / send rate)
   std::size_t partReserve = 0;     // bytes each part leaves free (for Snapshot.own in part 0)
+  std::uint32_t epoch = 0;         // Snapshot.epoch of every part (0: none)
 };
 
 // What a round of snapshots is built from: taken after a tick, read while the next one steps.
@@ -69,8 +70,10 @@ class ClientView {
   // Into `parts` (resized to the part count): a caller that keeps it from one snapshot to the next
   // (one a thread) reuses the parts' storage. Each part's sizes are left cached (ByteSizeLong), for
   // wire::encodeSnapshotDatagram.
+  // `own` (intent mode: the player's body as the server has it) goes in part 0, and
+  // interest.epoch in every part, before the parts are measured: the budget counts them.
   void build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest, SnapshotStats& stats,
-             std::vector<wire::Snapshot>& parts);
+             std::vector<wire::Snapshot>& parts, const wire::OwnPlayer* own = nullptr);
   std::vector<wire::Snapshot> build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest,
                                     SnapshotStats& stats) {
     std::vector<wire::Snapshot> parts;
@@ -109,10 +112,16 @@ class ClientView {
   AgentId player_;
   std::uint32_t acked_ = 0;
   std::deque<wire::SnapshotRecord> sent_;  // oldest first
-  wire::SnapshotRecord spare_;             // the last one dropped from sent_, for its storage
-  std::vector<float> priority_;            // by agent index: grows while an entity waits
-  std::vector<float> gain_;                // per candidate: this snapshot's priority gain
-  std::vector<std::uint64_t> marks_;       // by state index (InterestGrid::gather)
+  // Records dropped from sent_, kept for their storage (a few: an ack may drop several at once,
+  // and each holds room for every entity in view).
+  std::vector<wire::SnapshotRecord> spares_;
+  static constexpr std::size_t kSpares = 4;
+  void retire(wire::SnapshotRecord&& record) {
+    if (spares_.size() < kSpares) spares_.push_back(std::move(record));
+  }
+  std::vector<float> priority_;       // by agent index: grows while an entity waits
+  std::vector<float> gain_;           // per candidate: this snapshot's priority gain
+  std::vector<std::uint64_t> marks_;  // by state index (InterestGrid::gather)
   std::vector<wire::EntityState> candidates_;
   std::vector<wire::EntityState> updated_;  // the chosen candidates first (build()), sized for all
   std::vector<std::uint32_t> removed_;

@@ -485,6 +485,7 @@ bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Pl
   const bool intents = config_.playerInput == PlayerInputMode::kIntent;
   if (intents) roundInterest_.partReserve = kOwnPlayerBytes;
   if (epoch_ != 0) roundInterest_.partReserve += kEpochBytes;
+  roundInterest_.epoch = epoch_;
   round_.clear();
   for (const auto& [id, player] : order_) {
     Player& p = *player;
@@ -541,15 +542,9 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
       std::vector<OutDatagram>& mine = perClient_[k];
       mine.clear();
       SnapshotStats stats;
-      c.view->build(frame_, c.centre, roundInterest_, stats, parts);
-      for (std::size_t p = 0; p < parts.size(); ++p) {
-        wire::Snapshot& part = parts[p];
-        const bool withOwn = p == 0 && c.own;
-        if (withOwn) *part.mutable_own() = *c.own;
-        part.set_epoch(epoch_);
-        // build() left the part's sizes cached (it measured the part): measured again only when
-        // something was added here since.
-        if (withOwn || epoch_ != 0) part.ByteSizeLong();
+      // The own body and the epoch go in before the parts are measured: their sizes stay cached.
+      c.view->build(frame_, c.centre, roundInterest_, stats, parts, c.own ? &*c.own : nullptr);
+      for (const wire::Snapshot& part : parts) {
         OutDatagram d{c.id, {}};
         if (!wire::encodeSnapshotDatagram({wire::Packet::kSnapshot, 0, 0, 0}, part, d.bytes)) {
           spdlog::error("snapshot part for client {} over {} bytes: not sent", c.id, wire::kMaxDatagramBytes);
