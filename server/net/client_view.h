@@ -68,7 +68,7 @@ class ClientView {
   // fit a datagram. Records what the client will hold.
   // `states` holds every agent's wire state in id order (wireStatesOf), made once per tick for all clients.
   // Into `parts` (resized to the part count): a caller that keeps it from one snapshot to the next
-  // (one a thread) reuses the parts' storage. Each part's sizes are left cached (ByteSizeLong), for
+  // reuses the parts' storage. Each part's sizes are left cached (ByteSizeLong), for
   // wire::encodeSnapshotDatagram.
   // `own` (intent mode: the player's body as the server has it) goes in part 0, and
   // interest.epoch in every part, before the parts are measured: the budget counts them.

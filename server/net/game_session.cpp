@@ -533,8 +533,8 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
   // are queued in join order afterwards.
   perClient_.resize(round_.size());
   constexpr std::size_t kClientsPerChunk = 4;
-  if (partsOfChunk_.size() < (round_.size() + kClientsPerChunk - 1) / kClientsPerChunk)
-    partsOfChunk_.resize((round_.size() + kClientsPerChunk - 1) / kClientsPerChunk);
+  const std::size_t chunks = (round_.size() + kClientsPerChunk - 1) / kClientsPerChunk;
+  if (partsOfChunk_.size() < chunks) partsOfChunk_.resize(chunks);
   parallelFor(round_.size(), kClientsPerChunk, [&](std::size_t begin, std::size_t end) {
     std::vector<wire::Snapshot>& parts = partsOfChunk_[begin / kClientsPerChunk];
     for (std::size_t k = begin; k < end; ++k) {

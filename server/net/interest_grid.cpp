@@ -11,42 +11,33 @@ void InterestGrid::build(std::span<const wire::EntityState> states, float radius
   cellStart_.assign(1, 0);
   indices_.clear();
   if (states.empty() || !(radius > 0.0f) || !std::isfinite(radius)) return;
-  float maxX = wire::positionMetres(states[0].x), maxY = wire::positionMetres(states[0].y);
-  minX_ = maxX;
-  minY_ = maxY;
+  float minX = wire::positionMetres(states[0].x), minY = wire::positionMetres(states[0].y);
+  float maxX = minX, maxY = minY;
   for (const wire::EntityState& e : states) {
     const float x = wire::positionMetres(e.x), y = wire::positionMetres(e.y);
-    minX_ = std::min(minX_, x);
-    minY_ = std::min(minY_, y);
+    minX = std::min(minX, x);
+    minY = std::min(minY, y);
     maxX = std::max(maxX, x);
     maxY = std::max(maxY, y);
   }
-  const float extent = std::max(maxX - minX_, maxY - minY_);
-  cellSize_ = std::max(radius, extent / static_cast<float>(kMaxCellsPerSide - 1));
-  cols_ = std::min(kMaxCellsPerSide, static_cast<int>((maxX - minX_) / cellSize_) + 1);
-  rows_ = std::min(kMaxCellsPerSide, static_cast<int>((maxY - minY_) / cellSize_) + 1);
+  const float extent = std::max(maxX - minX, maxY - minY);
+  const float cellSize = std::max(radius, extent / static_cast<float>(kMaxCellsPerSide - 1));
+  cols_ = std::min(kMaxCellsPerSide, static_cast<int>((maxX - minX) / cellSize) + 1);
+  rows_ = std::min(kMaxCellsPerSide, static_cast<int>((maxY - minY) / cellSize) + 1);
+  axisX_ = CellAxis(minX, cellSize, cols_);
+  axisY_ = CellAxis(minY, cellSize, rows_);
   // Counting sort by cell, in state order: each cell's indices come out ascending.
   cellStart_.assign(static_cast<std::size_t>(cols_) * static_cast<std::size_t>(rows_) + 1, 0);
   const auto cellOf = [&](const wire::EntityState& e) {
-    return static_cast<std::size_t>(cellY(wire::positionMetres(e.y))) * static_cast<std::size_t>(cols_) +
-           static_cast<std::size_t>(cellX(wire::positionMetres(e.x)));
+    return static_cast<std::size_t>(axisY_.index(wire::positionMetres(e.y))) *
+               static_cast<std::size_t>(cols_) +
+           static_cast<std::size_t>(axisX_.index(wire::positionMetres(e.x)));
   };
   for (const wire::EntityState& e : states) ++cellStart_[cellOf(e) + 1];
   for (std::size_t c = 1; c < cellStart_.size(); ++c) cellStart_[c] += cellStart_[c - 1];
   indices_.resize(states.size());
   std::vector<std::uint32_t> next(cellStart_.begin(), cellStart_.end() - 1);
   for (std::uint32_t i = 0; i < states.size(); ++i) indices_[next[cellOf(states[i])]++] = i;
-}
-
-// Clamped as floats, so a far point (or an infinite one) never overflows the int.
-int InterestGrid::cellX(float x) const {
-  return static_cast<int>(
-      std::clamp(std::floor((x - minX_) / cellSize_), 0.0f, static_cast<float>(cols_ - 1)));
-}
-
-int InterestGrid::cellY(float y) const {
-  return static_cast<int>(
-      std::clamp(std::floor((y - minY_) / cellSize_), 0.0f, static_cast<float>(rows_ - 1)));
 }
 
 void InterestGrid::scan(std::span<const wire::EntityState> states, float cx, float cy, float radius,
@@ -67,8 +58,10 @@ void InterestGrid::gather(std::span<const wire::EntityState> states, float cx, f
   // Marks by state index, then one walk over the words: the result in the states' (id) order.
   marks.assign((states.size() + 63) / 64, 0);
   const float r2 = radius * radius;
-  const int x0 = cellX(cx - radius), x1 = cellX(cx + radius);
-  const int y0 = cellY(cy - radius), y1 = cellY(cy + radius);
+  // A cell's index never decreases with the coordinate: every state within the radius is in one
+  // of these cells.
+  const int x0 = axisX_.index(cx - radius), x1 = axisX_.index(cx + radius);
+  const int y0 = axisY_.index(cy - radius), y1 = axisY_.index(cy + radius);
   for (int y = y0; y <= y1; ++y) {
     for (int x = x0; x <= x1; ++x) {
       const std::size_t c =

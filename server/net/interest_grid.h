@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "proto/snapshot_codec.h"
+#include "world/spatial_grid.h"
 
 namespace steerd::net {
 
@@ -29,10 +30,7 @@ class InterestGrid {
   static constexpr int kMaxCellsPerSide = 256;
 
  private:
-  int cellX(float x) const;
-  int cellY(float y) const;
-
-  float minX_ = 0, minY_ = 0, cellSize_ = 1;
+  CellAxis axisX_, axisY_;  // the world grid's clamped cell of a coordinate
   int cols_ = 0, rows_ = 0;
   std::vector<std::uint32_t> cellStart_;  // cols_ * rows_ + 1: where each cell's indices begin
   std::vector<std::uint32_t> indices_;    // state indices by cell, ascending within a cell
