@@ -535,8 +535,28 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
   constexpr std::size_t kClientsPerChunk = 4;
   const std::size_t chunks = (round_.size() + kClientsPerChunk - 1) / kClientsPerChunk;
   if (partsOfChunk_.size() < chunks) partsOfChunk_.resize(chunks);
+  chunkBuilt_.assign(chunks, 0);
+  chunksSent_ = 0;
+  // A round of a thousand clients takes several ticks on a busy box: its first clients' datagrams
+  // leave as soon as they are built (in join order), so the network thread and the clients get
+  // a steady stream instead of one burst at the end, and an early client's picture is not held
+  // back by the round's last.
+  const auto chunkBuilt = [&](std::size_t chunk) {
+    std::lock_guard lock(sendMutex_);
+    chunkBuilt_[chunk] = 1;
+    while (chunksSent_ < chunks && chunkBuilt_[chunksSent_] != 0) {
+      const std::size_t begin = chunksSent_ * kClientsPerChunk;
+      const std::size_t end = std::min(begin + kClientsPerChunk, round_.size());
+      for (std::size_t k = begin; k < end; ++k) {
+        for (auto& d : perClient_[k]) roundOut_.push_back(std::move(d));
+      }
+      ++chunksSent_;
+    }
+    endpoint_.send(roundOut_);
+  };
   parallelFor(round_.size(), kClientsPerChunk, [&](std::size_t begin, std::size_t end) {
-    std::vector<wire::Snapshot>& parts = partsOfChunk_[begin / kClientsPerChunk];
+    const std::size_t chunk = begin / kClientsPerChunk;
+    std::vector<wire::Snapshot>& parts = partsOfChunk_[chunk];
     for (std::size_t k = begin; k < end; ++k) {
       const RoundClient& c = round_[k];
       std::vector<OutDatagram>& mine = perClient_[k];
@@ -557,11 +577,8 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
       metrics_.snapshotsSent.fetch_add(1, std::memory_order_relaxed);
       metrics_.snapshotEntities.fetch_add(stats.entitiesSent, std::memory_order_relaxed);
     }
+    chunkBuilt(chunk);
   });
-  for (auto& mine : perClient_) {
-    for (auto& d : mine) roundOut_.push_back(std::move(d));
-  }
-  endpoint_.send(roundOut_);
   metrics_.snapshotSeconds.observe(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (roundDone_) roundDone_();

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -181,6 +182,11 @@ class GameSession {
   InterestConfig roundInterest_;
   std::vector<RoundClient> round_;                   // in join order
   std::vector<std::vector<OutDatagram>> perClient_;  // built in parallel, queued in join order
+  // Sending as the round goes: a chunk's datagrams are queued once every chunk before it is built
+  // too, so they leave in join order (as one batch would) without waiting for the whole round.
+  std::mutex sendMutex_;
+  std::vector<char> chunkBuilt_;  // under sendMutex_
+  std::size_t chunksSent_ = 0;    // under sendMutex_
   // Snapshot parts, one vector per chunk of a round's clients, kept from round to round so the
   // parts' storage is reused (ClientView::build refills them).
   std::vector<std::vector<wire::Snapshot>> partsOfChunk_;

@@ -7,8 +7,10 @@
 
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "sim_net.h"
@@ -185,6 +187,87 @@ TEST(SnapshotStage, RoundsReportWhenDoneAndNeverRepeatATick) {
   for (const auto& [tick, count] : ticksSeen) EXPECT_EQ(count, 1) << "tick " << tick;
   EXPECT_EQ(done.load(), static_cast<int>(s.metrics.snapshotsSent.load()));  // one client: a round each
   s.session->setRoundDoneHandler(nullptr);
+}
+
+}  // namespace
+}  // namespace steerd::net
+
+namespace steerd::net {
+namespace {
+
+// Records each batch of snapshots the session hands over: the client ids in it, in order. Safe to call from
+// the stage's threads (the session serialises its calls; the lock makes the test's reads safe).
+class BatchTransport final : public SessionTransport {
+ public:
+  std::vector<NetEvent> events;
+  void takeEvents(std::vector<NetEvent>& out) override {
+    out.clear();
+    out.swap(events);
+  }
+  void send(std::vector<OutDatagram>& batch) override {
+    std::lock_guard lock(mutex_);
+    std::vector<std::uint32_t> ids;
+    for (const OutDatagram& d : batch) {
+      if (d.bytes.size() > wire::kHeaderBytes && d.bytes[5] == wire::Packet::kSnapshot)
+        ids.push_back(d.clientId);
+    }
+    if (!ids.empty()) batches_.push_back(std::move(ids));
+    batch.clear();
+  }
+  void publishTick(std::uint32_t, std::int64_t, double) override {}
+  void setScene(const std::vector<wire::Scene>&) override {}
+  bool debugAllowed() const override { return false; }
+  std::vector<std::vector<std::uint32_t>> takeBatches() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(batches_, {});
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<std::uint32_t>> batches_;
+};
+
+// A round's datagrams leave as its clients are built, not all at its end, and still in join
+// order: with twelve clients (three chunks of four) built on one thread, three batches.
+TEST(SnapshotStage, ARoundHandsOverEachChunkAsItIsBuiltInJoinOrder) {
+  for (const unsigned snapshotThreads : {0u, 2u}) {
+    ServerSetup setup;
+    setup.session.snapshotThreads = snapshotThreads;
+    setup.session.sendRate = setup.session.tickRate;  // every client due at every tick
+    World world(std::move(setup.geometry), std::move(setup.archetypes), WorldConfig{});
+    ServerMetrics metrics;
+    BatchTransport transport;
+    GameSession session(world, transport, metrics, setup.session);
+    ServerTick tick(world, session, transport, setup.session.tickRate);
+    std::vector<std::uint32_t> joined;
+    for (std::uint32_t id = 1; id <= 12; ++id) {
+      NetEvent e;
+      e.kind = NetEvent::Kind::kJoin;
+      e.clientId = 100 - id;  // join order differs from id order
+      transport.events.push_back(e);
+      joined.push_back(e.clientId);
+    }
+    std::vector<std::vector<std::uint32_t>> batches;
+    for (std::int64_t t = 1; t <= 5 && batches.empty(); ++t) {  // until the first round
+      tick.run(t * 33'333'333);
+      session.waitForSnapshots();
+      batches = transport.takeBatches();
+    }
+    std::vector<std::uint32_t> order;
+    for (const auto& b : batches) {
+      for (const std::uint32_t id : b) {
+        if (order.empty() || order.back() != id) order.push_back(id);  // parts of one snapshot
+      }
+    }
+    EXPECT_EQ(order, joined) << "snapshot threads " << snapshotThreads;
+    if (snapshotThreads == 0) {
+      // World pool of one thread: the chunks are built one after another, each sent when done.
+      ASSERT_EQ(batches.size(), 3u);
+      for (const auto& b : batches) EXPECT_GE(b.size(), 4u);
+    } else {
+      EXPECT_GE(batches.size(), 1u);
+    }
+  }
 }
 
 }  // namespace
