@@ -21,16 +21,17 @@ std::int32_t predict(std::int32_t p, std::int32_t v, std::uint32_t ticks) {
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(p + moved, -kPositionLimit, kPositionLimit));
 }
 
-std::int32_t velocityBetween(std::int32_t from, std::int32_t to, std::uint32_t ticks) {
+std::int16_t velocityBetween(std::int32_t from, std::int32_t to, std::uint32_t ticks) {
   if (ticks == 0) return 0;
   const std::int64_t d = static_cast<std::int64_t>(to) - from;
+  std::int64_t v;
   // Nearly every step is short: then a 32-bit division (cheaper) gives the same quotient.
   if (d > -(1 << 26) && d < (1 << 26) && ticks < (1u << 31)) {
-    return static_cast<std::int32_t>(d) * kVelocityFraction / static_cast<std::int32_t>(ticks);
+    v = static_cast<std::int32_t>(d) * kVelocityFraction / static_cast<std::int32_t>(ticks);
+  } else {
+    v = d * kVelocityFraction / static_cast<std::int64_t>(ticks);
   }
-  const std::int64_t v =
-      (static_cast<std::int64_t>(to) - from) * kVelocityFraction / static_cast<std::int64_t>(ticks);
-  return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, -kPositionLimit, kPositionLimit));
+  return static_cast<std::int16_t>(std::clamp<std::int64_t>(v, -kVelocityLimit, kVelocityLimit));
 }
 
 int headingDelta(std::uint32_t to, std::uint32_t from) {
@@ -52,12 +53,13 @@ inline void advance(EntityState& s, std::int32_t x, std::int32_t y, std::uint32_
   const std::uint32_t ticks = tick - s.tick;
   s.vx = velocityBetween(s.x, x, ticks);
   s.vy = velocityBetween(s.y, y, ticks);
-  s.turn = ticks == 0 ? 0
-                      : headingDelta(heading & 255u, s.heading) * kVelocityFraction /
-                            static_cast<std::int32_t>(ticks);
+  // |delta| <= 128 steps: the rate fits 16 bits.
+  s.turn = static_cast<std::int16_t>(ticks == 0 ? 0
+                                                : headingDelta(heading & 255u, s.heading) *
+                                                      kVelocityFraction / static_cast<std::int32_t>(ticks));
   s.x = x;
   s.y = y;
-  s.heading = heading & 255u;
+  s.heading = static_cast<std::uint8_t>(heading);
   s.tick = tick;
 }
 
@@ -179,7 +181,6 @@ class PartBuilder {
       prevNewY_ = n.y;
       EntityState s = n;
       s.vx = s.vy = s.turn = 0;
-      s.heading &= 255u;
       s.tick = content_.tick;
       record.push_back(s);
     }
@@ -426,12 +427,13 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
     py += part.new_y(i);
     if (std::abs(px) > kPositionLimit || std::abs(py) > kPositionLimit) return "position out of range";
     if (part.new_heading(i) > 255) return "heading out of range";
+    if (part.new_archetype(i) > std::numeric_limits<std::uint16_t>::max()) return "archetype out of range";
     EntityState s;
     s.id = static_cast<std::uint32_t>(id);
-    s.archetype = part.new_archetype(i);
+    s.archetype = static_cast<std::uint16_t>(part.new_archetype(i));
     s.x = static_cast<std::int32_t>(px);
     s.y = static_cast<std::int32_t>(py);
-    s.heading = part.new_heading(i);
+    s.heading = static_cast<std::uint8_t>(part.new_heading(i));
     s.tick = part.tick();
     if (baseline != nullptr && baseline->find(s.id) != nullptr) return "new entity already in the baseline";
     fresh.push_back(s);

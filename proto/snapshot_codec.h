@@ -24,18 +24,27 @@ inline constexpr float kPositionUnitsPerMetre = 64.0f;  // resolution 1/64 m (15
 inline constexpr int kHeadingSteps = 256;               // resolution 1/256 turn (1.4 degrees)
 inline constexpr int kVelocityFraction = 16;            // velocity kept in 1/16 position unit per tick
 
+// Velocities the prediction keeps, in 1/16 position unit per tick: 2,047 position units (32 m) a
+// tick, 960 m/s at 30 Hz; a step faster than that (a teleport) is predicted at this speed.
+inline constexpr std::int32_t kVelocityLimit = 32767;
+
 // One entity as the client holds it: all integers, so both sides compute the same predictions.
+// 28 bytes: the encoder walks a record of these for every client and snapshot (the baseline read,
+// the next record written), so its size is most of what a snapshot costs in memory traffic.
 struct EntityState {
   std::uint32_t id = 0;
-  std::uint32_t archetype = 0;
+  std::uint16_t archetype = 0;  // ArchetypeIndex (a world has at most 65,536)
   std::int32_t x = 0, y = 0;    // position, 1/64 m
-  std::int32_t vx = 0, vy = 0;  // velocity, 1/16 position unit per tick (derived, never sent)
-  std::uint32_t heading = 0;    // 0..255, 1/256 turn counter-clockwise from +x
-  std::int32_t turn = 0;        // heading rate, 1/16 heading step per tick (derived, never sent)
-  std::uint32_t tick = 0;       // the tick this state was taken at
+  std::int16_t vx = 0,
+               vy = 0;  // velocity, 1/16 position unit per tick, within kVelocityLimit (derived, never sent)
+  std::uint8_t heading = 0;  // 0..255, 1/256 turn counter-clockwise from +x
+  std::int16_t turn = 0;     // heading rate, 1/16 heading step per tick (derived, never sent)
+  std::uint32_t tick = 0;    // the tick this state was taken at
 
   bool operator==(const EntityState&) const = default;
 };
+
+static_assert(sizeof(EntityState) == 28);
 
 struct SnapshotRecord {
   std::uint32_t tick = 0;

@@ -16,7 +16,7 @@ wire::EntityState entityStateOf(const World& world, std::uint32_t slot) {
   s.archetype = a.archetype[slot];
   s.x = wire::quantizePosition(a.px[slot]);
   s.y = wire::quantizePosition(a.py[slot]);
-  s.heading = wire::quantizeHeading(a.hx[slot], a.hy[slot]);
+  s.heading = static_cast<std::uint8_t>(wire::quantizeHeading(a.hx[slot], a.hy[slot]));
   return s;
 }
 

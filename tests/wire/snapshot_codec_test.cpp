@@ -155,6 +155,13 @@ TEST(SnapshotCodec, TeleportsEscapeAndStayExact) {
   EXPECT_EQ(got, record);
   EXPECT_EQ(got.find(now[2].id)->x, now[2].x);
   EXPECT_EQ(got.find(now[3].id)->heading, now[3].heading);
+  // The jump's velocity is kept at the limit (it fits the record's 16 bits), on both sides; the
+  // next snapshot, the body standing still there, decodes exactly against it.
+  EXPECT_EQ(record.find(now[2].id)->vx, kVelocityLimit);
+  SnapshotRecord next;
+  const auto after = encodeSnapshot({3, now, {}}, &record, kMaxBodyBytes - 3, next);
+  EXPECT_EQ(decodeAll(after, &got), next);
+  EXPECT_EQ(next.find(now[2].id)->x, now[2].x);
 }
 
 TEST(SnapshotCodec, MalformedPartsAreRefusedNotTrusted) {
@@ -208,6 +215,18 @@ TEST(SnapshotCodec, MalformedPartsAreRefusedNotTrusted) {
     p.add_new_y(0);
     p.add_new_heading(0);  // id 0 is already in the baseline
     EXPECT_TRUE(refused(p, &base));
+  }
+  {
+    auto p = good;
+    p.add_new_id(1000);
+    p.add_new_archetype(65536);  // past any ArchetypeIndex
+    p.add_new_x(0);
+    p.add_new_y(0);
+    p.add_new_heading(0);
+    EXPECT_TRUE(refused(p, &base));
+    p.set_new_archetype(0, 65535);
+    p.set_id_hi(2000);
+    EXPECT_FALSE(refused(p, &base));
   }
   {
     auto p = good;
