@@ -6,10 +6,12 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <span>
 #include <sstream>
 
 #include "client/snapshot_header.h"
+#include "client/stamped_receive.h"
 #include "movement/wire_collision.h"
 #include "proto/session_seal.h"
 #include "proto/varint_size.h"
@@ -141,6 +143,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     if (!ec) socket.bind(udp::endpoint(options.server.protocol(), 0), ec);
     if (!ec) socket.non_blocking(true, ec);
     if (ec) fail("cannot open a UDP socket: " + ec.message());
+    // Arrival times as the kernel stamped them (client/stamped_receive.h).
+    if (!ec) kernelStamps = enableReceiveStamps(socket);
   }
 
   // --- sockets -------------------------------------------------------------------------------
@@ -152,9 +156,38 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void receive() {
+    if (kernelStamps) {
+      socket.async_wait(udp::socket::wait_read,
+                        [self = shared_from_this()](const std::error_code& ec) { self->onReadable(ec); });
+      return;
+    }
     socket.async_receive_from(
         asio::buffer(rx), from,
         [self = shared_from_this()](const std::error_code& ec, std::size_t n) { self->onReceive(ec, n); });
+  }
+
+  // Readable: every queued datagram (up to 65), each with the time the kernel received it.
+  void onReadable(const std::error_code& ec) {
+    if (closed || ec == asio::error::operation_aborted) {
+      receiving = false;
+      return;
+    }
+    if (ec) {
+      ++counters.receiveErrors;
+    } else {
+      for (int i = 0; i < 65 && !closed; ++i) {
+        bool error = false;
+        const std::optional<StampedDatagram> d = receiveStamped(socket, rx, from, error);
+        if (error) ++counters.receiveErrors;
+        if (!d) break;
+        handleDatagram(d->bytes, d->arrival);
+      }
+    }
+    if (closed) {
+      receiving = false;
+      return;
+    }
+    receive();
   }
 
   void onReceive(const std::error_code& ec, std::size_t n) {
@@ -1038,6 +1071,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   wire::KeyPair keys;  // this connection's, made at connect()
   wire::SessionSeal seal;
   bool receiving = false;
+  bool kernelStamps = false;  // enableReceiveStamps: receive through receiveStamped
   bool closed = false;
 
   ClientState state = ClientState::kIdle;

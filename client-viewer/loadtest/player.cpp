@@ -294,8 +294,12 @@ void Player::onSnapshot(std::uint32_t tick, client::TimePoint arrival) {
   }
   std::lock_guard lock(mutex_);
   ++record_.snapshotsSeen;
+  const auto handled = Clock::now();
+  const double handledMs = lastHandled_ ? Ms(handled - *lastHandled_).count() : -1.0;
+  lastHandled_ = handled;
   if (seen.gap) {
     push(kSnapshotInterval, seen.gap->intervalMs);
+    if (handledMs >= 0.0) push(kSnapshotHandledInterval, handledMs);
     push(kSnapshotTickInterval, seen.gap->tickIntervalMs);
     push(kSnapshotJitter, seen.gap->jitterMs);
   }

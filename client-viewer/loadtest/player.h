@@ -128,7 +128,8 @@ class Player {
   bool inStall_ = false, stallEndSeen_ = false;
   client::TimePoint stallStart_{}, stallEnd_{};
   SnapshotIntervalMeter snapshotMeter_;
-  std::optional<ViewLossTracker> viewLoss_;  // once connected
+  std::optional<client::TimePoint> lastHandled_;  // when the newest snapshot was handled
+  std::optional<ViewLossTracker> viewLoss_;       // once connected
   std::vector<double> gaps_;
 
   mutable std::mutex mutex_;

@@ -294,6 +294,7 @@ std::string reportTable(const Report& r) {
   const std::pair<Series, const char*> rows[] = {{kSnapshotInterval, "snapshot interval (ms)"},
                                                  {kSnapshotTickInterval, "  in server ticks (ms)"},
                                                  {kSnapshotJitter, "  jitter (ms)"},
+                                                 {kSnapshotHandledInterval, "  as handled (ms)"},
                                                  {kStall, "stall (ms)"},
                                                  {kExtrapolation, "extrapolation (ms)"},
                                                  {kRtt, "rtt (ms)"},

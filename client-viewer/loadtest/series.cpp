@@ -30,6 +30,8 @@ const char* seriesName(Series s) {
       return "lost_entity_gap_ms";
     case kPredictionError:
       return "prediction_error_m";
+    case kSnapshotHandledInterval:
+      return "snapshot_handled_interval_ms";
     case kSeriesCount:
       break;
   }

@@ -11,7 +11,7 @@ namespace steerd::loadtest {
 
 enum Series : std::uint8_t {
   kSnapshotInterval,      // per player, between arrivals of consecutive complete snapshots (each newer
-                          // than any before)
+                          // than any before), as the kernel stamped their last datagrams
   kSnapshotTickInterval,  // the same pairs in server time: tick difference / tick rate
   kSnapshotJitter,        // the same pairs: |arrival interval - server-time interval|
   kStall,                 // durations of interpolation stalls (Sample kind kStalled, held past extrapolation)
@@ -24,6 +24,10 @@ enum Series : std::uint8_t {
   kTickLag,          // how late the player's own input tick ran (the tester's load, not the server's)
   kLostGap,          // how long each NPC lost from view while inside the interest area was out of it
   kPredictionError,  // metres: each Snapshot.own against the prediction for its input (intent mode)
+  // The snapshot interval again, between the times the tester handled them rather than the
+  // kernel's arrival stamps (kSnapshotInterval, where the platform stamps): the difference is
+  // the tester's own lateness.
+  kSnapshotHandledInterval,
   kSeriesCount,
 };
 
