@@ -45,29 +45,30 @@ std::uint32_t predictHeading(std::uint32_t heading, std::int32_t turn, std::uint
   return static_cast<std::uint32_t>((static_cast<std::int64_t>(heading) + turned) & 255);
 }
 
-// Next state of an entity the client holds, from the values just sent: `s` is moved on in place
-// (the encoder's record entry; filled field by field, it is never reloaded whole, which would wait
-// on the narrow stores).
-inline void advance(EntityState& s, std::int32_t x, std::int32_t y, std::uint32_t heading,
-                    std::uint32_t tick) {
-  const std::uint32_t ticks = tick - s.tick;
-  s.vx = velocityBetween(s.x, x, ticks);
-  s.vy = velocityBetween(s.y, y, ticks);
+// How an entity the client holds moved to the values just sent: the rates its next prediction
+// uses.
+struct Motion {
+  std::int16_t vx, vy, turn;
+};
+
+inline Motion motionBetween(const EntityState& from, std::int32_t x, std::int32_t y, std::uint32_t heading,
+                            std::uint32_t tick) {
+  const std::uint32_t ticks = tick - from.tick;
   // |delta| <= 128 steps: the rate fits 16 bits.
-  s.turn = static_cast<std::int16_t>(ticks == 0 ? 0
-                                                : headingDelta(heading & 255u, s.heading) *
-                                                      kVelocityFraction / static_cast<std::int32_t>(ticks));
-  s.x = x;
-  s.y = y;
-  s.heading = static_cast<std::uint8_t>(heading);
-  s.tick = tick;
+  const auto turn =
+      static_cast<std::int16_t>(ticks == 0 ? 0
+                                           : headingDelta(heading & 255u, from.heading) * kVelocityFraction /
+                                                 static_cast<std::int32_t>(ticks));
+  return {velocityBetween(from.x, x, ticks), velocityBetween(from.y, y, ticks), turn};
 }
 
-EntityState advanced(const EntityState& old, std::int32_t x, std::int32_t y, std::uint32_t heading,
-                     std::uint32_t tick) {
-  EntityState s = old;
-  advance(s, x, y, heading, tick);
-  return s;
+// Appends the next state of `from` to `out`, constructed in place (the encoder's next record and
+// the decoder's output take the same rates).
+inline void appendAdvanced(std::vector<EntityState>& out, const EntityState& from, std::int32_t x,
+                           std::int32_t y, std::uint32_t heading, std::uint32_t tick) {
+  const Motion m = motionBetween(from, x, y, heading, tick);
+  out.emplace_back(from.id, from.archetype, x, y, m.vx, m.vy, static_cast<std::uint8_t>(heading), m.turn,
+                   tick);
 }
 
 // Residual word, by its low tag bits:
@@ -159,7 +160,7 @@ class PartBuilder {
           part_->add_escaped(dh);
           cost += zigzagBytes(dx) + zigzagBytes(dy) + zigzagBytes(dh);
         }
-        advance(record.emplace_back(b), it.now->x, it.now->y, it.now->heading, content_.tick);
+        appendAdvanced(record, b, it.now->x, it.now->y, it.now->heading, content_.tick);
       } else if (it.removed) {
         part_->add_removed(it.id - prevRemoved_);
         cost += varintBytes(it.id - prevRemoved_);
@@ -179,10 +180,8 @@ class PartBuilder {
       prevNew_ = n.id;
       prevNewX_ = n.x;
       prevNewY_ = n.y;
-      EntityState s = n;
-      s.vx = s.vy = s.turn = 0;
-      s.tick = content_.tick;
-      record.push_back(s);
+      record.emplace_back(n.id, n.archetype, n.x, n.y, std::int16_t{0}, std::int16_t{0}, n.heading,
+                          std::int16_t{0}, content_.tick);
     }
     estimate_ += cost;
     return cost;
@@ -398,8 +397,8 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
             static_cast<std::uint32_t>(static_cast<std::int64_t>(predictHeading(b.heading, b.turn, ticks)) +
                                        dh) &
             255u;
-        fromBase.push_back(
-            advanced(b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), heading, part.tick()));
+        appendAdvanced(fromBase, b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), heading,
+                       part.tick());
       } else if (haveRemoved && nextRemoved == b.id) {
         if (!advanceRemoved()) return "removed id out of range";
       } else {
