@@ -35,8 +35,8 @@ struct EntityState {
   std::uint32_t id = 0;
   std::uint16_t archetype = 0;  // ArchetypeIndex (a world has at most 65,536)
   std::int32_t x = 0, y = 0;    // position, 1/64 m
-  std::int16_t vx = 0,
-               vy = 0;  // velocity, 1/16 position unit per tick, within kVelocityLimit (derived, never sent)
+  // Velocity, 1/16 position unit per tick, within kVelocityLimit (derived, never sent).
+  std::int16_t vx = 0, vy = 0;
   std::uint8_t heading = 0;  // 0..255, 1/256 turn counter-clockwise from +x
   std::int16_t turn = 0;     // heading rate, 1/16 heading step per tick (derived, never sent)
   std::uint32_t tick = 0;    // the tick this state was taken at
