@@ -143,8 +143,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     if (!ec) socket.bind(udp::endpoint(options.server.protocol(), 0), ec);
     if (!ec) socket.non_blocking(true, ec);
     if (ec) fail("cannot open a UDP socket: " + ec.message());
-    // Arrival times as the kernel stamped them (client/stamped_receive.h).
-    if (!ec) kernelStamps = enableReceiveStamps(socket);
+    // Arrival times as the kernel stamped them, where it can (client/stamped_receive.h; without,
+    // the time of reading).
+    if (!ec) enableReceiveStamps(socket);
   }
 
   // --- sockets -------------------------------------------------------------------------------
@@ -156,17 +157,11 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void receive() {
-    if (kernelStamps) {
-      socket.async_wait(udp::socket::wait_read,
-                        [self = shared_from_this()](const std::error_code& ec) { self->onReadable(ec); });
-      return;
-    }
-    socket.async_receive_from(
-        asio::buffer(rx), from,
-        [self = shared_from_this()](const std::error_code& ec, std::size_t n) { self->onReceive(ec, n); });
+    socket.async_wait(udp::socket::wait_read,
+                      [self = shared_from_this()](const std::error_code& ec) { self->onReadable(ec); });
   }
 
-  // Readable: every queued datagram (up to 65), each with the time the kernel received it.
+  // Readable: every queued datagram (up to 65), each with its arrival (receiveStamped).
   void onReadable(const std::error_code& ec) {
     if (closed || ec == asio::error::operation_aborted) {
       receiving = false;
@@ -181,31 +176,6 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         if (error) ++counters.receiveErrors;
         if (!d) break;
         handleDatagram(d->bytes, d->arrival);
-      }
-    }
-    if (closed) {
-      receiving = false;
-      return;
-    }
-    receive();
-  }
-
-  void onReceive(const std::error_code& ec, std::size_t n) {
-    if (closed || ec == asio::error::operation_aborted) {
-      receiving = false;
-      return;
-    }
-    const TimePoint now = Clock::now();
-    if (ec) {
-      ++counters.receiveErrors;
-    } else {
-      handleDatagram(n, now);
-      // Drain what else is queued without going back through the reactor.
-      for (int i = 0; i < 64 && !closed; ++i) {
-        std::error_code e;
-        const std::size_t m = socket.receive_from(asio::buffer(rx), from, 0, e);
-        if (e) break;
-        handleDatagram(m, now);
       }
     }
     if (closed) {
@@ -1071,7 +1041,6 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   wire::KeyPair keys;  // this connection's, made at connect()
   wire::SessionSeal seal;
   bool receiving = false;
-  bool kernelStamps = false;  // enableReceiveStamps: receive through receiveStamped
   bool closed = false;
 
   ClientState state = ClientState::kIdle;

@@ -530,7 +530,7 @@ void GameSession::buildRound(const SnapshotStage::ParallelFor& parallelFor) {
     frame_.grid = &interestGrid_;
   }
   // Clients are independent: each chunk builds and encodes its clients' snapshots; the datagrams
-  // are queued in join order afterwards.
+  // are queued in join order (chunkBuilt below).
   perClient_.resize(round_.size());
   constexpr std::size_t kClientsPerChunk = 4;
   const std::size_t chunks = (round_.size() + kClientsPerChunk - 1) / kClientsPerChunk;
