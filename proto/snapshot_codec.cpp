@@ -62,13 +62,13 @@ inline Motion motionBetween(const EntityState& from, std::int32_t x, std::int32_
   return {velocityBetween(from.x, x, ticks), velocityBetween(from.y, y, ticks), turn};
 }
 
-// Appends the next state of `from` to `out`, constructed in place (the encoder's next record and
-// the decoder's output take the same rates).
+// Appends the next state of `from` to `out`, built as an aggregate (clang 14 has no parenthesised aggregate
+// init; the encoder's next record and the decoder's output take the same rates).
 inline void appendAdvanced(std::vector<EntityState>& out, const EntityState& from, std::int32_t x,
                            std::int32_t y, std::uint32_t heading, std::uint32_t tick) {
   const Motion m = motionBetween(from, x, y, heading, tick);
-  out.emplace_back(from.id, from.archetype, x, y, m.vx, m.vy, static_cast<std::uint8_t>(heading), m.turn,
-                   tick);
+  out.push_back(EntityState{from.id, from.archetype, x, y, m.vx, m.vy, static_cast<std::uint8_t>(heading),
+                            m.turn, tick});
 }
 
 // Residual word, by its low tag bits:
@@ -180,8 +180,8 @@ class PartBuilder {
       prevNew_ = n.id;
       prevNewX_ = n.x;
       prevNewY_ = n.y;
-      record.emplace_back(n.id, n.archetype, n.x, n.y, std::int16_t{0}, std::int16_t{0}, n.heading,
-                          std::int16_t{0}, content_.tick);
+      record.push_back(EntityState{n.id, n.archetype, n.x, n.y, std::int16_t{0}, std::int16_t{0}, n.heading,
+                                   std::int16_t{0}, content_.tick});
     }
     estimate_ += cost;
     return cost;
