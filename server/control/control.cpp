@@ -190,7 +190,7 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
   // The agent a command names: alive, and (unless a player may be named) not a player's body.
   auto agentProblem = [&](const std::string& field, std::uint32_t id, bool playerOk = false) -> Problem {
     if (!world_.isAlive(id)) return {field, "no live agent " + std::to_string(id)};
-    if (!playerOk && (world_.agents().memory[world_.slotOf(id)].flags & kAgentExternal))
+    if (!playerOk && (world_.agents().memory(world_.slotOf(id)).flags & kAgentExternal))
       return {field, "agent " + std::to_string(id) + " is a connected player's body (moved by its client)"};
     return {};
   };
@@ -378,10 +378,10 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
       const std::int32_t state = stateIndexOf(*a.brain, s.state());
       if (state < 0)
         return fail({"set_state.state", "no state \"" + s.state() + "\" in " + a.name + "'s brain"});
-      const std::uint8_t before = world_.agents().memory[world_.slotOf(s.agent())].brainState;
+      const std::uint8_t before = world_.agents().memory(world_.slotOf(s.agent())).brainState;
       world_.setBrainState(s.agent(), state);
       r.set_agent(s.agent());
-      const std::uint8_t now = world_.agents().memory[world_.slotOf(s.agent())].brainState;
+      const std::uint8_t now = world_.agents().memory(world_.slotOf(s.agent())).brainState;
       seenOf(s.agent()).state = now;
       if (now != before && anyWants(EVENT_STATE_CHANGED)) {
         Event e = eventAbout(EVENT_STATE_CHANGED, s.agent());
@@ -478,9 +478,9 @@ std::optional<AgentInfo> Controller::query(AgentId id) const {
   setPoint(info.mutable_position(), {a.px[s], a.py[s]});
   setPoint(info.mutable_velocity(), {a.vx[s], a.vy[s]});
   setPoint(info.mutable_heading(), {a.hx[s], a.hy[s]});
-  info.set_external((a.memory[s].flags & kAgentExternal) != 0);
+  info.set_external((a.memory(s).flags & kAgentExternal) != 0);
   if (arch.brain) {
-    info.set_brain_state(brain::statePath(*arch.brain, a.memory[s].brainState));
+    info.set_brain_state(brain::statePath(*arch.brain, a.memory(s).brainState));
     const BrainMemory& m = world_.brainMemoryOf(id);
     for (std::size_t i = 0; i < arch.brain->stats.size(); ++i) {
       Stat* st = info.add_stats();
@@ -595,7 +595,7 @@ void Controller::track(AgentId id) {
   const std::uint32_t slot = world_.slotOf(id);
   const Archetype& a = world_.archetypes()[world_.agents().archetype[slot]];
   if (a.brain) {
-    s.state = world_.agents().memory[slot].brainState;
+    s.state = world_.agents().memory(slot).brainState;
     const BrainMemory& m = world_.brainMemoryOf(id);
     for (std::size_t k = 0; k < a.brain->senses.size(); ++k) {
       if (m.lastSeen[k] != 0 && m.lastSeen[k] == world_.tick())
@@ -679,7 +679,7 @@ void Controller::watchBrains() {
     const std::uint32_t s = world_.slotOf(id);
     const brain::Brain& b = *world_.archetypes()[a.archetype[s]].brain;
     Seen& seen = seenOf(id);
-    const std::uint8_t now = a.memory[s].brainState;
+    const std::uint8_t now = a.memory(s).brainState;
     if (seen.state == 0xff) seen.state = now;  // first look: nothing to compare with
     if (now != seen.state) {
       if (states) {
@@ -717,7 +717,7 @@ void Controller::watchCatches() {
     const float reach = world_.archetypes()[a.archetype[s]].catchDistance;
     if (reach <= 0.0f) continue;
     const AgentId id = a.id[s];
-    const std::int32_t t = a.memory[s].targetId;
+    const std::int32_t t = a.memory(s).targetId;
     const bool alive = t >= 0 && world_.isAlive(static_cast<AgentId>(t));
     const float d = alive
                         ? steer::distance({a.px[s], a.py[s]}, {a.px[world_.slotOf(static_cast<AgentId>(t))],

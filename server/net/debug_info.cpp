@@ -112,7 +112,7 @@ wire::DebugStates debugStatesOf(const World& world, float x, float y, float radi
   std::unordered_map<std::string, std::uint32_t> index;
   for (const Near& n : inside) {
     const ArchetypeIndex a = agents.archetype[n.slot];
-    std::string name = brainStateName(*archetypes[a].brain, agents.memory[n.slot].brainState);
+    std::string name = brainStateName(*archetypes[a].brain, agents.memory(n.slot).brainState);
     auto [it, added] = index.try_emplace(std::move(name), static_cast<std::uint32_t>(out.names_size()));
     if (added) out.add_names(it->first);
     out.add_agent_id(agents.id[n.slot]);
@@ -151,7 +151,7 @@ wire::DebugHover debugHoverOf(const World& world, AgentId id) {
   const ArchetypeIndex a = world.agents().archetype[slot];
   if (a < world.archetypes().size() && world.archetypes()[a].brain) {
     hover.set_brain_state(
-        brainStateName(*world.archetypes()[a].brain, world.agents().memory[slot].brainState));
+        brainStateName(*world.archetypes()[a].brain, world.agents().memory(slot).brainState));
   }
   return hover;
 }
@@ -203,7 +203,7 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
   const AgentColumns& a = world.agents();
   const std::uint32_t slot = world.slotOf(id);
   const Archetype& arch = world.archetypes()[a.archetype[slot]];
-  const AgentMemory& memory = a.memory[slot];
+  const AgentMemory& memory = a.memory(slot);
   info.set_archetype(arch.name);
   info.set_external((memory.flags & kAgentExternal) != 0);
   if (arch.brain) {

@@ -3,7 +3,11 @@
 // The world keeps two of these (the double buffer). Each tick the spatial grid's counting sort
 // scatters state[n] into cell order, the steering pass reads that and writes state[n+1] slot for
 // slot, so a slot's index changes from tick to tick while `id` stays with its agent. Per-agent
-// memory (wander target, path index) rides along in the same arrays, so no pass chases an id.
+// memory (wander target, path index) is not a column: it stays in one store both buffers share,
+// and the column `home` says where (memory(slot)), so the sort and the carry-over of an agent that
+// waits its turn (level of detail) move 4 bytes of it instead of 32. With a million agents the
+// record was a third of the bytes each tick moved. The world lays the store out again in slot
+// order now and then (World::kMemoryRehomeTicks), so reading it in slot order stays local.
 #pragma once
 
 #include <cstddef>
@@ -59,15 +63,18 @@ struct AgentColumns {
   std::vector<float> vx, vy;  // velocity, m/s
   std::vector<float> hx, hy;  // heading (unit), smoothed per archetype
   std::vector<float> radius;  // body radius (the archetype's), for overlap between archetypes
-  // Per-agent memory, written only by the agent's own update. One record per agent, not one
-  // array per field: every update touches all of it, and one stream instead of six keeps the
-  // hardware prefetcher (which follows a limited number of streams) ahead of the tick.
-  std::vector<AgentMemory> memory;
   // Identity.
   std::vector<AgentId> id;
   std::vector<ArchetypeIndex> archetype;
+  // Where the slot's memory is in the store.
+  std::vector<std::uint32_t> home;
+  // The per-agent memory records, written only by the agent's own update (so state[n] and
+  // state[n+1] share them: an update reads its own record before it writes it). One record per
+  // agent, not one array per field: every update touches all of it. The world owns the store.
+  std::vector<AgentMemory>* memoryStore = nullptr;
 
   std::size_t size() const { return id.size(); }
+  AgentMemory& memory(std::size_t slot) const { return (*memoryStore)[home[slot]]; }
 
   // Calls f(a.column, b.column) for every column, so resize, scatter and copies cannot forget one
   // when a column is added.
@@ -75,8 +82,7 @@ struct AgentColumns {
   static void zipColumns(A& a, B& b, F&& f) {
     f(a.px, b.px), f(a.py, b.py), f(a.vx, b.vx), f(a.vy, b.vy), f(a.hx, b.hx), f(a.hy, b.hy);
     f(a.radius, b.radius);
-    f(a.memory, b.memory);
-    f(a.id, b.id), f(a.archetype, b.archetype);
+    f(a.id, b.id), f(a.archetype, b.archetype), f(a.home, b.home);
   }
 
   void resize(std::size_t n) {

@@ -49,6 +49,10 @@ inline steer::Kinematic kinematicAt(const StepContext& ctx, std::uint32_t slot) 
 struct AgentEval {
   AgentEval(const StepContext& c, std::uint32_t s, const Archetype& a, const ArchetypeRuntime& r,
             const steer::Body& b, const NeighbourSums& n)
+      : AgentEval(c, s, a, r, b, n, c.in.memory(s)) {}
+  // From the memory `m` (the inspector's: the agent's memory as the tick read it).
+  AgentEval(const StepContext& c, std::uint32_t s, const Archetype& a, const ArchetypeRuntime& r,
+            const steer::Body& b, const NeighbourSums& n, const AgentMemory& m)
       : ctx(c),
         slot(s),
         arch(a),
@@ -57,10 +61,10 @@ struct AgentEval {
         sums(n),
         near(c.geometry.near(b.position.x, b.position.y)),
         rng(steer::Rng::forAgent(c.seed, c.in.id[s], c.tick)),
-        wanderTarget{c.in.memory[s].wanderX, c.in.memory[s].wanderY},
-        pathIndex(c.in.memory[s].pathIndex),
-        assignedPath(c.in.memory[s].assignedPath),
-        rotation(c.in.memory[s].rotation) {}
+        wanderTarget{m.wanderX, m.wanderY},
+        pathIndex(m.pathIndex),
+        assignedPath(m.assignedPath),
+        rotation(m.rotation) {}
 
   const StepContext& ctx;
   std::uint32_t slot;
@@ -369,7 +373,9 @@ struct SumsBlock {
   }
 };
 
-inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Archetype& arch) {
+// `memory`: the agent's (its rotation); the inspector passes the memory as the tick read it.
+inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Archetype& arch,
+                          const AgentMemory& memory) {
   const AgentColumns& in = ctx.in;
   steer::Body body;
   body.position = {in.px[slot], in.py[slot]};
@@ -378,9 +384,13 @@ inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Arch
   body.limits = arch.limits;
   if (arch.faces || arch.kinematic) {  // its facing is its own: the angular behaviours read it
     body.orientation = steer::toAngle(body.heading);
-    body.rotation = in.memory[slot].rotation;
+    body.rotation = memory.rotation;
   }
   return body;
+}
+
+inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Archetype& arch) {
+  return bodyAt(ctx, slot, arch, ctx.in.memory(slot));
 }
 
 // A crowd contact (archetypes with a contact skin): the body pushed away from its neighbours also

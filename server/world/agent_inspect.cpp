@@ -62,7 +62,8 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
   const AgentColumns& in = ctx.in;
   const Archetype& arch = ctx.archetypes[in.archetype[slot]];
   const ArchetypeRuntime& rt = ctx.runtime[in.archetype[slot]];
-  const steer::Body body = agent_internal::bodyAt(ctx, slot, arch);
+  const AgentMemory& before = world.memoryBeforeLastStep(slot);
+  const steer::Body body = agent_internal::bodyAt(ctx, slot, arch, before);
   r.found = true;
   r.tick = ctx.tick;
   r.position = body.position;
@@ -70,14 +71,14 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
   r.heading = body.heading;
   r.detectionBoxLength = steer::detectionBoxLength(body, rt.obstacles.minDetectionLength);
   r.feelers = steer::wallFeelers(body, rt.walls);
-  if ((in.memory[slot].flags & kAgentExternal) != 0) {
+  if ((in.memory(slot).flags & kAgentExternal) != 0) {
     r.external = true;
     return r;
   }
 
   // As updateAgentScalar (agent_update.cpp) does it; the quad path gives the same bits.
   const NeighbourSums sums = scanNeighbours(in, ctx.grid, slot, rt.neighbours);
-  AgentEval eval(ctx, slot, arch, rt, body, sums);
+  AgentEval eval(ctx, slot, arch, rt, body, sums, before);
   BehaviourScratch scratch;
   const std::span<const BehaviourSpec> behaviours = activeBehaviours(ctx, slot, scratch);
   const std::size_t count = std::min(behaviours.size(), kMaxBehaviours);
@@ -95,7 +96,7 @@ AgentInspection inspectAgent(const World& world, AgentId id) {
   for (std::size_t b = 0; b < count; ++b) {
     if (behaviours[b].kind != BehaviourKind::kContextSeekWaypoints) continue;
     // A fresh evaluation from state[n], as the tick's: the maps are not kept either.
-    AgentEval fresh(ctx, slot, arch, rt, body, sums);
+    AgentEval fresh(ctx, slot, arch, rt, body, sums, before);
     steer::ContextMap map(arch.contextSlots);
     steer::ContextChoice choice;
     r.context = true;

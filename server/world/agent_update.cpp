@@ -112,15 +112,15 @@ std::uint8_t carryOver(const AgentColumns& in, std::uint32_t slot, AgentColumns&
   out.vy[slot] = in.vy[slot];
   out.hx[slot] = in.hx[slot];
   out.hy[slot] = in.hy[slot];
-  out.memory[slot] = in.memory[slot];
   out.radius[slot] = in.radius[slot];
   out.id[slot] = in.id[slot];
+  out.home[slot] = in.home[slot];
   out.archetype[slot] = in.archetype[slot];
   return kContactNone;
 }
 
 bool isExternal(const StepContext& ctx, std::uint32_t slot) {
-  return ctx.anyExternal && (ctx.in.memory[slot].flags & kAgentExternal) != 0;
+  return ctx.anyExternal && (ctx.in.memory(slot).flags & kAgentExternal) != 0;
 }
 
 // A quad of one archetype runs one behaviour set: not for players (copied) nor agents with a goal
@@ -128,7 +128,7 @@ bool isExternal(const StepContext& ctx, std::uint32_t slot) {
 bool quadHasSpecial(const StepContext& ctx, std::uint32_t slot) {
   if (!ctx.anyExternal && !ctx.anyDirected) return false;
   for (std::uint32_t k = 0; k < kQuad; ++k) {
-    if ((ctx.in.memory[slot + k].flags & (kAgentExternal | kAgentDirected)) != 0) return true;
+    if ((ctx.in.memory(slot + k).flags & (kAgentExternal | kAgentDirected)) != 0) return true;
   }
   return false;
 }
@@ -166,9 +166,13 @@ void updateBlock(const StepContext& ctx, std::uint32_t b, std::uint32_t e, SumsB
   for (std::uint32_t slot = b; slot < e; ++slot) {
     const StepContext* c = contextFor(ctx, slot);
     contexts[slot - b] = c;
-    if (c != nullptr)
+    if (c != nullptr) {
+      // The memory record is by agent index, away from the slot's columns: its load starts now,
+      // under the scans, rather than stalling the update that reads it.
+      __builtin_prefetch(&ctx.in.memory(slot), 1);
       sums.put(slot - b,
                scanNeighbours(ctx.in, ctx.grid, slot, ctx.runtime[ctx.in.archetype[slot]].neighbours));
+    }
   }
   std::uint32_t slot = b;
   while (slot < e) {

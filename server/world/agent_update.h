@@ -103,6 +103,10 @@ struct StepContext {
   // brain-driven one thinks every think_every x 2^L ticks.
   const std::uint8_t* lodLevels = nullptr;
   const StepContext* lodContexts = nullptr;
+  // By slot of `in`: each update that steers saves its agent's state[n] memory here before it
+  // writes state[n+1]'s into the shared store (agent_columns.h), for the inspector's re-evaluation
+  // of the last tick (World::memoryBeforeLastStep). Null outside the tick's steering pass.
+  AgentMemory* memoryBefore = nullptr;
 };
 
 enum ContactFlag : std::uint8_t {

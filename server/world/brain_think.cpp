@@ -51,7 +51,7 @@ struct Queries {
     ctx.grid.forEachNear(p.x, p.y, metres, [&](std::uint32_t j) {
       if (found || j == slot || in.archetype[j] != archetype) return;
       if (steer::distanceSq({in.px[j], in.py[j]}, p) > metres * metres) return;
-      const std::uint8_t theirs = ctx.brainStates != nullptr ? ctx.brainStates[j] : in.memory[j].brainState;
+      const std::uint8_t theirs = ctx.brainStates != nullptr ? ctx.brainStates[j] : in.memory(j).brainState;
       if (state >= 0 && !brain::withinState(*other.brain, theirs, state)) return;
       if (mask != 0 && (ctx.signalsOf(in.id[j]) & mask) == 0) return;
       found = true;
@@ -97,7 +97,7 @@ struct Queries {
     return closest;
   }
   bool pathFinished() const {
-    const AgentMemory& m = ctx.in.memory[slot];
+    const AgentMemory& m = ctx.in.memory(slot);
     for (const BehaviourSpec& s : arch.behavioursIn(m.brainState)) {
       if (s.kind != BehaviourKind::kFollowPath) continue;
       const std::int32_t p = s.pathIndex >= 0 ? s.pathIndex : m.assignedPath;
@@ -174,11 +174,11 @@ void startBrain(const brain::Brain& brain, std::uint64_t tick, AgentMemory& memo
   for (std::size_t i = 0; i < brain.stats.size(); ++i) m.stats[i] = brain.stats[i].initial;
 }
 
-void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentMemory* memoryOut,
+void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end,
                 std::vector<BrainMemory>& brainMemory, std::vector<OrderRequest>& requests) {
   for (std::uint32_t slot = begin; slot < end; ++slot) {
     const Archetype& arch = ctx.archetypes[ctx.in.archetype[slot]];
-    if (!arch.brain || (ctx.in.memory[slot].flags & kAgentExternal)) continue;
+    if (!arch.brain || (ctx.in.memory(slot).flags & kAgentExternal)) continue;
     const brain::Brain& b = *arch.brain;
     const AgentId id = ctx.in.id[slot];
     // Staggered: not this agent's turn. Far from every player (level of detail L) it thinks 2^L
@@ -186,7 +186,7 @@ void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, 
     const std::uint8_t level = ctx.lodLevels != nullptr ? ctx.lodLevels[slot] & ~kLodWaits : 0;
     if ((ctx.tick + id) % (static_cast<std::uint64_t>(b.thinkEvery) << level) != 0) continue;
     BrainMemory& m = brainMemory[agentIndex(id)];
-    const std::uint8_t current = ctx.in.memory[slot].brainState;
+    const std::uint8_t current = ctx.in.memory(slot).brainState;
 
     // Stats move at the current state's rates since the last think.
     const float elapsed = static_cast<float>(ctx.tick - m.lastThinkTick) * ctx.dt;
@@ -203,11 +203,11 @@ void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, 
     }
     const std::int32_t next = brain::nextState(b, current, q);
     if (next != current) {
-      memoryOut[slot].brainState = static_cast<std::uint8_t>(next);
+      ctx.in.memory(slot).brainState = static_cast<std::uint8_t>(next);
       m.enteredTick = ctx.tick;
       // Back to a path from a state that did not follow it (a rider back from a fetch): start at
       // the nearest waypoint, not the one it was heading for when it left.
-      if (!followsPath(arch.behavioursIn(current))) memoryOut[slot].pathIndex = -1;
+      if (!followsPath(arch.behavioursIn(current))) ctx.in.memory(slot).pathIndex = -1;
     }
     // Orders: the outermost state's first, as transitions are checked.
     std::array<std::int32_t, brain::kMaxStates> chain{};
@@ -320,7 +320,7 @@ void giveFetchOrders(const StepContext& ctx, const std::vector<std::vector<Order
                          [&](const PassedOver& p) { return p.holder == holder && p.stray == in.id[k]; });
     };
     for (const std::uint32_t s : members(o.to)) {
-      if (s == k || (in.memory[s].flags & kAgentExternal) || holdsOrder(held, in.id[s]) ||
+      if (s == k || (in.memory(s).flags & kAgentExternal) || holdsOrder(held, in.id[s]) ||
           passedOverFor(in.id[s]))
         continue;
       const float d = steer::distance({in.px[s], in.py[s]}, at);

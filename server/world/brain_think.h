@@ -60,9 +60,9 @@ struct OrderRequest {
 };
 
 // Thinks for the due agents among slots [begin, end) of ctx.in, writing their brain state into
-// `memoryOut` (ctx.in's memory array) and their BrainMemory, and appending to `requests` the fetch
+// their memory (ctx.in.memory(slot)) and their BrainMemory, and appending to `requests` the fetch
 // orders their (new) state gives.
-void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentMemory* memoryOut,
+void thinkChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end,
                 std::vector<BrainMemory>& brainMemory, std::vector<OrderRequest>& requests);
 
 // Fetch orders, serial (`held`: ascending by holder; `slotOfId`: slots in ctx.in by id).

@@ -11,7 +11,7 @@ namespace {
 
 using steer::Vec2;
 
-bool external(const AgentColumns& a, std::uint32_t s) { return (a.memory[s].flags & kAgentExternal) != 0; }
+bool external(const AgentColumns& a, std::uint32_t s) { return (a.memory(s).flags & kAgentExternal) != 0; }
 
 // Two bodies on the same spot: a direction from their ids, the same whichever of them asks
 // (negated for the other), so they separate instead of staying stacked.

@@ -81,7 +81,7 @@ void DesignerReport::observe(const World& world) {
   for (std::size_t s = 0; s < a.size(); ++s) {
     const ArchetypeIndex arch = a.archetype[s];
     if (arch >= brains_.size() || brains_[arch].agentTicks.empty()) continue;
-    const std::uint8_t state = a.memory[s].brainState;
+    const std::uint8_t state = a.memory(s).brainState;
     BrainStats& b = brains_[arch];
     if (state < b.agentTicks.size()) ++b.agentTicks[state];
     const auto [it, fresh] = lastState_.try_emplace(a.id[s], state);

@@ -60,8 +60,8 @@ std::span<const BehaviourSpec> activeBehaviours(const StepContext& ctx, std::uin
                                                 BehaviourScratch& scratch) {
   const AgentColumns& in = ctx.in;
   const Archetype& arch = ctx.archetypes[in.archetype[slot]];
-  const std::vector<BehaviourSpec>& own = arch.behavioursIn(in.memory[slot].brainState);
-  if (ctx.directives == nullptr || (in.memory[slot].flags & kAgentDirected) == 0) return own;
+  const std::vector<BehaviourSpec>& own = arch.behavioursIn(in.memory(slot).brainState);
+  if (ctx.directives == nullptr || (in.memory(slot).flags & kAgentDirected) == 0) return own;
   const Directive& d = ctx.directives[agentIndex(in.id[slot])];
   if (d.kind == DirectiveKind::kNone) return own;
   if (d.kind == DirectiveKind::kGuard) {

@@ -17,7 +17,7 @@ void markNearFocus(const AgentColumns& a, const std::vector<Archetype>& archetyp
   if (!(radius > 0.0f)) return;
   std::vector<std::pair<float, float>> focus;
   for (std::size_t s = 0; s < a.size(); ++s) {
-    if (isLodFocus(archetypes[a.archetype[s]], a.memory[s])) focus.emplace_back(a.px[s], a.py[s]);
+    if (isLodFocus(archetypes[a.archetype[s]], a.memory(s))) focus.emplace_back(a.px[s], a.py[s]);
   }
   for (std::size_t s = 0; s < a.size(); ++s) {
     for (const auto& [x, y] : focus) {
@@ -111,7 +111,7 @@ void MotionQualityMonitor::observe(const World& world) {
       const std::uint32_t i = agentIndex(now.id[s]);
       xs[i] = now.px[s];
       ys[i] = now.py[s];
-      goalDistances[i] = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
+      goalDistances[i] = std::hypot(now.memory(s).goalX - now.px[s], now.memory(s).goalY - now.py[s]);
     }
     ++samplesTaken_;
     if (samplesTaken_ > static_cast<std::size_t>(window_)) {
@@ -121,9 +121,9 @@ void MotionQualityMonitor::observe(const World& world) {
       std::uint64_t stuck = 0, withGoal = 0;
       for (std::size_t s = 0; s < n; ++s) {
         const std::uint32_t id = agentIndex(now.id[s]);
-        if (!std::isfinite(now.memory[s].goalX) || id >= oldX.size() || !nearNow_[s]) continue;
+        if (!std::isfinite(now.memory(s).goalX) || id >= oldX.size() || !nearNow_[s]) continue;
         ++withGoal;
-        const float toGoal = std::hypot(now.memory[s].goalX - now.px[s], now.memory[s].goalY - now.py[s]);
+        const float toGoal = std::hypot(now.memory(s).goalX - now.px[s], now.memory(s).goalY - now.py[s]);
         const float moved = std::hypot(now.px[s] - oldX[id], now.py[s] - oldY[id]);
         // Far from its goal at both ends of the window: one that reached a goal and turned
         // back for the next is not stuck.

@@ -27,7 +27,7 @@ constexpr std::size_t kPrefetchAhead = 4;  // agents
 bool atEndOfOpenPath(const StepContext& ctx, std::uint32_t slot, const NavAgent& a,
                      const BehaviourSpec& spec) {
   if (spec.navGoal != NavGoal::kPath) return false;
-  const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : ctx.in.memory[slot].assignedPath;
+  const std::int32_t p = spec.pathIndex >= 0 ? spec.pathIndex : ctx.in.memory(slot).assignedPath;
   if (p < 0 || static_cast<std::size_t>(p) >= ctx.geometry.paths.size()) return false;
   const Path& path = ctx.geometry.paths[static_cast<std::size_t>(p)];
   return !path.looped && a.waypoint + 1 >= static_cast<std::int32_t>(path.points.size());
@@ -200,7 +200,7 @@ void Navigation::update(const StepContext& ctx, std::span<const std::uint32_t> s
         const NavAgent& later = agents_[id + kPrefetchAhead];
         if (later.corner < later.corners.size()) __builtin_prefetch(&later.corners[later.corner]);
       }
-      const AgentMemory& m = ctx.in.memory[s];
+      const AgentMemory& m = ctx.in.memory(s);
       NavAgent& a = agents_[id];
       const BehaviourSpec* spec = (m.flags & kAgentExternal) ? nullptr : activeNavigateSpec(ctx, s);
       specOfId_[id] = spec;

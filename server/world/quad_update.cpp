@@ -157,16 +157,18 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
   store(&out.radius[slot], load(&in.radius[slot]));
   for (int k = 0; k < kLanes; ++k) {
     const AgentEval& e = *evals[k];
-    out.memory[slot + k] = {e.wanderTarget.x,
-                            e.wanderTarget.y,
-                            e.pathIndex,
-                            e.targetId,
-                            e.goal.x,
-                            e.goal.y,
-                            e.assignedPath,
-                            in.memory[slot + k].flags,
-                            in.memory[slot + k].brainState};
+    if (ctx.memoryBefore != nullptr) ctx.memoryBefore[slot + k] = in.memory(slot + k);
+    in.memory(slot + k) = {e.wanderTarget.x,
+                           e.wanderTarget.y,
+                           e.pathIndex,
+                           e.targetId,
+                           e.goal.x,
+                           e.goal.y,
+                           e.assignedPath,
+                           in.memory(slot + k).flags,
+                           in.memory(slot + k).brainState};
     out.id[slot + k] = in.id[slot + k];
+    out.home[slot + k] = in.home[slot + k];
     out.archetype[slot + k] = in.archetype[slot + k];
     flags[slot + k] = laneFlags[k] | (clampedAny[k] ? kContactBounds : kContactNone);
   }

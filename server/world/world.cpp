@@ -32,6 +32,7 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
       config_(config),
       pool_(std::make_unique<ThreadPool>(std::max(1u, config.threads))) {
   if (geometry_.navMesh) navigation_ = std::make_unique<Navigation>(geometry_.navMesh, config_.planner);
+  current_.memoryStore = sorted_.memoryStore = &memory_;
   prepareArchetypes();
 }
 
@@ -151,7 +152,7 @@ std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
   // A reloaded brain may have fewer states: agents in a state that no longer exists restart.
   for (std::size_t s = 0; s < current_.size(); ++s) {
     const Archetype& a = archetypes_[current_.archetype[s]];
-    AgentMemory& m = current_.memory[s];
+    AgentMemory& m = current_.memory(s);
     if (!a.brain) {
       m.brainState = 0;
     } else if (m.brainState >= a.brain->states.size()) {
@@ -198,9 +199,10 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.hx[s] = heading.x;
   current_.hy[s] = heading.y;
   current_.radius[s] = archetypes_[archetype].limits.radius;
-  current_.memory[s] = AgentMemory{};
-  current_.memory[s].wanderX = archetypes_[archetype].wander.radius;
-  current_.memory[s].assignedPath = static_cast<std::int16_t>(path);
+  current_.home[s] = static_cast<std::uint32_t>(memory_.size());
+  memory_.emplace_back();
+  memory_.back().wanderX = archetypes_[archetype].wander.radius;
+  memory_.back().assignedPath = static_cast<std::int16_t>(path);
   current_.id[s] = id;
   current_.archetype[s] = archetype;
   slotOfId_[index] = static_cast<std::uint32_t>(s);
@@ -208,14 +210,14 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   brainMemory_[index] = BrainMemory{};
   if (index < headingHistory_.size()) headingHistory_[index] = HeadingHistory{};
   if (archetypes_[archetype].brain)
-    startBrain(*archetypes_[archetype].brain, tick_, current_.memory[s], brainMemory_[index]);
+    startBrain(*archetypes_[archetype].brain, tick_, memory_.back(), brainMemory_[index]);
   if (archetypes_[archetype].lodFocus) focusIds_.push_back(id);
   return id;
 }
 
 AgentId World::spawnExternal(ArchetypeIndex archetype, steer::Vec2 position) {
   const AgentId id = spawn(archetype, position);
-  current_.memory[slotOf(id)].flags |= kAgentExternal;
+  current_.memory(slotOf(id)).flags |= kAgentExternal;
   ++externalCount_;
   if (!archetypes_[archetype].lodFocus) focusIds_.push_back(id);
   return id;
@@ -238,7 +240,7 @@ void World::despawn(AgentId id) {
   const std::uint32_t index = agentIndex(id);
   const std::uint32_t s = slotOfId_[index];
   const std::uint32_t last = static_cast<std::uint32_t>(current_.size() - 1);
-  if (current_.memory[s].flags & kAgentExternal) --externalCount_;
+  if (current_.memory(s).flags & kAgentExternal) --externalCount_;
   --population_[current_.archetype[s]];
   if (s != last) {
     AgentColumns::zipColumns(current_, current_, [&](auto& a, auto&) { a[s] = a[last]; });
@@ -263,7 +265,7 @@ void World::refreshFocus() {
   for (std::uint32_t index = 0; index < slotOfId_.size(); ++index) {
     const std::uint32_t s = slotOfId_[index];
     if (s == kNoSlot) continue;
-    if (isLodFocus(archetypes_[current_.archetype[s]], current_.memory[s]))
+    if (isLodFocus(archetypes_[current_.archetype[s]], current_.memory(s)))
       focusIds_.push_back(current_.id[s]);
   }
 }
@@ -272,7 +274,7 @@ void World::setDirective(AgentId id, Directive d) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
   if (directives_.size() <= agentIndex(id)) directives_.resize(slotOfId_.size());
   Directive& slot = directives_[agentIndex(id)];
-  AgentMemory& m = current_.memory[slotOf(id)];
+  AgentMemory& m = current_.memory(slotOf(id));
   if (slot.kind != DirectiveKind::kNone) --directedCount_;
   // A goal on the navmesh walks it like the archetype's own NAVIGATE (its arrival range and all).
   const Archetype& a = archetypes_[current_.archetype[slotOf(id)]];
@@ -314,8 +316,8 @@ void World::setBrainState(AgentId id, std::int32_t state) {
   const Archetype& a = archetypes_[current_.archetype[s]];
   if (!a.brain || state < 0 || static_cast<std::size_t>(state) >= a.brain->states.size())
     throw std::out_of_range("no such brain state");
-  current_.memory[s].brainState = static_cast<std::uint8_t>(a.brain->enterLeaf(state));
-  current_.memory[s].pathIndex = -1;
+  current_.memory(s).brainState = static_cast<std::uint8_t>(a.brain->enterLeaf(state));
+  current_.memory(s).pathIndex = -1;
   brainMemory_[agentIndex(id)].enteredTick = tick_;
 }
 
@@ -363,10 +365,15 @@ void World::step() {
   grid_.rebuild(current_, sorted_, slotOfId_, [this](std::size_t count, const auto& body) {
     pool_->parallelFor(count, config_.chunkSize * 16, body);
   });
+  // Now and then the memory store follows the sort (agent_columns.h); more often when departed
+  // agents' records have come to fill half of it.
+  if (tick_ % kMemoryRehomeTicks == 0 || memory_.size() > 2 * sorted_.size() + 1024) rehomeMemory();
   // Phase 2: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
   const std::size_t n = sorted_.size();
   contactFlags_.resize(n);
   StepContext ctx = contextOf(sorted_, tick_);
+  memoryBefore_.resize(n);
+  ctx.memoryBefore = memoryBefore_.data();
   ctx.headingHistory = averagesHeadings_ ? headingHistory_.data() : nullptr;
   ctx.headingHistoryCount = headingHistory_.size();
   if (!strayPairs_.empty()) {
@@ -388,10 +395,11 @@ void World::step() {
                  });
     ctx.lodLevels = lod_.levels().data();
   }
+  lastStepLod_ = ctx.lodLevels != nullptr;
   if (!anyBrain_) endOrders(ctx);  // the control API's orders, in a world without brains
   if (anyBrain_) {
     brainStates_.resize(n);
-    for (std::size_t s = 0; s < n; ++s) brainStates_[s] = sorted_.memory[s].brainState;
+    for (std::size_t s = 0; s < n; ++s) brainStates_[s] = sorted_.memory(s).brainState;
     ctx.brainStates = brainStates_.data();
     think(ctx);
     ctx.brainStates = nullptr;
@@ -471,9 +479,8 @@ void World::think(const StepContext& ctx) {
   const std::size_t chunk = std::max<std::size_t>(config_.chunkSize, 1);
   orderRequests_.resize((sorted_.size() + chunk - 1) / chunk);
   for (auto& r : orderRequests_) r.clear();
-  AgentMemory* memory = sorted_.memory.data();
   pool_->parallelFor(sorted_.size(), chunk, [&](std::size_t begin, std::size_t end) {
-    thinkChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), memory, brainMemory_,
+    thinkChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), brainMemory_,
                orderRequests_[begin / chunk]);
   });
   if (anyOrders_ && ctx.groups != nullptr) {
@@ -559,16 +566,16 @@ void World::visitStateWith(Sink&& sink) const {
       sink(index, StatePart::kFetchOrder, &order->givenTick, sizeof order->givenTick);
     }
     const float f[8] = {
-        a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory[s].wanderX, a.memory[s].wanderY};
-    const std::int32_t i[4] = {a.memory[s].pathIndex, a.memory[s].targetId,
-                               static_cast<std::int32_t>(a.archetype[s]), a.memory[s].brainState};
+        a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory(s).wanderX, a.memory(s).wanderY};
+    const std::int32_t i[4] = {a.memory(s).pathIndex, a.memory(s).targetId,
+                               static_cast<std::int32_t>(a.archetype[s]), a.memory(s).brainState};
     sink(index, StatePart::kPosition, &f[0], 2 * sizeof(float));
     sink(index, StatePart::kVelocity, &f[2], 2 * sizeof(float));
     sink(index, StatePart::kHeading, &f[4], 2 * sizeof(float));
     // Its rotation, for an archetype that faces by itself or moves kinematically (no other has
     // one: nothing hashed).
     if (archetypes_[a.archetype[s]].faces || archetypes_[a.archetype[s]].kinematic)
-      sink(index, StatePart::kHeading, &a.memory[s].rotation, sizeof a.memory[s].rotation);
+      sink(index, StatePart::kHeading, &a.memory(s).rotation, sizeof a.memory(s).rotation);
     // Its last headings, for an archetype that smooths by K-average (hashed as bytes: the ring's
     // unused entries stay zero, and the static_assert at the top rules out padding).
     if (archetypes_[a.archetype[s]].headingSamples > 0 && index < headingHistory_.size())
@@ -644,7 +651,7 @@ StateDigest World::stateDigest(std::size_t blocks) const {
   d.whole = stream.digest();
   for (std::uint32_t index = 0; index < perIndex.size(); ++index) {
     const std::uint32_t s = slotOfId_[index];
-    if (s != kNoSlot && (current_.memory[s].flags & kAgentExternal) != 0)
+    if (s != kNoSlot && (current_.memory(s).flags & kAgentExternal) != 0)
       d.external.emplace_back(current_.id[s], perIndex[index]);
   }
   return d;
@@ -669,6 +676,26 @@ StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {
                      .anyDirected = directedCount_ > 0,
                      .marks = marks_.data(),
                      .markCount = marks_.size()};
+}
+
+void World::rehomeMemory() {
+  const std::size_t n = sorted_.size();
+  memoryScratch_.resize(n);
+  pool_->parallelFor(n, config_.chunkSize * 16, [this](std::size_t begin, std::size_t end) {
+    for (std::size_t s = begin; s < end; ++s) {
+      memoryScratch_[s] = memory_[sorted_.home[s]];
+      sorted_.home[s] = static_cast<std::uint32_t>(s);
+    }
+  });
+  memory_.swap(memoryScratch_);
+}
+
+const AgentMemory& World::memoryBeforeLastStep(std::uint32_t slot) const {
+  // Carried over (a player's body, or a level of detail's turn skipped): its memory is as it was.
+  const bool carried =
+      (sorted_.memory(slot).flags & kAgentExternal) != 0 ||
+      (lastStepLod_ && slot < lod_.levels().size() && (lod_.levels()[slot] & kLodWaits) != 0);
+  return carried || slot >= memoryBefore_.size() ? sorted_.memory(slot) : memoryBefore_[slot];
 }
 
 StepContext World::lastStepContext() const {

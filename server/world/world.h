@@ -77,6 +77,8 @@ class World {
   }
   // Ticks a departed agent's index waits before a spawn takes it (with the next generation).
   static constexpr std::uint64_t kIndexReuseDelayTicks = 64;
+  // Every this many ticks the memory store is laid out again in the sort's slot order.
+  static constexpr std::uint64_t kMemoryRehomeTicks = 32;
   // Storage indices ever used (per-index storage is this long): the most agents alive at once,
   // plus those departed within kIndexReuseDelayTicks.
   std::size_t indexCapacity() const { return slotOfId_.size(); }
@@ -149,7 +151,7 @@ class World {
   const TickCounters& lastTickCounters() const { return counters_; }
   const SpatialGrid& grid() const { return grid_; }
   // The brain state of an agent of a brain-driven archetype (index into its brain's states).
-  std::uint8_t brainStateOf(AgentId id) const { return current_.memory[slotOf(id)].brainState; }
+  std::uint8_t brainStateOf(AgentId id) const { return current_.memory(slotOf(id)).brainState; }
   const BrainMemory& brainMemoryOf(AgentId id) const { return brainMemory_[agentIndex(id)]; }
   // Navmesh navigation (null when the scenario has no navmesh).
   const Navigation* navigation() const { return navigation_.get(); }
@@ -158,6 +160,9 @@ class World {
   // The context the last step() gave every agent's update (state[n] as sortedPrevious(), its grid,
   // groups and navigation), to re-evaluate one agent's steering between ticks (agent_inspect.h).
   StepContext lastStepContext() const;
+  // An agent's memory as the last step() read it (slot of sortedPrevious()): the store holds
+  // state[n+1]'s (agent_columns.h), so the inspector takes this one.
+  const AgentMemory& memoryBeforeLastStep(std::uint32_t slot) const;
 
   // xxHash64 of every live agent's state in id order; equal hashes mean bit-identical worlds.
   std::uint64_t stateHash() const;
@@ -173,6 +178,8 @@ class World {
   StateDigest stateDigest(std::size_t blocks) const;
 
  private:
+  // The memory store in sorted_'s slot order (each slot's home its slot); departed records dropped.
+  void rehomeMemory();
   StaticGeometry geometry_;
   std::vector<Archetype> archetypes_;
   std::vector<ArchetypeRuntime> runtime_;  // derived from archetypes_
@@ -186,10 +193,14 @@ class World {
   WorldConfig config_;
   std::unique_ptr<ThreadPool> pool_;
   SpatialGrid grid_;
-  AgentColumns current_;                   // state[n]; after step(), state[n+1]
-  AgentColumns sorted_;                    // state[n] in cell order (read-only during the steering phase)
-  std::vector<std::uint32_t> slotOfId_;    // by index (agentIndex): the slot, kNoSlot if none
-  std::vector<std::uint16_t> generation_;  // by index: the generation of its agent, or its next
+  AgentColumns current_;                    // state[n]; after step(), state[n+1]
+  AgentColumns sorted_;                     // state[n] in cell order (read-only during the steering phase)
+  std::vector<AgentMemory> memory_;         // both buffers' per-agent memory (AgentColumns::home)
+  std::vector<AgentMemory> memoryScratch_;  // rehomeMemory's
+  std::vector<AgentMemory> memoryBefore_;   // StepContext::memoryBefore, by slot of sorted_
+  bool lastStepLod_ = false;                // the last step() ran level of detail
+  std::vector<std::uint32_t> slotOfId_;     // by index (agentIndex): the slot, kNoSlot if none
+  std::vector<std::uint16_t> generation_;   // by index: the generation of its agent, or its next
   std::deque<std::pair<std::uint32_t, std::uint64_t>> freeIndices_;  // departed: (index, tick), oldest first
   std::vector<std::uint8_t> contactFlags_;  // per slot, written by the steering phase
   std::vector<float> contactX_, contactY_;  // contact passes' second copy of the positions

@@ -57,7 +57,7 @@ TEST(ScenarioFile, GoodFileBuildsTheWorldItDescribes) {
   const auto& a = r.world->agents();
   for (std::size_t s = 0; s < a.size(); ++s) {
     if (a.archetype[s] == 0) {
-      EXPECT_EQ(a.memory[s].assignedPath, 0);
+      EXPECT_EQ(a.memory(s).assignedPath, 0);
     }
   }
   EXPECT_EQ(r.world->archetypes()[1].behaviours[0].targetArchetype, 0);

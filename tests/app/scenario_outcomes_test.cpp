@@ -41,7 +41,7 @@ TEST(ScenarioOutcome, ContextRaceRacersFinishLaps) {
     monitor.observe(*w);
     const auto& a = w->agents();
     for (std::size_t s = 0; s < a.size(); ++s) {
-      const int index = a.memory[s].pathIndex;
+      const int index = a.memory(s).pathIndex;
       if (last[a.id[s]] >= 0 && index != last[a.id[s]]) ++advances[a.id[s]];
       last[a.id[s]] = index;
     }
@@ -118,7 +118,7 @@ TEST(ScenarioOutcome, EscortKeepsFormationAndTheBodyguardInterposes) {
       if (a.archetype[s] == guard) guardDistance = d;
       if (arch[a.archetype[s]].name.rfind("escort", 0) == 0) {
         // The slot the escort steers for is its goal.
-        slotError += std::hypot(a.memory[s].goalX - a.px[s], a.memory[s].goalY - a.py[s]);
+        slotError += std::hypot(a.memory(s).goalX - a.px[s], a.memory(s).goalY - a.py[s]);
         ++slotSamples;
       }
     }
@@ -302,7 +302,7 @@ TEST(ScenarioOutcome, FpsBotsLeaderLapsAndTheSquadKeepsItsSlots) {
         roundTheBuilding = roundTheBuilding || (x > 40.0f && x < 60.0f && (y > 45.0f || y < 25.0f));
       } else if (t >= 10 * 30 && w->archetypes()[a.archetype[s]].name.rfind("squad", 0) == 0) {
         // The slot the member steers for is its goal.
-        slotError += std::hypot(a.memory[s].goalX - a.px[s], a.memory[s].goalY - a.py[s]);
+        slotError += std::hypot(a.memory(s).goalX - a.px[s], a.memory(s).goalY - a.py[s]);
         ++slotSamples;
       }
     }
@@ -350,7 +350,7 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
     for (std::size_t s = 0; s < a.size(); ++s) h = a.archetype[s] == hunter ? s : h;
     ASSERT_LT(h, a.size());
     ++hunterTicks;
-    hunterChasing += hunterBrain.states[a.memory[h].brainState].name == "chase" ? 1 : 0;
+    hunterChasing += hunterBrain.states[a.memory(h).brainState].name == "chase" ? 1 : 0;
     for (std::size_t s = 0; s < a.size(); ++s) {
       if (a.archetype[s] != hider) continue;
       ++samples;
@@ -359,8 +359,8 @@ TEST(ScenarioOutcome, HideAndSeekHidersStayOutOfTheHuntersSight) {
       // The hunter's eyes reach 30 m: beyond that, or behind a rock, a hider is out of its sight.
       const bool out = blocked || steer::distance(from, to) > 30.0f;
       outOfSight += out ? 1 : 0;
-      ++inState[a.memory[s].brainState];
-      if (a.memory[s].brainState == hide) {
+      ++inState[a.memory(s).brainState];
+      if (a.memory(s).brainState == hide) {
         ++hidingSamples;
         hidingOut += out ? 1 : 0;
       }
@@ -479,7 +479,7 @@ TEST(ScenarioOutcome, GuardsPatrolThenChaseASeenPlayerAndGiveUpWhenItIsGone) {
       const steer::Vec2 p = positionOf(guards[k]);
       walked[k] += steer::distance(p, last[k]);
       last[k] = p;
-      const int index = w->agents().memory[w->slotOf(guards[k])].pathIndex;
+      const int index = w->agents().memory(w->slotOf(guards[k])).pathIndex;
       if (lastIndex[k] >= 0 && index != lastIndex[k]) ++waypointsPassed[k];
       lastIndex[k] = index;
     }
@@ -537,11 +537,11 @@ TEST(ScenarioOutcome, GuardsPatrolThenChaseASeenPlayerAndGiveUpWhenItIsGone) {
   ASSERT_GE(patrolAt, 0);
   EXPECT_GE(patrolAt, 4 * 30 - 15);
   EXPECT_LT(patrolAt, 5 * 30);
-  const int indexBack = w->agents().memory[w->slotOf(chaser)].pathIndex;
+  const int indexBack = w->agents().memory(w->slotOf(chaser)).pathIndex;
   bool onRoute = false;
   for (int t = 0; t < 40 * 30 && !onRoute; ++t) {
     w->step();
-    onRoute = w->agents().memory[w->slotOf(chaser)].pathIndex != indexBack;
+    onRoute = w->agents().memory(w->slotOf(chaser)).pathIndex != indexBack;
   }
   EXPECT_TRUE(onRoute) << "the guard did not pass a waypoint of its route within 40 s of giving up";
   EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);

@@ -348,7 +348,7 @@ TEST(TargetId, APursuerNamesThePlayerItClosesOnNotABoid) {
     const std::uint32_t c = w.slotOf(chaser);
     w.setExternalState(p, {a.px[c] + 1.3f, a.py[c]}, {0, 0});
     w.step();
-    const std::int32_t target = a.memory[w.slotOf(chaser)].targetId;
+    const std::int32_t target = a.memory(w.slotOf(chaser)).targetId;
     named += target == static_cast<std::int32_t>(p) ? 1 : 0;
     if (target >= 0 && w.isAlive(static_cast<AgentId>(target)) &&
         a.archetype[w.slotOf(static_cast<AgentId>(target))] == boid)
@@ -464,7 +464,7 @@ TEST(ContextOptionsFile, EveryChooserAndDangerWriterRacesRound) {
     for (int t = 0; t < 60 * 30; ++t) {
       w.step();
       for (std::size_t s = 0; s < a.size(); ++s) {
-        const int index = a.memory[s].pathIndex;
+        const int index = a.memory(s).pathIndex;
         if (last[s] >= 0 && index != last[s]) ++passed[s];
         last[s] = index;
         for (const auto& o : w.geometry().obstacles) {

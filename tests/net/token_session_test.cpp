@@ -14,7 +14,7 @@ constexpr std::uint64_t kFar = 4'000'000'000ull;  // expiry, unix seconds
 std::size_t players(const Server& s) {
   std::size_t n = 0;
   const auto& a = s.world->agents();
-  for (std::size_t i = 0; i < a.size(); ++i) n += (a.memory[i].flags & kAgentExternal) ? 1 : 0;
+  for (std::size_t i = 0; i < a.size(); ++i) n += (a.memory(i).flags & kAgentExternal) ? 1 : 0;
   return n;
 }
 

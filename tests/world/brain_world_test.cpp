@@ -226,11 +226,11 @@ TEST(BrainWorld, BackOnThePathAtTheNearestWaypoint) {
   int t = 0;
   for (; t < 300 && w.brainStateOf(id) == 0; ++t) w.step();
   ASSERT_EQ(w.brainStateOf(id), 1);
-  EXPECT_EQ(w.agents().memory[w.slotOf(id)].pathIndex, 1);  // heading for (150, 50) when it left
+  EXPECT_EQ(w.agents().memory(w.slotOf(id)).pathIndex, 1);  // heading for (150, 50) when it left
   for (; t < 1500 && w.brainStateOf(id) == 1; ++t) w.step();
   ASSERT_EQ(w.brainStateOf(id), 0);
-  EXPECT_EQ(w.agents().memory[w.slotOf(id)].pathIndex, 3);  // that leg's end, (50, 150)
-  EXPECT_EQ(w.agents().memory[w.slotOf(id)].goalY, 150.0f);
+  EXPECT_EQ(w.agents().memory(w.slotOf(id)).pathIndex, 3);  // that leg's end, (50, 150)
+  EXPECT_EQ(w.agents().memory(w.slotOf(id)).goalY, 150.0f);
 }
 
 }  // namespace

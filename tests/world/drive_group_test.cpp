@@ -112,7 +112,7 @@ TEST(DriveGroup, AStrayIsFetchedBackBeforeTheGroupIsDriven) {
   const AgentId stray = w.spawn(kSheep, {190, 100});
   const AgentId dog = w.spawn(kDog, {150, 80});
   w.step();
-  EXPECT_EQ(w.agents().memory[w.slotOf(dog)].targetId, static_cast<std::int32_t>(stray));
+  EXPECT_EQ(w.agents().memory(w.slotOf(dog)).targetId, static_cast<std::int32_t>(stray));
   int back = -1;
   for (int t = 0; t < 60 * 30 && back < 0; ++t) {
     w.step();

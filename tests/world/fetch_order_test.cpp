@@ -308,14 +308,14 @@ TEST(GroupTargets, TheLeaderIsTheLowestIdAtAnyRange) {
   const AgentId second = w.spawn(0, {120, 110});  // 22 m away
   const AgentId f = w.spawn(1, {100, 100});
   w.step();
-  EXPECT_EQ(w.agents().memory[w.slotOf(f)].targetId, static_cast<std::int32_t>(first));
-  EXPECT_EQ(w.agents().memory[w.slotOf(f)].goalX, 250.0f);
+  EXPECT_EQ(w.agents().memory(w.slotOf(f)).targetId, static_cast<std::int32_t>(first));
+  EXPECT_EQ(w.agents().memory(w.slotOf(f)).goalX, 250.0f);
   w.despawn(first);
   w.step();
-  EXPECT_EQ(w.agents().memory[w.slotOf(f)].targetId, static_cast<std::int32_t>(second));
+  EXPECT_EQ(w.agents().memory(w.slotOf(f)).targetId, static_cast<std::int32_t>(second));
   w.despawn(second);
   w.step();
-  EXPECT_EQ(w.agents().memory[w.slotOf(f)].targetId, -1);  // nobody leads: no force
+  EXPECT_EQ(w.agents().memory(w.slotOf(f)).targetId, -1);  // nobody leads: no force
 }
 
 // GROUP_CENTROID: the group's centroid, moving at its mean velocity, at any range; measured even
@@ -343,7 +343,7 @@ TEST(GroupTargets, TheCentroidIsAPointMovingWithTheGroup) {
   EXPECT_FLOAT_EQ(ctx.groups->centroid[0].x, 210.0f);
   EXPECT_NEAR(ctx.groups->centroid[0].y, 206.6667f, 1e-3f);
   EXPECT_FLOAT_EQ(ctx.groups->velocity[0].x, 1.0f);
-  const AgentMemory& m = w.agents().memory[w.slotOf(d)];
+  const AgentMemory& m = w.agents().memory(w.slotOf(d));
   EXPECT_EQ(m.goalX, ctx.groups->centroid[0].x);  // pursue's goal is its target's position
   EXPECT_EQ(m.goalY, ctx.groups->centroid[0].y);
   EXPECT_EQ(m.targetId, -1);  // no agent is the target

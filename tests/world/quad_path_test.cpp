@@ -19,7 +19,7 @@ std::uint64_t hashWith(bool quads, std::string_view scenario, std::uint64_t seed
   const AgentColumns& a = base->agents();
   for (AgentId id = 0; id < a.size(); ++id) {
     const std::uint32_t s = base->slotOf(id);
-    w.spawn(a.archetype[s], {a.px[s], a.py[s]}, {a.vx[s], a.vy[s]}, a.memory[s].assignedPath);
+    w.spawn(a.archetype[s], {a.px[s], a.py[s]}, {a.vx[s], a.vy[s]}, a.memory(s).assignedPath);
   }
   for (int i = 0; i < ticks; ++i) w.step();
   return w.stateHash();

@@ -34,10 +34,10 @@ TEST(Scenarios, EveryPatrolFollowsItsOwnDistrictsRoute) {
   const auto& paths = w->geometry().paths;
   for (std::size_t s = 0; s < a.size(); ++s) {
     if (w->archetypes()[a.archetype[s]].name != "patrol") continue;
-    const auto path = a.memory[s].assignedPath;
+    const auto path = a.memory(s).assignedPath;
     ASSERT_GE(path, 0);
     // The waypoint it is heading for is on its own route, within the district it started in.
-    const auto& wp = paths[path].points[a.memory[s].pathIndex];
+    const auto& wp = paths[path].points[a.memory(s).pathIndex];
     EXPECT_LT(std::hypot(wp.x - a.px[s], wp.y - a.py[s]), 120.0f);
   }
 }

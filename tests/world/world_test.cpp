@@ -104,6 +104,33 @@ TEST(World, DespawnKeepsOtherAgentsAndIds) {
   EXPECT_NE(w.stateHash(), 0u);
 }
 
+// Memory records stay in a store apart from the sorted columns (agent_columns.h), found through
+// `home` and laid out again every World::kMemoryRehomeTicks: through sorts, rehomes, departures
+// and arrivals each agent keeps its own record (here the path it was given at spawn).
+TEST(World, EachAgentKeepsItsMemoryThroughSortsRehomesAndDepartures) {
+  StaticGeometry g;
+  g.bounds = {0, 0, 200, 200};
+  World w(g, {walker({arriveAt({100, 100})})}, {});
+  std::vector<std::pair<AgentId, std::int32_t>> given;
+  // Spawned right to left, so the sort reorders them from the first tick.
+  for (int i = 0; i < 300; ++i) {
+    const std::int32_t path = i % 7;
+    given.emplace_back(w.spawn(0, {199.0f - 0.6f * i, 10.0f + (i % 17) * 10.0f}, {}, path), path);
+  }
+  for (std::uint64_t t = 0; t < 3 * World::kMemoryRehomeTicks + 5; ++t) {
+    if (t == World::kMemoryRehomeTicks + 3) {
+      for (std::size_t k = 0; k < given.size(); k += 3) w.despawn(given[k].first);
+      std::erase_if(given, [&](const auto& a) { return !w.isAlive(a.first); });
+      for (int i = 0; i < 40; ++i) given.emplace_back(w.spawn(0, {5.0f + i, 190.0f}, {}, 100 + i), 100 + i);
+    }
+    w.step();
+    for (const auto& [id, path] : given) {
+      ASSERT_EQ(w.agents().memory(w.slotOf(id)).assignedPath, path) << "agent " << id << " tick " << t;
+    }
+  }
+  EXPECT_EQ(w.agentCount(), given.size());
+}
+
 TEST(World, ExternalBodiesAreDeterministicAcrossThreadCounts) {
   auto run = [](unsigned threads) {
     ScenarioOptions o;
@@ -218,7 +245,7 @@ TEST(World, NearestOfArchetypeHonoursRange) {
   const auto& a = w->agents();
   int withTarget = 0;
   for (std::size_t s = 0; s < a.size(); ++s)
-    withTarget += (a.archetype[s] == 1 && a.memory[s].targetId >= 0) ? 1 : 0;
+    withTarget += (a.archetype[s] == 1 && a.memory(s).targetId >= 0) ? 1 : 0;
   EXPECT_GT(withTarget, 0);
 }
 
