@@ -167,7 +167,7 @@ void updateBlock(const StepContext& ctx, std::uint32_t b, std::uint32_t e, SumsB
     const StepContext* c = contextFor(ctx, slot);
     contexts[slot - b] = c;
     if (c != nullptr) {
-      // The memory record is by agent index, away from the slot's columns: its load starts now,
+      // The memory record is in the shared store, away from the slot's columns: its load starts now,
       // under the scans, rather than stalling the update that reads it.
       __builtin_prefetch(&ctx.in.memory(slot), 1);
       sums.put(slot - b,
