@@ -298,11 +298,7 @@ std::uint8_t finishAgent(const StepContext& ctx, const steer::Body& body, steer:
   out.vy[slot] = next.velocity.y;
   out.hx[slot] = heading.x;
   out.hy[slot] = heading.y;
-  if (ctx.memoryBefore != nullptr) ctx.memoryBefore[slot] = in.memory(slot);
-  in.memory(slot) = {eval.wanderTarget.x, eval.wanderTarget.y,   eval.pathIndex,
-                     eval.targetId,       eval.goal.x,           eval.goal.y,
-                     eval.assignedPath,   in.memory(slot).flags, in.memory(slot).brainState,
-                     eval.rotation};
+  storeMemory(ctx, slot, eval, eval.rotation);
   out.radius[slot] = in.radius[slot];
   out.id[slot] = in.id[slot];
   out.home[slot] = in.home[slot];

@@ -393,6 +393,22 @@ inline steer::Body bodyAt(const StepContext& ctx, std::uint32_t slot, const Arch
   return bodyAt(ctx, slot, arch, ctx.in.memory(slot));
 }
 
+// Writes the memory an evaluation leaves for state[n+1] into the shared store, in place (flags
+// and brain state are not the update's to change), saving state[n]'s first for the inspector
+// (StepContext::memoryBefore). The scalar and the quad paths both end here.
+inline void storeMemory(const StepContext& ctx, std::uint32_t slot, const AgentEval& e, float rotation) {
+  AgentMemory& m = ctx.in.memory(slot);
+  if (ctx.memoryBefore != nullptr) ctx.memoryBefore[slot] = m;
+  m.wanderX = e.wanderTarget.x;
+  m.wanderY = e.wanderTarget.y;
+  m.pathIndex = e.pathIndex;
+  m.targetId = e.targetId;
+  m.goalX = e.goal.x;
+  m.goalY = e.goal.y;
+  m.assignedPath = e.assignedPath;
+  m.rotation = rotation;
+}
+
 // A crowd contact (archetypes with a contact skin): the body pushed away from its neighbours also
 // stops moving towards them, as it stops moving into a wall; otherwise it walks straight back in
 // next tick and a jam against an obstacle squeezes bodies into each other.

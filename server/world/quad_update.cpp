@@ -157,16 +157,8 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
   store(&out.radius[slot], load(&in.radius[slot]));
   for (int k = 0; k < kLanes; ++k) {
     const AgentEval& e = *evals[k];
-    if (ctx.memoryBefore != nullptr) ctx.memoryBefore[slot + k] = in.memory(slot + k);
-    in.memory(slot + k) = {e.wanderTarget.x,
-                           e.wanderTarget.y,
-                           e.pathIndex,
-                           e.targetId,
-                           e.goal.x,
-                           e.goal.y,
-                           e.assignedPath,
-                           in.memory(slot + k).flags,
-                           in.memory(slot + k).brainState};
+    // A quad's archetype neither faces nor is kinematic (quadApplies): it keeps no rotation.
+    storeMemory(ctx, slot + k, e, 0.0f);
     out.id[slot + k] = in.id[slot + k];
     out.home[slot + k] = in.home[slot + k];
     out.archetype[slot + k] = in.archetype[slot + k];
