@@ -42,6 +42,7 @@ using Clock = std::chrono::steady_clock;
 constexpr float kDt = 1.0f / 30.0f;
 constexpr float kRadius = 0.5f;
 constexpr float kArrive = 1.5f;
+constexpr float kMaxSpeed = 3.5f;
 
 // What both crowds are measured by, fed the positions and goals after every tick.
 class Measures {
@@ -52,6 +53,16 @@ class Measures {
     ++tick_;
     if (!measuring) return;
     ++ticks_;
+    // Speed: displacement since the last tick (the first measured tick has none to compare).
+    if (prev_.size() == pos.size()) {
+      for (std::size_t i = 0; i < pos.size(); ++i) {
+        const float v = steer::distance(pos[i], prev_[i]) / kDt;
+        speedSum_ += v;
+        ++speedSamples_;
+        if (v < 0.5f * kMaxSpeed) ++slowSamples_;
+      }
+    }
+    prev_ = pos;
     // Overlap: a hash grid of 1 m cells; each pair once.
     grid_.clear();
     const auto key = [](int x, int y) {
@@ -108,7 +119,8 @@ class Measures {
     }
   }
 
-  std::uint64_t ticks_ = 0, ticksOverTolerance_ = 0, overlapPairs_ = 0;
+  std::uint64_t ticks_ = 0, ticksOverTolerance_ = 0, overlapPairs_ = 0, speedSamples_ = 0, slowSamples_ = 0;
+  double speedSum_ = 0.0;
   double overlapSum_ = 0.0;
   float maxOverlap_ = 0.0f;
   std::size_t stuckMax_ = 0, stuckEnd_ = 0, stuckSum_ = 0, stuckSamples_ = 0;
@@ -124,6 +136,7 @@ class Measures {
   std::unordered_map<std::int64_t, std::vector<std::uint32_t>> grid_;
   std::vector<std::vector<Vec2>> samples_;
   std::vector<std::vector<float>> goalDistances_;
+  std::vector<Vec2> prev_;
 };
 
 struct Row {
@@ -144,11 +157,16 @@ void print(const Row& r, std::size_t n, double seconds) {
                 : t[std::min(t.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(t.size())))];
   const double updates =
       sum > 0 ? static_cast<double>(n) * static_cast<double>(t.size()) / (sum / 1000.0) : 0;
-  std::printf("%-12s %9.2f %9.2f %13.0f %11.1f %7zu %7.1f %7zu %9.3f %10.2f%% %10.4f\n", r.name.c_str(), mean,
-              p99, updates, r.goals / seconds, r.m.stuckEnd_, r.m.stuckMean(), r.m.stuckMax_, r.m.maxOverlap_,
+  std::printf("%-12s %9.2f %9.2f %13.0f %11.1f %7zu %7.1f %7zu %9.3f %10.2f%% %10.4f %7.2f %6.1f%%\n",
+              r.name.c_str(), mean, p99, updates, r.goals / seconds, r.m.stuckEnd_, r.m.stuckMean(),
+              r.m.stuckMax_, r.m.maxOverlap_,
               100.0 * static_cast<double>(r.m.ticksOverTolerance_) /
                   std::max<double>(1.0, static_cast<double>(r.m.ticks_)),
-              r.m.overlapPairs_ ? r.m.overlapSum_ / static_cast<double>(r.m.overlapPairs_) : 0.0);
+              r.m.overlapPairs_ ? r.m.overlapSum_ / static_cast<double>(r.m.overlapPairs_) : 0.0,
+              r.m.speedSamples_ ? r.m.speedSum_ / static_cast<double>(r.m.speedSamples_) : 0.0,
+              r.m.speedSamples_
+                  ? 100.0 * static_cast<double>(r.m.slowSamples_) / static_cast<double>(r.m.speedSamples_)
+                  : 0.0);
 }
 
 // Every agent of a fresh world asks on tick 0.
@@ -379,14 +397,17 @@ int main(int argc, char** argv) {
     dtFreeCrowd(crowd);
   }
 
-  std::printf("\n%-12s %9s %9s %13s %11s %7s %7s %7s %9s %11s %10s\n", "crowd", "ms/tick", "p99",
-              "agent-upd/s", "goals/s", "stuck", "stuck~", "stuck^", "overlap^", "ticks>20%r", "mean ovl");
+  std::printf("\n%-12s %9s %9s %13s %11s %7s %7s %7s %9s %11s %10s %7s %7s\n", "crowd", "ms/tick", "p99",
+              "agent-upd/s", "goals/s", "stuck", "stuck~", "stuck^", "overlap^", "ticks>20%r", "mean ovl",
+              "speed", "slow");
   print(ours, n, seconds);
   if (!skipDetour) print(theirs, n, seconds);
   std::printf(
       "\nstuck: goal > 10 m now and 5 s ago, moved < 1 m in those 5 s (at the end; stuck~ the mean of the\n"
       "measured seconds, stuck^ the worst). overlap^: deepest pair, fraction of the radius; ticks>20%%r:\n"
-      "share of ticks with a pair deeper than 20 %%.\n");
+      "share of ticks with a pair deeper than 20 %%. speed: mean m/s of the measured ticks (the most is "
+      "3.5);\n"
+      "slow: share of agent-ticks under half of it.\n");
   std::printf(
       "steerd navigation: %llu path requests, %llu failed, %llu partial, %llu node expansions; replans: %llu "
       "blocked, %llu off course\n",

@@ -14,7 +14,7 @@
 #          (crowd 10,000, interest radius 100 m)
 #   crowd  bench/crowd_crossing: the crowd-crossing scenario (4,000 walkers on a navmesh) run by
 #          steerd and by DetourCrowd on the same world: ms/tick, agent-updates/s, goals/s, stuck,
-#          overlap (flags go to it: --agents N --seconds S --threads T); then the flow through
+#          overlap, speed (flags go to it: --agents N --seconds S --threads T); then the flow through
 #          scenarios/doorway.txtpb and scenarios/corridor.txtpb (seeds 1-3, 120 s: crossings a
 #          second, the longest wait near the gate, lane order)
 #   paths  bench/crowd_crossing --replan-storm: path requests per second through the pooled
