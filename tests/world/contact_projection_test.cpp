@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "world/agent_eval.h"
 #include "world/motion_quality.h"
 #include "world/world.h"
 
@@ -51,6 +52,39 @@ StaticGeometry field() {
   StaticGeometry g;
   g.bounds = {0, 0, 100, 100};
   return g;
+}
+
+// A body grazing a wall's end (a box's corner) goes out radially from the end point, by its depth.
+// Along the wall's normal by radius - side it was moved up to a whole radius in one tick, into
+// whoever stood there (crowd-crossing's deepest overlaps, 0.27-0.40 r).
+TEST(StaticContacts, AtAWallsEndTheBodyGoesOutRadiallyByItsDepth) {
+  const steer::Wall wall = steer::makeWall({0, 0}, {10, 0});  // faces +y
+  ASSERT_GT(wall.normal.y, 0.99f);
+  const StaticGeometry::Near near{{}, {&wall, 1}};
+  steer::Body before, next;
+  before.position = {10.6f, 0.1f};
+  next.position = {10.45f, 0.05f};  // 0.45 m from the end point: 0.05 m deep
+  next.velocity = {-1.0f, 0.0f};
+  EXPECT_NE(agent_internal::resolveStaticContacts(before, next, near, 0.5f), 0u);
+  const steer::Vec2 end{10, 0};
+  EXPECT_NEAR(steer::distance(next.position, end), 0.5f, 1e-4f);
+  EXPECT_LT(steer::distance(next.position, {10.45f, 0.05f}), 0.06f);  // not 0.45 m up the normal
+  const steer::Vec2 out = steer::normalizedOr(next.position - end, {});
+  EXPECT_GE(steer::dot(next.velocity, out), -1e-5f);  // nothing left into the corner
+}
+
+TEST(StaticContacts, AlongAWallTheBodyGoesOutAlongItsNormal) {
+  const steer::Wall wall = steer::makeWall({0, 0}, {10, 0});
+  const StaticGeometry::Near near{{}, {&wall, 1}};
+  steer::Body before, next;
+  before.position = {5.0f, 0.6f};
+  next.position = {5.2f, 0.3f};
+  next.velocity = {1.0f, -2.0f};
+  EXPECT_NE(agent_internal::resolveStaticContacts(before, next, near, 0.5f), 0u);
+  EXPECT_NEAR(next.position.x, 5.2f, 1e-5f);
+  EXPECT_NEAR(next.position.y, 0.5f, 1e-5f);
+  EXPECT_NEAR(next.velocity.x, 1.0f, 1e-5f);  // it slides on
+  EXPECT_NEAR(next.velocity.y, 0.0f, 1e-5f);
 }
 
 TEST(ContactProjection, TwoOverlappingBodiesEndTouching) {
