@@ -35,6 +35,12 @@ bool atEndOfOpenPath(const StepContext& ctx, std::uint32_t slot, const NavAgent&
 
 }  // namespace
 
+bool pastCorner(Vec2 before, Vec2 corner, Vec2 next, Vec2 position) {
+  const Vec2 off = position - corner;
+  return steer::dot(off, corner - before) > 0.0f && steer::dot(off, next - corner) > 0.0f &&
+         steer::lengthSq(off) < kPastCornerWithin * kPastCornerWithin;
+}
+
 Navigation::Navigation(std::shared_ptr<const nav::NavMesh> mesh, nav::PlannerSettings settings)
     : mesh_(std::move(mesh)), planner_(*mesh_, settings) {}
 
@@ -88,7 +94,10 @@ void Navigation::advance(const StepContext& ctx, std::uint32_t slot, NavAgent& a
   const Archetype& arch = ctx.archetypes[ctx.in.archetype[slot]];
   const float reach = std::max(arch.pathSeekDistance, arch.limits.radius);
   const std::size_t last = a.corners.size() - 1;
-  while (a.corner < last && steer::distance(pos, a.corners[a.corner]) < reach) {
+  const auto past = [&](std::size_t c) {
+    return pastCorner(c > 0 ? a.corners[c - 1] : a.start, a.corners[c], a.corners[c + 1], pos);
+  };
+  while (a.corner < last && (steer::distance(pos, a.corners[a.corner]) < reach || past(a.corner))) {
     ++a.corner;
     a.bestDistance = std::numeric_limits<float>::infinity();
     a.progressTick = tick;
