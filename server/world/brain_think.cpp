@@ -14,12 +14,6 @@ namespace {
 
 using steer::Vec2;
 
-bool segmentsCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-  const float d1 = steer::cross(b - a, c - a), d2 = steer::cross(b - a, d - a);
-  const float d3 = steer::cross(d - c, a - c), d4 = steer::cross(d - c, b - c);
-  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
-}
-
 // The queries a brain's conditions ask (brain::evaluate), for one agent at one think.
 struct Queries {
   const StepContext& ctx;
@@ -137,21 +131,6 @@ bool senses(const StepContext& ctx, std::uint32_t self, const brain::Sense& sens
 }
 
 }  // namespace
-
-bool sightBlocked(const StaticGeometry& geometry, Vec2 from, Vec2 to) {
-  const Vec2 mid = (from + to) * 0.5f;
-  const float reach = steer::distance(from, to) * 0.5f;
-  std::array<steer::CircleObstacle, 64> nearby;
-  const std::size_t n = geometry.obstaclesInRange(mid.x, mid.y, reach, nearby);
-  if (steer::lineOfSightBlocked(
-          from, to, std::span<const steer::CircleObstacle>(nearby.data(), std::min(n, nearby.size())))) {
-    return true;
-  }
-  for (const steer::Wall& w : geometry.walls) {
-    if (segmentsCross(from, to, w.from, w.to)) return true;
-  }
-  return false;
-}
 
 void strayPairsOf(const brain::Brain& brain, std::vector<StrayPair>& out) {
   auto add = [&](std::int32_t member, std::int32_t group) {

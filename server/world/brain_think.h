@@ -89,7 +89,4 @@ void strayPairsOf(const brain::Brain& brain, std::vector<StrayPair>& out);
 // A new agent of a brain-driven archetype starts in the brain's initial leaf with its stats' initial values.
 void startBrain(const brain::Brain& brain, std::uint64_t tick, AgentMemory& memory, BrainMemory& brainMemory);
 
-// Whether a segment is blocked by an obstacle or a wall (sight).
-bool sightBlocked(const StaticGeometry& geometry, steer::Vec2 from, steer::Vec2 to);
-
 }  // namespace steerd

@@ -1,11 +1,20 @@
 #include "world/static_geometry.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#include "steering/hide.h"
 
 namespace steerd {
 
 namespace {
+
+bool segmentsCross(steer::Vec2 a, steer::Vec2 b, steer::Vec2 c, steer::Vec2 d) {
+  const float d1 = steer::cross(b - a, c - a), d2 = steer::cross(b - a, d - a);
+  const float d3 = steer::cross(d - c, a - c), d4 = steer::cross(d - c, b - c);
+  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
+}
 
 struct Rect {
   float x0, y0, x1, y1;
@@ -171,6 +180,21 @@ std::size_t StaticGeometry::wallsInRange(float x, float y, float range, std::spa
     return steer::distance(w.from + seg * t, p) <= range;
   };
   return collectInRange(x, y, range, ownWallStart_, ownWallIndex_, walls, within, out);
+}
+
+bool sightBlocked(const StaticGeometry& geometry, steer::Vec2 from, steer::Vec2 to) {
+  const steer::Vec2 mid = (from + to) * 0.5f;
+  const float reach = steer::distance(from, to) * 0.5f;
+  std::array<steer::CircleObstacle, 64> nearby;
+  const std::size_t n = geometry.obstaclesInRange(mid.x, mid.y, reach, nearby);
+  if (steer::lineOfSightBlocked(
+          from, to, std::span<const steer::CircleObstacle>(nearby.data(), std::min(n, nearby.size())))) {
+    return true;
+  }
+  for (const steer::Wall& w : geometry.walls) {
+    if (segmentsCross(from, to, w.from, w.to)) return true;
+  }
+  return false;
 }
 
 }  // namespace steerd

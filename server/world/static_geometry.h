@@ -82,4 +82,8 @@ class StaticGeometry {
   std::vector<std::uint32_t> ownWallIndex_;  // indices into `walls`
 };
 
+// Whether the segment from -> to passes through an obstacle or crosses a wall (sight; a corner's
+// next corner in view).
+bool sightBlocked(const StaticGeometry& geometry, steer::Vec2 from, steer::Vec2 to);
+
 }  // namespace steerd
