@@ -350,7 +350,7 @@ int main(int argc, char** argv) {
     ap.radius = kRadius;
     ap.height = 2.0f;
     ap.maxAcceleration = 8.0f;
-    ap.maxSpeed = 3.5f;
+    ap.maxSpeed = kMaxSpeed;
     ap.collisionQueryRange = kRadius * 12.0f;
     ap.pathOptimizationRange = kRadius * 30.0f;
     ap.separationWeight = 2.0f;

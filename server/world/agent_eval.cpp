@@ -264,10 +264,9 @@ std::uint8_t resolveStaticContacts(const steer::Body& body, steer::Body& next,
       // Off the segment's end (a box's corner), in front: out radially from the end point, the
       // shortest way. Along the normal by r - side it was up to a radius at once (0.45 m in one
       // tick at crowd-crossing's box corners, into whoever stood there).
-      const bool atEnd = t <= 0.0f || t >= 1.0f;
-      const Vec2 out =
-          atEnd && side > 0.0f ? steer::normalizedOr(next.position - closest, w.normal) : w.normal;
-      next.position = atEnd && side > 0.0f ? closest + out * r : next.position + w.normal * (r - side);
+      const bool offEnd = (t <= 0.0f || t >= 1.0f) && side > 0.0f;
+      const Vec2 out = offEnd ? steer::normalizedOr(next.position - closest, w.normal) : w.normal;
+      next.position = offEnd ? closest + out * r : next.position + w.normal * (r - side);
       const float into = steer::dot(next.velocity, out);
       if (into < 0.0f) next.velocity -= out * into;
       flags |= kContactObstacle;

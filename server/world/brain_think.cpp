@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "steering/hide.h"
 #include "steering/random.h"
 #include "world/level_of_detail.h"
 
