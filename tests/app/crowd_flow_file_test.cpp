@@ -132,11 +132,11 @@ TEST(CrowdFlow, CorridorFlowsFormLanesWhenTheyKeepRight) {
 }
 
 // Many walkers both ways through one 2 m door: they take turns, about 1.4 a second (1.2 at the
-// least, seeds 1-10). The longest
-// anyone stayed within 4 m of it, per seed, has a tail: over seeds 1-80, median 12.5 s, over 15 s
-// (the bar) at 6, 18.9 s at most; at seeds 1-10, 16.2 s at seed 1 and under 15 s at the
-// rest. So: at most one seed in ten over 15 s and none over 20 s. (With the 0.1 m contact skin and
-// 1.6 m separation it had, 2 of these ten were over 15 s and one 25.1 s.)
+// least, seeds 1-10). The longest anyone stayed within 4 m of it, per seed, has a tail: over seeds
+// 1-80, median 12.5 s, over 15 s (the bar) at 6, 18.9 s at most; at seeds 1-10, 16.2 s at
+// seed 1 and under 15 s at the rest. So: at most one seed in ten over 15 s and none over 20 s.
+// (With the 0.1 m contact skin and 1.6 m separation it had, 2 of these ten were over 15 s and one
+// 25.1 s.)
 TEST(CrowdFlow, DoorwayFlowsBothWaysAndNobodyWaitsLong) {
   int over15 = 0;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
