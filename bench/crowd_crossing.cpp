@@ -157,7 +157,7 @@ void print(const Row& r, std::size_t n, double seconds) {
                 : t[std::min(t.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(t.size())))];
   const double updates =
       sum > 0 ? static_cast<double>(n) * static_cast<double>(t.size()) / (sum / 1000.0) : 0;
-  std::printf("%-12s %9.2f %9.2f %13.0f %11.1f %7zu %7.1f %7zu %9.3f %10.2f%% %10.4f %7.2f %6.1f%%\n",
+  std::printf("%-12s %9.2f %9.2f %13.0f %11.2f %7zu %7.1f %7zu %9.3f %10.2f%% %10.4f %7.2f %6.1f%%\n",
               r.name.c_str(), mean, p99, updates, r.goals / seconds, r.m.stuckEnd_, r.m.stuckMean(),
               r.m.stuckMax_, r.m.maxOverlap_,
               100.0 * static_cast<double>(r.m.ticksOverTolerance_) /
