@@ -191,8 +191,18 @@ bool sightBlocked(const StaticGeometry& geometry, steer::Vec2 from, steer::Vec2 
           from, to, std::span<const steer::CircleObstacle>(nearby.data(), std::min(n, nearby.size())))) {
     return true;
   }
-  for (const steer::Wall& w : geometry.walls) {
-    if (segmentsCross(from, to, w.from, w.to)) return true;
+  if (geometry.walls.empty()) return false;
+  // A wall that crosses the segment has a point on it, so within `reach` of its middle: the
+  // buckets around it hold every such wall (the range padded against rounding). Unindexed, or
+  // with more walls there than the array holds, every wall is tried. The same answer either way.
+  std::array<steer::Wall, 64> walls;
+  const std::size_t w =
+      geometry.indexed() ? geometry.wallsInRange(mid.x, mid.y, reach * 1.01f + 0.01f, walls) : 0;
+  const std::span<const steer::Wall> candidates = geometry.indexed() && w < walls.size()
+                                                      ? std::span<const steer::Wall>(walls.data(), w)
+                                                      : std::span<const steer::Wall>(geometry.walls);
+  for (const steer::Wall& wall : candidates) {
+    if (segmentsCross(from, to, wall.from, wall.to)) return true;
   }
   return false;
 }

@@ -62,6 +62,8 @@ class StaticGeometry {
   std::size_t obstaclesInRange(float x, float y, float range, std::span<steer::CircleObstacle> out) const;
   // The same for walls (boxes' walls included) with some point within `range` of (x, y).
   std::size_t wallsInRange(float x, float y, float range, std::span<steer::Wall> out) const;
+  // Whether index() has run (before it, the InRange queries find nothing).
+  bool indexed() const { return !ownWallStart_.empty(); }
 
  private:
   std::size_t cellOf(float x, float y) const;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 namespace steerd {
@@ -111,6 +112,41 @@ TEST(StaticGeometry, AHugeWorldGetsLargerBuckets) {
   g.index(4.0f, 6.0f);
   EXPECT_EQ(g.obstaclesNear(50005, 50000).size(), 1u);
   EXPECT_TRUE(g.obstaclesNear(10, 10).empty());
+}
+
+// Sight asks only the walls bucketed around the segment: it must answer as trying every wall does
+// (an unindexed copy), with walls crossing near an end, many walls in one place (more than its
+// array holds), and segments longer than a bucket.
+TEST(StaticGeometry, SightThroughBucketsAnswersAsEveryWallDoes) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(0.0f, 200.0f), d(-6.0f, 6.0f), len(0.5f, 60.0f);
+  StaticGeometry indexed;
+  indexed.bounds = {0, 0, 200, 200};
+  for (int i = 0; i < 300; ++i) {
+    const steer::Vec2 a{u(rng), u(rng)};
+    indexed.walls.push_back(steer::makeWall(a, a + steer::Vec2{d(rng), d(rng)}));
+  }
+  for (int i = 0; i < 100; ++i) {  // a thicket: 100 short walls in a 4 m square
+    const steer::Vec2 a{100 + d(rng) / 3, 100 + d(rng) / 3};
+    indexed.walls.push_back(steer::makeWall(a, a + steer::Vec2{d(rng) / 3, d(rng) / 3}));
+  }
+  StaticGeometry everyWall = indexed;
+  indexed.index(4.0f, 6.0f);
+  ASSERT_TRUE(indexed.indexed());
+  ASSERT_FALSE(everyWall.indexed());
+  int blocked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const steer::Vec2 from =
+        i % 4 == 0 ? steer::Vec2{100 + d(rng), 100 + d(rng)} : steer::Vec2{u(rng), u(rng)};
+    const float angle = u(rng);
+    const steer::Vec2 to = from + steer::Vec2{std::cos(angle), std::sin(angle)} * len(rng);
+    const bool b = sightBlocked(indexed, from, to);
+    ASSERT_EQ(b, sightBlocked(everyWall, from, to))
+        << from.x << "," << from.y << " -> " << to.x << "," << to.y;
+    blocked += b ? 1 : 0;
+  }
+  EXPECT_GT(blocked, 1000);
+  EXPECT_LT(blocked, 19000);
 }
 
 }  // namespace
