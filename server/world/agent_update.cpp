@@ -1,6 +1,7 @@
 #include "world/agent_update.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "world/agent_eval.h"
 #include "world/agent_formulas.h"
@@ -147,6 +148,14 @@ const StepContext* contextFor(const StepContext& ctx, std::uint32_t slot) {
   return (level & kLodWaits) != 0 ? nullptr : &ctx.lodContexts[level];
 }
 
+// Whether the 8 levels from `levels` all carry kLodWaits.
+bool allEightWait(const std::uint8_t* levels) {
+  std::uint64_t word;
+  std::memcpy(&word, levels, sizeof word);
+  constexpr std::uint64_t kWaitBits = 0x0101010101010101ull * kLodWaits;
+  return (word & kWaitBits) == kWaitBits;
+}
+
 // Slots [from, to) into state[n+1] as they are, column by column.
 void carryOverRun(const AgentColumns& in, std::uint32_t from, std::uint32_t to, AgentColumns& out,
                   std::uint8_t* contactFlags) {
@@ -201,8 +210,29 @@ void updateBlock(const StepContext& ctx, std::uint32_t b, std::uint32_t e, SumsB
 void updateChunk(const StepContext& ctx, std::uint32_t begin, std::uint32_t end, AgentColumns& out,
                  std::uint8_t* contactFlags) {
   SumsBlock sums;
-  for (std::uint32_t b = begin; b < end; b += kMaxChunk) {
-    updateBlock(ctx, b, std::min(end, b + kMaxChunk), sums, out, contactFlags);
+  const auto blocks = [&](std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t b = from; b < to; b += kMaxChunk) {
+      updateBlock(ctx, b, std::min(to, b + kMaxChunk), sums, out, contactFlags);
+    }
+  };
+  const std::uint8_t* levels = ctx.lodLevels;
+  if (levels == nullptr) {
+    blocks(begin, end);
+    return;
+  }
+  // Level of detail: most slots wait, in long runs (a coarse row's agents share their turn).
+  // Each run is found 8 levels at a time and copied over in one go; the runs between them steer.
+  for (std::uint32_t slot = begin; slot < end;) {
+    std::uint32_t run = slot;
+    if ((levels[slot] & kLodWaits) != 0) {
+      while (run + 8 <= end && allEightWait(levels + run)) run += 8;
+      while (run < end && (levels[run] & kLodWaits) != 0) ++run;
+      carryOverRun(ctx.in, slot, run, out, contactFlags);
+    } else {
+      while (run < end && (levels[run] & kLodWaits) == 0) ++run;
+      blocks(slot, run);
+    }
+    slot = run;
   }
 }
 

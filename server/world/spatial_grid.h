@@ -3,7 +3,8 @@
 // The rebuild is a counting sort (count per cell, prefix sum, scatter) that moves the agents'
 // arrays into cell order, row-major. Cells (cx-1..cx+1, row) are then one contiguous slot range,
 // so a 3x3 neighbour scan reads three contiguous runs instead of nine scattered lists. The sort is
-// serial and stable, so slot order is a pure function of state[n]: no thread count can change it.
+// stable, so slot order is a pure function of state[n] and the order it came in; a stable sort's
+// result is unique, so however the work is split (and on however many threads) it is the same.
 #pragma once
 
 #include <algorithm>
@@ -65,15 +66,25 @@ class SpatialGrid {
   // cellSize > 0; the grid covers `bounds` (positions outside are clamped into edge cells).
   void configure(const Bounds& bounds, float cellSize);
 
-  // Runs body(begin, end) over chunks of [0, count), possibly in parallel (the world's pool).
-  using ParallelFor =
-      std::function<void(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body)>;
+  // Runs body(begin, end) over chunks of `chunkSize` of [0, count), in any order, possibly in
+  // parallel (the world's pool).
+  using ParallelFor = std::function<void(std::size_t count, std::size_t chunkSize,
+                                         const std::function<void(std::size_t, std::size_t)>& body)>;
+
+  // Slots per block of the blocked count (below), and cells per chunk of its merge.
+  static constexpr std::size_t kSortBlock = 16384;
+  static constexpr std::size_t kCellChunk = 65536;
 
   // Sorts `from` into cell order, writing `to` (resized to match, plus kScanPadding). `slotOfId`
-  // (indexed by agent id, sized by the caller) receives each agent's new slot. The count and
-  // prefix sum are serial; the scatter runs through `parallelFor` when one is given.
+  // (indexed by agent id, sized by the caller) receives each agent's new slot. With `parallelFor`
+  // every pass runs through it. The count is blocked when `from` is nearly in cell order already
+  // (as the last tick's sort left it: each block of kSortBlock slots then spans few cells): a
+  // histogram per block over its span of cells, merged cell by cell in block order. Otherwise
+  // (a first sort, a mass spawn) it is one serial count.
   void rebuild(AgentColumns& from, AgentColumns& to, std::vector<std::uint32_t>& slotOfId,
                const ParallelFor& parallelFor = {});
+  // Whether the last rebuild took the blocked count (for tests).
+  bool lastRebuildBlocked() const { return lastBlocked_; }
 
   // Cell column / row of a coordinate, clamped to the grid (CellAxis).
   int cellX(float x) const { return axisX_.index(x); }
@@ -81,6 +92,7 @@ class SpatialGrid {
   int columns() const { return nx_; }
   int rows() const { return ny_; }
   float cellSize() const { return cellSize_; }
+  const Bounds& bounds() const { return bounds_; }
   // The slots of cells (x0..x1, row), clamped to the grid.
   SlotRange rowRange(int row, int x0, int x1) const {
     return rowRangeInGrid(std::clamp(row, 0, ny_ - 1), std::clamp(x0, 0, nx_ - 1),
@@ -129,8 +141,18 @@ class SpatialGrid {
   int nx_ = 1, ny_ = 1;
   CellAxis axisX_, axisY_;
   std::vector<std::uint32_t> cellStart_;  // nx*ny + 1 prefix sums
-  std::vector<std::uint32_t> dest_;       // rebuild scratch: destination slot of each source slot
-  std::vector<std::uint32_t> cursor_;     // rebuild scratch: next free slot per cell
+  // Rebuild scratch.
+  std::vector<std::uint32_t> dest_;      // cell, then destination slot, of each source slot
+  std::vector<std::uint32_t> cursor_;    // next free slot per cell
+  std::vector<std::uint32_t> blockLow_;  // per block: lowest and highest cell in it
+  std::vector<std::uint32_t> blockHigh_;
+  std::vector<std::size_t> histStart_;    // per block: where its histogram starts in hist_
+  std::vector<std::uint32_t> hist_;       // per block, per cell of its span: count, then next slot
+  std::vector<std::uint32_t> chunkBase_;  // per chunk of cells: agents in the chunks before it
+  bool lastBlocked_ = false;
+
+  void countSerial(std::size_t n);
+  void countBlocked(std::size_t n, const ParallelFor& run);
 };
 
 }  // namespace steerd

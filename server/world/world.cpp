@@ -1,6 +1,7 @@
 #include "world/world.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -362,8 +363,8 @@ std::int32_t World::archetypeIndex(const std::string& name) const {
 
 void World::step() {
   // Phase 1: counting sort of state[n] into cell order.
-  grid_.rebuild(current_, sorted_, slotOfId_, [this](std::size_t count, const auto& body) {
-    pool_->parallelFor(count, config_.chunkSize * 16, body);
+  grid_.rebuild(current_, sorted_, slotOfId_, [this](std::size_t count, std::size_t chunk, const auto& body) {
+    pool_->parallelFor(count, chunk, body);
   });
   // Now and then the memory store follows the sort (agent_columns.h); more often when departed
   // agents' records have come to fill half of it.
@@ -389,10 +390,9 @@ void World::step() {
       focusXY_.push_back(sorted_.px[slotOfId_[agentIndex(id)]]);
       focusXY_.push_back(sorted_.py[slotOfId_[agentIndex(id)]]);
     }
-    lod_.compute(sorted_, archetypes_, geometry_.bounds, tick_, focusXY_,
-                 [this](std::size_t count, const auto& body) {
-                   pool_->parallelFor(count, config_.chunkSize * 16, body);
-                 });
+    // Over the grid's rows, 16 to a chunk (a row of a million-agent world holds about 800 agents).
+    lod_.compute(sorted_, grid_, archetypes_, tick_, focusXY_,
+                 [this](std::size_t rows, const auto& body) { pool_->parallelFor(rows, 16, body); });
     ctx.lodLevels = lod_.levels().data();
   }
   lastStepLod_ = ctx.lodLevels != nullptr;
@@ -430,11 +430,19 @@ void World::step() {
     projectContacts(ctx, config_.contactPasses, current_, contactX_, contactY_, *pool_, config_.chunkSize,
                     contactFlags_.data());
   }
-  counters_ = {};
-  for (std::uint8_t f : contactFlags_) {
-    counters_.obstacleContacts += (f & kContactObstacle) ? 1 : 0;
-    counters_.boundsClamps += (f & kContactBounds) ? 1 : 0;
-  }
+  // Counted in parallel (0.6 ms a tick on one thread at a million agents): sums of integers, the
+  // same whatever order the chunks add up in.
+  std::atomic<std::uint64_t> obstacleContacts{0}, boundsClamps{0};
+  pool_->parallelFor(n, config_.chunkSize * 16, [&](std::size_t begin, std::size_t end) {
+    std::uint64_t obstacle = 0, bounds = 0;
+    for (std::size_t s = begin; s < end; ++s) {
+      obstacle += (contactFlags_[s] & kContactObstacle) ? 1 : 0;
+      bounds += (contactFlags_[s] & kContactBounds) ? 1 : 0;
+    }
+    obstacleContacts += obstacle;
+    boundsClamps += bounds;
+  });
+  counters_ = {obstacleContacts.load(), boundsClamps.load()};
   ++tick_;
 }
 

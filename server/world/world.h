@@ -42,7 +42,7 @@ struct WorldConfig {
   bool lod = false;              // update level of detail (level_of_detail.h): far agents steer less often
 };
 
-// Per-tick counters, summed in slot order (deterministic).
+// Per-tick counters (sums of integers: the same for any thread count).
 struct TickCounters {
   std::uint64_t obstacleContacts = 0;  // agents pushed out of an obstacle or wall this tick
   std::uint64_t boundsClamps = 0;      // agents clamped back inside the world bounds

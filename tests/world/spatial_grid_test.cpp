@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
+#include <numeric>
+#include <random>
+
+#include "world/thread_pool.h"
 
 namespace steerd {
 namespace {
@@ -62,6 +67,87 @@ TEST(SpatialGrid, BlockAroundCoversTheDiscWithTwoOrThreeCellsPerAxis) {
   const NeighbourBlock corner = g.blockAround(1, 1, 4);
   EXPECT_EQ(corner.columnFirst, 0);
   EXPECT_EQ(corner.rowFirst, 0);
+}
+
+// The slot order a stable sort by cell gives: the one answer every way of counting must reach.
+std::vector<AgentId> stableSortedIds(const SpatialGrid& g, const AgentColumns& a) {
+  std::vector<std::size_t> order(a.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto cell = [&](std::size_t i) { return g.cellY(a.py[i]) * g.columns() + g.cellX(a.px[i]); };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return cell(x) < cell(y); });
+  std::vector<AgentId> ids;
+  for (std::size_t i : order) ids.push_back(a.id[i]);
+  return ids;
+}
+
+// Many agents, already in cell order, then nudged (some across a row, a few far away): the input
+// the blocked count is for. It must give exactly the stable sort, whatever order its chunks run in.
+TEST(SpatialGrid, BlockedCountGivesTheStableSortInAnyChunkOrder) {
+  SpatialGrid g;
+  g.configure({0, 0, 400, 400}, 4);  // 100 x 100 cells
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 400.0f), nudge(-3.0f, 3.0f);
+  std::vector<std::pair<float, float>> points(100000);
+  for (auto& p : points) p = {u(rng), u(rng)};
+  AgentColumns unsorted = agentsAt(points), sorted;
+  std::vector<std::uint32_t> slotOf(points.size());
+  g.rebuild(unsorted, sorted, slotOf);
+  EXPECT_FALSE(g.lastRebuildBlocked());  // no ParallelFor: the serial count
+  sorted.resize(points.size());          // drop the scan padding
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    sorted.px[i] += nudge(rng);
+    sorted.py[i] += nudge(rng);
+    if (i % 5000 == 0) sorted.px[i] = u(rng), sorted.py[i] = u(rng);  // a long way off
+    if (i % 7777 == 0) sorted.py[i] = std::numeric_limits<float>::quiet_NaN();
+  }
+  const std::vector<AgentId> expected = stableSortedIds(g, sorted);
+
+  // Chunks run backwards on this thread.
+  const SpatialGrid::ParallelFor backwards = [](std::size_t count, std::size_t chunk, const auto& body) {
+    for (std::size_t begin = (count + chunk - 1) / chunk * chunk; begin > 0;) {
+      begin -= chunk;
+      body(begin, std::min(count, begin + chunk));
+    }
+  };
+  ThreadPool pool(3);
+  const SpatialGrid::ParallelFor pooled = [&](std::size_t count, std::size_t chunk, const auto& body) {
+    pool.parallelFor(count, chunk, body);
+  };
+  for (const SpatialGrid::ParallelFor* run : {&backwards, &pooled}) {
+    AgentColumns out;
+    std::fill(slotOf.begin(), slotOf.end(), 0u);
+    g.rebuild(sorted, out, slotOf, *run);
+    EXPECT_TRUE(g.lastRebuildBlocked());
+    ASSERT_EQ(out.size(), expected.size());
+    for (std::size_t s = 0; s < out.size(); ++s) ASSERT_EQ(out.id[s], expected[s]) << "slot " << s;
+    for (AgentId id = 0; id < points.size(); ++id) ASSERT_EQ(out.id[slotOf[id]], id);
+    // Each cell's range holds exactly its agents.
+    for (int row = 0; row < g.rows(); ++row) {
+      const SlotRange r = g.rowRange(row, 0, g.columns() - 1);
+      for (std::uint32_t s = r.begin; s < r.end; ++s) ASSERT_EQ(g.cellY(out.py[s]), row);
+    }
+  }
+}
+
+// Input in no order at all (a first sort, a mass spawn) over a large grid: each block's span is
+// the grid, so the serial count runs, through the ParallelFor or not, with the same answer.
+TEST(SpatialGrid, UnsortedInputFallsBackToTheSerialCount) {
+  SpatialGrid g;
+  g.configure({0, 0, 4000, 4000}, 4);  // a million cells
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(0.0f, 4000.0f);
+  std::vector<std::pair<float, float>> points(70000);
+  for (auto& p : points) p = {u(rng), u(rng)};
+  AgentColumns from = agentsAt(points), out;
+  std::vector<std::uint32_t> slotOf(points.size());
+  ThreadPool pool(2);
+  g.rebuild(from, out, slotOf, [&](std::size_t count, std::size_t chunk, const auto& body) {
+    pool.parallelFor(count, chunk, body);
+  });
+  EXPECT_FALSE(g.lastRebuildBlocked());
+  const std::vector<AgentId> expected = stableSortedIds(g, from);
+  for (std::size_t s = 0; s < out.size(); ++s) ASSERT_EQ(out.id[s], expected[s]) << "slot " << s;
 }
 
 }  // namespace
