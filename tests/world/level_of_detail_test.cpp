@@ -118,6 +118,53 @@ TEST(LevelOfDetail, FarAgentsSteerEveryEighthTickNearOnesEveryTick) {
   for (const Track& n : nearBot) EXPECT_EQ(n.moves, ticks);
 }
 
+// Each slot's level against the definition, from the positions: never coarser than its distance
+// to the nearest bot says (the map holds a lower bound), and no finer than that distance less one
+// map cell's diagonal (16 m cells) says. With every archetype on the same bands, and with the
+// bots on bands of their own (a level per agent rather than per run of the grid).
+TEST(LevelOfDetail, EachSlotsLevelFollowsItsDistanceToTheNearestFocus) {
+  for (const bool ownBands : {false, true}) {
+    auto world = crowdWithBots(2, 20000, 6, true);
+    if (ownBands) {
+      std::vector<Archetype> archetypes = world->archetypes();
+      for (Archetype& a : archetypes) {
+        if (a.name == kBotArchetypeName)
+          a.lodDistances[0] = 5, a.lodDistances[1] = 10, a.lodDistances[2] = 20;
+      }
+      ASSERT_EQ(world->replaceArchetypes(archetypes), "");
+    }
+    for (int t = 0; t < 3; ++t) world->step();
+    const AgentColumns& in = world->sortedPrevious();
+    const auto& levels = world->lodLevels();
+    ASSERT_EQ(levels.size(), in.size());
+    const auto bot = static_cast<ArchetypeIndex>(world->archetypeIndex(kBotArchetypeName));
+    std::vector<std::pair<float, float>> bots;
+    for (std::size_t s = 0; s < in.size(); ++s) {
+      if (in.archetype[s] == bot) bots.emplace_back(in.px[s], in.py[s]);
+    }
+    ASSERT_EQ(bots.size(), 6u);
+    const auto levelAt = [](const float* bands, float d) {
+      return (d >= bands[0]) + (d >= bands[1]) + (d >= bands[2]);
+    };
+    const float diagonal = 16.0f * std::sqrt(2.0f);
+    int levelCount[4] = {};
+    for (std::size_t s = 0; s < in.size(); ++s) {
+      float d = 1e30f;
+      for (const auto& [x, y] : bots) d = std::min(d, std::hypot(in.px[s] - x, in.py[s] - y));
+      const float* bands = world->archetypes()[in.archetype[s]].lodDistances;
+      const int level = levels[s] & 3;
+      ASSERT_LE(level, levelAt(bands, d * 1.0001f)) << "slot " << s << " at " << d << " m";
+      ASSERT_GE(level, levelAt(bands, d - diagonal - 0.01f)) << "slot " << s << " at " << d << " m";
+      ++levelCount[level];
+      // The turn: level 0 every tick, level L on the ticks its map row is due.
+      if (level == 0) {
+        ASSERT_EQ(levels[s] & kLodWaits, 0);
+      }
+    }
+    for (int l = 0; l < 4; ++l) EXPECT_GT(levelCount[l], 0) << "level " << l;
+  }
+}
+
 // The motion-quality figures near players (MotionQualityMonitor with nearFocus): level of detail
 // must change nothing visible there. Measured (5,000 agents, 10 bots, 300 ticks, seed 5), full
 // rate against level of detail: mean overlap 0.1094 / 0.1081 r, heading jitter 0.6706 / 0.6712
