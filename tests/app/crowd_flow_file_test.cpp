@@ -131,20 +131,21 @@ TEST(CrowdFlow, CorridorFlowsFormLanesWhenTheyKeepRight) {
   EXPECT_LT(mixed.gate.laneOrder(), 0.55);
 }
 
-// Many walkers both ways through one 2 m door: they take turns, about 1.4 a second (1.2 at the
-// least, seeds 1-10). The longest anyone stayed within 4 m of it, per seed, has a tail: over seeds
-// 1-80, median 12.5 s, over 15 s (the bar) at 6, 18.9 s at most; at seeds 1-10, 16.2 s at
-// seed 1 and under 15 s at the rest. So: at most one seed in ten over 15 s and none over 20 s.
-// (With the 0.1 m contact skin and 1.6 m separation it had, 2 of these ten were over 15 s and one
-// 25.1 s.)
+// Many walkers both ways through one 2 m door: they take turns, about 1.16 a second (1.04 at the
+// least, seeds 1-10; at least 57 each way). The longest anyone stayed within 4 m of it, per seed,
+// has a tail: over seeds 1-80, median 11.1 s, over 15 s (the bar) at 2, 15.3 s at most; at
+// seeds 1-10, 15.3 s at seed 6 and under 15 s at the rest. So: at most one seed in ten over 15 s
+// and none over 16 s. (Avoiding each other from 3 m rather than 4, 1.4 walkers a second got
+// through but seed 1 waited 16.2 s, and over 80 seeds 18.9 s at most; with the 0.1 m contact skin
+// and 1.6 m separation it had before that, 2 of these ten were over 15 s and one 25.1 s.)
 TEST(CrowdFlow, DoorwayFlowsBothWaysAndNobodyWaitsLong) {
   int over15 = 0;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     const FlowRun run = runShipped("doorway.txtpb", seed);
     EXPECT_GE(run.gate.throughputPerSecond(), 1.0) << "seed " << seed;
-    EXPECT_GE(run.gate.fromLeft, 60u);
-    EXPECT_GE(run.gate.fromRight, 60u);
-    EXPECT_LT(run.gate.longestNearSeconds, 20.0) << "seed " << seed;
+    EXPECT_GE(run.gate.fromLeft, 50u);
+    EXPECT_GE(run.gate.fromRight, 50u);
+    EXPECT_LT(run.gate.longestNearSeconds, 16.0) << "seed " << seed;
     over15 += run.gate.longestNearSeconds >= 15.0 ? 1 : 0;
   }
   EXPECT_LE(over15, 1);
