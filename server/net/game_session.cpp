@@ -13,6 +13,13 @@
 
 namespace steerd::net {
 
+namespace {
+
+// The waypoint a scenario names where new players appear (docs/SCENARIOS.md).
+constexpr const char* kPlayerStartWaypoint = "player_start";
+
+}  // namespace
+
 GameSession::GameSession(World& world, SessionTransport& endpoint, ServerMetrics& metrics,
                          const SessionConfig& config)
     : world_(world),
@@ -125,15 +132,22 @@ void GameSession::join(const NetEvent& e) {
     spdlog::warn("client {} joined twice: the second join is ignored", clientId);
     return;
   }
-  // A new player appears at the free spot nearest the middle of the world (not in a rock or a
-  // building) until its first input says where it is. A client without a body (a game's logic,
-  // an observer) gets none.
+  // A new player appears at the free spot (not in a rock or a building) nearest the scenario's
+  // waypoint `player_start`, or the middle of the world without one, until its first input says
+  // where it is. (The middle of the doorway scenario is its door.) A client without a body (a
+  // game's logic, an observer) gets none.
   const Bounds& b = limits_.bounds;
-  const steer::Vec2 centre{(b.minX + b.maxX) * 0.5f, (b.minY + b.maxY) * 0.5f};
+  steer::Vec2 start{(b.minX + b.maxX) * 0.5f, (b.minY + b.maxY) * 0.5f};
+  for (const NamedPoint& w : world_.geometry().waypoints) {
+    if (w.name == kPlayerStartWaypoint) {
+      start = w.position;
+      break;
+    }
+  }
   const float radius = world_.archetypes()[playerArchetype_].limits.radius;
   AgentId body = kNoBody;
   if (!e.noBody) {
-    body = world_.spawnExternal(playerArchetype_, freeSpotNear(world_.geometry(), centre, radius + 0.5f));
+    body = world_.spawnExternal(playerArchetype_, freeSpotNear(world_.geometry(), start, radius + 0.5f));
     controller_.noteSpawned(body);
   }
   Player& player = clients_

@@ -48,6 +48,25 @@ TEST(Session, HandshakeAdmitsAPlayerAndSnapshotsShowTheWorld) {
   EXPECT_EQ(me->archetype, 1u);
 }
 
+// A new player's body appears at the scenario's waypoint `player_start`, and without one at the
+// middle of the world.
+TEST(Session, APlayerAppearsAtThePlayerStartWaypoint) {
+  for (const bool named : {false, true}) {
+    ServerSetup setup;
+    setup.geometry.waypoints = {{"elsewhere", {150, 20}}};
+    if (named) setup.geometry.waypoints.push_back({"player_start", {30, 170}});
+    Server s(std::move(setup));
+    RawClient c(s.endpoint->port());
+    const auto accept = c.connect(s);
+    ASSERT_TRUE(accept.has_value() && accept->has_accept());
+    const AgentId body = accept->accept().player_entity();
+    ASSERT_TRUE(s.world->isAlive(body));
+    const std::uint32_t slot = s.world->slotOf(body);
+    EXPECT_EQ(s.world->agents().px[slot], named ? 30.0f : 100.0f);
+    EXPECT_EQ(s.world->agents().py[slot], named ? 170.0f : 100.0f);
+  }
+}
+
 TEST(Session, APlayerComingCloserMakesTheEvaderMoveAway) {
   Server s;
   RawClient c(s.endpoint->port());
