@@ -196,11 +196,11 @@ bool sightBlocked(const StaticGeometry& geometry, steer::Vec2 from, steer::Vec2 
   // buckets around it hold every such wall (the range padded against rounding). Unindexed, or
   // with more walls there than the array holds, every wall is tried. The same answer either way.
   std::array<steer::Wall, 64> walls;
-  const std::size_t w =
-      geometry.indexed() ? geometry.wallsInRange(mid.x, mid.y, reach * 1.01f + 0.01f, walls) : 0;
-  const std::span<const steer::Wall> candidates = geometry.indexed() && w < walls.size()
-                                                      ? std::span<const steer::Wall>(walls.data(), w)
-                                                      : std::span<const steer::Wall>(geometry.walls);
+  std::span<const steer::Wall> candidates(geometry.walls);
+  if (geometry.indexed()) {
+    const std::size_t w = geometry.wallsInRange(mid.x, mid.y, reach * 1.01f + 0.01f, walls);
+    if (w < walls.size()) candidates = std::span<const steer::Wall>(walls.data(), w);
+  }
   for (const steer::Wall& wall : candidates) {
     if (segmentsCross(from, to, wall.from, wall.to)) return true;
   }
