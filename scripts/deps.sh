@@ -21,6 +21,7 @@ packages=(
   libimgui-dev         # steer-viewer: Dear ImGui panels (the SDL_Renderer backend is built from its sources)
   libpng-dev           # steer-viewer: PNG screenshots (the viewer's tests read them back with it too)
   xvfb xauth           # steer-viewer's tests: a virtual X display (xvfb-run) for headless screenshots
+  curl                 # tests: the process tests read /metrics and /readyz of a live server
   prometheus           # tests: promtool checks deploy/prometheus/ (rules and their unit tests); a real
                        # Prometheus scrapes a test server for the dashboard's queries
 )
