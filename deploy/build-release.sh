@@ -4,7 +4,7 @@
 #
 #   deploy/build-release.sh [options] PREFIX
 #
-#   PREFIX                 where to install: PREFIX/bin/<binaries>, PREFIX/scenarios/*.txtpb
+#   PREFIX                 where to install: PREFIX/bin/<binaries>, PREFIX/scenarios/*.txtpb (and levels/)
 #   --preset NAME          CMake preset to build (default: release); its build dir, build/NAME,
 #                          is reused when it exists, so an earlier build makes this quick
 #   --build-dir DIR        build here instead of build/NAME (a fresh one is configured)
@@ -97,4 +97,8 @@ rm -rf "$prefix/scenarios"
 mkdir -p "$prefix/scenarios"
 cp -p scenarios/*.txtpb "$prefix/scenarios/"
 chmod 0644 "$prefix/scenarios/"*.txtpb
+# The sample levels the level-*.txtpb scenarios name (relative paths: scenarios/levels/).
+mkdir -p "$prefix/scenarios/levels"
+cp -p scenarios/levels/* "$prefix/scenarios/levels/"
+chmod 0644 "$prefix/scenarios/levels/"*
 echo "build-release: installed $(find "$prefix/scenarios" -name '*.txtpb' | wc -l) scenario files into $prefix/scenarios"

@@ -14,6 +14,10 @@ packages=(
   libsodium-dev        # connect cookies and tokens: keyed MACs (HMAC-SHA-512-256), random keys
   libcpp-httplib-dev   # the /metrics and /healthz HTTP endpoint
   librecast-dev        # Recast/Detour: navmesh building, A* path queries (and DetourCrowd, for the comparison bench)
+  libtinyobjloader-dev # levels: Wavefront OBJ meshes (--level, a scenario's level { })
+  libtinygltf-dev      # levels: glTF 2.0 meshes (.gltf, .glb), what Blender, Godot, Unity and Unreal export
+  libpugixml-dev       # levels: Tiled's XML maps and tilesets (.tmx, .tsx)
+  libzstd-dev zlib1g-dev  # levels: Tiled layer data compressed with zstd, zlib or gzip
   nlohmann-json3-dev   # JSON: the JSON log format (--log-format json), the load tester's reports and series
   libgtest-dev         # tests
   libbenchmark-dev     # benches

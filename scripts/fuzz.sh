@@ -7,6 +7,9 @@
 #   scenario_fuzzer scenario file text through the parser and every check (small valid files
 #                   built and stepped), seeded with scenarios/: RUNS / 100
 #   navcache_fuzzer the navmesh cache loader behind its seal: RUNS / 100
+#   obj_fuzzer, gltf_fuzzer, tiled_fuzzer
+#                   level files (OBJ, glTF .gltf/.glb, Tiled .tmx/.tmj), seeded with
+#                   scenarios/levels/: RUNS / 100 each
 # A crash or sanitizer report fails the script and leaves the input in build/fuzz/crash-*.
 # Usage: scripts/fuzz.sh [RUNS]                   the scaled runs above (default RUNS 200000)
 #        scripts/fuzz.sh --all RUNS [TARGET...]   every target (or those named) RUNS times each
@@ -30,8 +33,14 @@ dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "install o
 STEERD_EXTRA_PACKAGES="${extra[*]}" scripts/deps.sh
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEERD_FUZZ=ON \
   -DSTEERD_BUILD_TESTS=OFF -DSTEERD_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER_LAUNCHER= >/dev/null
-cmake --build build/fuzz --target packet_fuzzer control_fuzzer scenario_fuzzer navcache_fuzzer -j "$(nproc)"
-mkdir -p build/fuzz/corpus build/fuzz/control-corpus build/fuzz/scenario-corpus build/fuzz/navcache-corpus
+cmake --build build/fuzz --target packet_fuzzer control_fuzzer scenario_fuzzer navcache_fuzzer obj_fuzzer gltf_fuzzer \
+  tiled_fuzzer -j "$(nproc)"
+mkdir -p build/fuzz/corpus build/fuzz/control-corpus build/fuzz/scenario-corpus build/fuzz/navcache-corpus \
+  build/fuzz/obj-corpus build/fuzz/gltf-corpus build/fuzz/tiled-corpus
+cp scenarios/levels/*.obj build/fuzz/obj-corpus/
+cp scenarios/levels/*.gltf build/fuzz/gltf-corpus/
+# The Tiled fuzzer's first byte picks the format: odd for XML (.tmx), even for JSON.
+for f in scenarios/levels/*.tmx; do { printf '\x01'; cat "$f"; } >"build/fuzz/tiled-corpus/$(basename "$f")"; done
 cp scenarios/*.txtpb build/fuzz/scenario-corpus/
 # Inputs that once failed (fuzz/regressions/TARGET/): in the corpus, so every run tries them first.
 cp fuzz/regressions/scenario/* build/fuzz/scenario-corpus/
@@ -109,3 +118,6 @@ fuzz packet_fuzzer 1 1400 corpus
 fuzz control_fuzzer 10 1200 control-corpus
 fuzz scenario_fuzzer 100 20000 scenario-corpus
 fuzz navcache_fuzzer 100 4096 navcache-corpus
+fuzz obj_fuzzer 100 16384 obj-corpus
+fuzz gltf_fuzzer 100 16384 gltf-corpus
+fuzz tiled_fuzzer 100 16384 tiled-corpus

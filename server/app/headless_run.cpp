@@ -87,6 +87,9 @@ int runHeadless(const Options& options, std::FILE* out) {
   }
   if (designer)
     std::fputs((options.report ? designer->format(*world) : designer->expectationLines()).c_str(), out);
+  if (options.report && world->navigation() != nullptr)
+    std::fputs(
+        formatNavigationReport(*world, static_cast<double>(options.ticks) * world->config().dt).c_str(), out);
   std::fprintf(out, "state_hash %016llx\n", static_cast<unsigned long long>(world->stateHash()));
   std::fflush(out);
   if (designer && !designer->expectationsMet()) {

@@ -27,6 +27,11 @@ ScenarioOptions scenarioOptionsOf(const Options& o) {
   s.threads = o.threads;
   s.agents = o.agents;
   s.navCacheDir = o.navCache == "none" ? std::string{} : o.navCache;
+  s.levelScale = o.levelScale;
+  s.levelUp = o.levelUp;
+  s.levelWalkable = o.levelWalkable;
+  s.levelBlocking = o.levelBlocking;
+  s.levelMetresPerTile = o.levelMetresPerTile;
   return s;
 }
 
@@ -47,6 +52,22 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                                                 : "no built-in scenario or readable file named '" + v + "'";
           },
           "NAME or FILE");
+  app.add_option("--level", out.level,
+                 "A game's level to run: a mesh (.obj, .gltf, .glb) or a Tiled map (.tmx, .tmj), crowded "
+                 "with --agents walkers (default 200) going between random points (docs/LEVELS.md)")
+      ->check(CLI::ExistingFile)
+      ->excludes("--scenario");
+  app.add_option("--level-scale", out.levelScale, "Level meshes: file units to metres (default 1)")
+      ->check(CLI::Range(1e-4f, 1e4f));
+  app.add_option("--level-up", out.levelUp, "Level meshes: the file's up axis, y (default; glTF's) or z")
+      ->check(CLI::IsMember({"y", "z"}));
+  app.add_option("--level-walkable", out.levelWalkable,
+                 "Level meshes: glob over object, node and mesh names that may be walked on (default *)");
+  app.add_option(
+      "--level-blocking", out.levelBlocking,
+      "Level meshes: glob over names that only block, never walked on (wins over --level-walkable)");
+  app.add_option("--level-metres-per-tile", out.levelMetresPerTile, "Tiled maps: metres per tile (default 1)")
+      ->check(CLI::Range(1e-3f, 1e3f));
   app.add_option("--check-scenario", out.checkScenario,
                  "Validate a scenario file (or the built-in default), report every error, and exit");
   app.add_option("--nav-cache", out.navCache,
@@ -196,6 +217,7 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (!out.level.empty()) out.scenario = out.level;
   // CLI11's Range lets NaN through (every comparison with NaN is false).
   const std::pair<const char*, double> numbers[] = {{"--tick-rate", out.tickRate},
                                                     {"--status-interval", out.statusInterval},
@@ -206,7 +228,9 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
                                                     {"--token-ttl", out.tokenTtl},
                                                     {"--agones-health-interval", out.agonesHealthInterval},
                                                     {"--shutdown-when-empty", out.shutdownWhenEmpty},
-                                                    {"--match-time-limit", out.matchTimeLimit}};
+                                                    {"--match-time-limit", out.matchTimeLimit},
+                                                    {"--level-scale", out.levelScale},
+                                                    {"--level-metres-per-tile", out.levelMetresPerTile}};
   for (const auto& [name, value] : numbers) {
     if (!std::isfinite(value)) {
       std::fprintf(stderr, "%s must be a finite number\nRun with --help for more information.\n", name);

@@ -15,6 +15,12 @@ std::string defaultNavCacheDir();
 struct Options {
   std::string scenario = "default";  // a built-in name or a scenario file
   std::string checkScenario;         // --check-scenario FILE: validate and exit
+  // --level FILE: a game's level (.obj, .gltf, .glb, .tmx, .tmj) crowded with --agents walkers
+  // (docs/LEVELS.md); the same as --scenario FILE, plus what the file cannot say.
+  std::string level;
+  float levelScale = 0.0f;
+  std::string levelUp, levelWalkable, levelBlocking;
+  float levelMetresPerTile = 0.0f;
   std::uint64_t seed = 1;
   unsigned threads = 0;    // 0: one per hardware thread
   std::size_t agents = 0;  // 0: the scenario's default

@@ -232,11 +232,12 @@ class RealtimeServer {
     }
     record::RecordedScenario text;
     std::string readError;
-    if (!record::readScenario(options_.scenario, text, readError)) {
+    if (!record::readScenario(options_.scenario, text, readError, scenarioOptionsOf(options_))) {
       spdlog::error("reload ({}) rejected: {}; the running version stays in force", why, readError);
       return;
     }
-    ScenarioLoad load = loadScenarioText(text.text, options_.scenario, scenarioOptionsOf(options_), false);
+    ScenarioLoad load = loadScenarioText(text.text, options_.scenario, scenarioOptionsOf(options_), false,
+                                         std::filesystem::path(options_.scenario).parent_path().string());
     for (const auto& e : load.errors) spdlog::error("{}", e);
     for (const auto& w : load.warnings) spdlog::warn("reload ({}): {}", why, w);
     std::string problem =
@@ -304,7 +305,8 @@ struct MatchWorld {
 
 std::optional<MatchWorld> loadMatchWorld(const Options& options) {
   MatchWorld m;
-  if (std::string error; !record::readScenario(options.scenario, m.scenario, error)) {
+  if (std::string error;
+      !record::readScenario(options.scenario, m.scenario, error, scenarioOptionsOf(options))) {
     spdlog::error("{}", error);
     return std::nullopt;
   }

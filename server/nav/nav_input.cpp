@@ -1,5 +1,6 @@
 #include "nav/nav_input.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -39,6 +40,7 @@ class KeyHasher {
     for (const auto& i : items) each(i);
   }
   std::uint64_t digest() const { return XXH3_64bits_digest(state_); }
+  XXH3_state_t* raw() { return state_; }
 
  private:
   XXH3_state_t* state_;
@@ -86,6 +88,13 @@ std::uint64_t navInputKey(const NavInput& in) {
   const NavBuildSettings& s = in.settings;
   h.add(s.cellSize), h.add(s.agentRadius), h.add(s.agentHeight), h.add(s.tileSize);
   h.add(s.maxEdgeLength), h.add(s.maxSimplificationError);
+  h.add(s.walkableClimb), h.add(s.walkableSlopeDeg);
+  // A level's triangles: what the file's content became after the import's scale and axes.
+  h.add(static_cast<std::uint64_t>(in.mesh.verts.size()));
+  XXH3_64bits_update(h.raw(), in.mesh.verts.data(), in.mesh.verts.size() * sizeof(float));
+  h.add(static_cast<std::uint64_t>(in.mesh.tris.size()));
+  XXH3_64bits_update(h.raw(), in.mesh.tris.data(), in.mesh.tris.size() * sizeof(int));
+  XXH3_64bits_update(h.raw(), in.mesh.walkable.data(), in.mesh.walkable.size());
   return h.digest();
 }
 
@@ -107,6 +116,31 @@ std::vector<std::string> validateNavInput(const NavInput& in) {
   positive("agent_radius", s.agentRadius, 0.0f, 20.0f);
   positive("agent_height", s.agentHeight, 0.1f, 20.0f);
   positive("tile_size", s.tileSize, 8.0f, 4096.0f);
+  positive("walkable_climb", s.walkableClimb, 0.0f, 5.0f);
+  positive("walkable_slope_deg", s.walkableSlopeDeg, 0.0f, 89.0f);
+  if (in.mesh.tris.size() % 3 != 0 || in.mesh.verts.size() % 3 != 0 ||
+      in.mesh.walkable.size() * 3 != in.mesh.tris.size())
+    bad("level mesh: its arrays do not match");
+  for (const int i : in.mesh.tris) {
+    if (i < 0 || static_cast<std::size_t>(i) >= in.mesh.verts.size() / 3) {
+      bad("level mesh: a triangle names a vertex that does not exist");
+      break;
+    }
+  }
+  float low = 0.0f, high = 0.0f;
+  for (std::size_t i = 0; i < in.mesh.verts.size(); ++i) {
+    const float v = in.mesh.verts[i];
+    if (!std::isfinite(v)) {
+      bad("level mesh: a vertex is not finite");
+      break;
+    }
+    if (i % 3 == 1) low = i == 1 ? v : std::min(low, v), high = i == 1 ? v : std::max(high, v);
+  }
+  // Recast's spans hold 13 bits of height: 819 m at its 0.1 m cells, less the head room.
+  if (high - low > kMaxLevelHeight)
+    bad("level mesh: " + std::to_string(high - low) +
+        " m from its lowest to its highest point, over the limit of " + std::to_string(kMaxLevelHeight) +
+        " m (wrong --level-scale or --level-up?)");
   if (s.tileSize / s.cellSize > 2048.0f)
     bad("navmesh.tile_size: more than 2048 cells across; raise cell_size");
   // A bound on the build: a 370-byte file (a 20 km world) kept --check-scenario busy past 45 s.

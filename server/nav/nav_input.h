@@ -44,6 +44,18 @@ struct NavBuildSettings {
       64.0f;  // m: the mesh is built in square tiles this wide (one tile when larger than the world)
   float maxEdgeLength = 12.0f;          // m: longer polygon edges are split
   float maxSimplificationError = 1.3f;  // voxels: how far a contour may stray from the voxel edge
+  float walkableClimb = 0.3f;           // m: the highest step a body walks up (kerbs, stairs)
+  float walkableSlopeDeg = 45.0f;       // the steepest ground that is walked on (a level's ramps, hills)
+};
+
+// A game's level as triangles, in Recast's axes (x, up, z: the world's (x, y) is (x, z)), from
+// server/level. When present it is the ground instead of `walkable`: Recast walks it where the
+// slope and the climb allow, and triangles not marked walkable only block.
+struct TriangleMesh {
+  std::vector<float> verts;             // 3 per vertex
+  std::vector<int> tris;                // 3 per triangle
+  std::vector<unsigned char> walkable;  // per triangle: 1 walked on where the slope allows, 0 blocks
+  bool empty() const { return tris.empty(); }
 };
 
 struct NavInput {
@@ -60,6 +72,7 @@ struct NavInput {
   float wallThickness = 0.2f;
   std::vector<CostArea> areas;  // at most 62
   std::vector<OffMeshLink> links;
+  TriangleMesh mesh;
   NavBuildSettings settings;
 };
 
@@ -74,5 +87,6 @@ std::vector<std::string> validateNavInput(const NavInput& input);
 // (a 2 km square at 0.3 m is 44 M) and tiles.
 inline constexpr double kMaxNavCells = 50'000'000.0;
 inline constexpr double kMaxNavTiles = 16384.0;
+inline constexpr float kMaxLevelHeight = 700.0f;  // m from a level's lowest point to its highest
 
 }  // namespace steerd::nav

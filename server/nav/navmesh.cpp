@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 namespace steerd::nav {
@@ -49,10 +51,12 @@ std::unique_ptr<NavMesh> NavMesh::fromTiles(const NavMeshTiles& tiles, const std
     m->filter_.setAreaCost(static_cast<int>(i + 1), areaCosts[i]);
   m->filter_.setAreaCost(kGroundArea, 1.0f);
   m->findIslands();
+  m->indexColumns();
   return m;
 }
 
 NavPoint NavMesh::nearest(steer::Vec2 p, float searchRadius) const {
+  if (sloped_) return nearestSloped(p, searchRadius);
   float center[3], extents[3] = {searchRadius, 2.0f, searchRadius}, found[3];
   toRecast(p, center);
   NavPoint out;
@@ -124,6 +128,26 @@ void NavMesh::findIslands() {
     if (idOfRoot[r] == 0) idOfRoot[r] = ++islandCount_;
     island_[x] = idOfRoot[r];
   }
+  // Each island's area in (x, y), for the largest.
+  std::vector<double> area(islandCount_ + 1, 0.0);
+  for (int i = 0; i < maxTiles; ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      const dtPoly& poly = tile->polys[p];
+      double a = 0.0;
+      for (int v = 0; v < poly.vertCount; ++v) {
+        const float* q0 = &tile->verts[poly.verts[v] * 3];
+        const float* q1 = &tile->verts[poly.verts[(v + 1) % poly.vertCount] * 3];
+        a += static_cast<double>(q0[0]) * q1[2] - static_cast<double>(q1[0]) * q0[2];
+      }
+      area[island_[tileBase_[static_cast<std::size_t>(i)] + static_cast<std::uint32_t>(p)]] +=
+          std::abs(a) * 0.5;
+    }
+  }
+  largestIsland_ = 0;
+  for (std::uint32_t k = 1; k <= islandCount_; ++k)
+    if (largestIsland_ == 0 || area[k] > area[largestIsland_]) largestIsland_ = k;
 }
 
 std::uint32_t NavMesh::islandOf(dtPolyRef poly) const {
@@ -147,6 +171,271 @@ std::vector<Polygon> NavMesh::polygons() const {
     }
   }
   return out;
+}
+
+namespace {
+
+// Polygon `poly` of `tile` in world (x, y), and its lowest and highest vertex.
+Polygon outlineOf(const dtMeshTile& tile, const dtPoly& poly, float& low, float& high) {
+  Polygon q;
+  low = std::numeric_limits<float>::max();
+  high = std::numeric_limits<float>::lowest();
+  for (int v = 0; v < poly.vertCount; ++v) {
+    const float* p = &tile.verts[poly.verts[v] * 3];
+    q.push_back(fromRecast(p));
+    low = std::min(low, p[1]);
+    high = std::max(high, p[1]);
+  }
+  return q;
+}
+
+float signedArea(const Polygon& p) {
+  float a = 0.0f;
+  for (std::size_t i = 0; i < p.size(); ++i) a += steer::cross(p[i], p[(i + 1) % p.size()]);
+  return 0.5f * a;
+}
+
+// Convex `a` clipped by convex `b` (Sutherland-Hodgman): their common part.
+Polygon clipConvex(Polygon a, const Polygon& b) {
+  const float orient = signedArea(b) >= 0.0f ? 1.0f : -1.0f;
+  for (std::size_t i = 0; i < b.size() && !a.empty(); ++i) {
+    const steer::Vec2 e0 = b[i], e1 = b[(i + 1) % b.size()];
+    const auto side = [&](steer::Vec2 p) { return orient * steer::cross(e1 - e0, p - e0); };
+    Polygon out;
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      const steer::Vec2 p = a[j], q = a[(j + 1) % a.size()];
+      const float sp = side(p), sq = side(q);
+      if (sp >= 0.0f) out.push_back(p);
+      if ((sp >= 0.0f) != (sq >= 0.0f)) out.push_back(p + (q - p) * (sp / (sp - sq)));
+    }
+    a = std::move(out);
+  }
+  return a;
+}
+
+}  // namespace
+
+void NavMesh::indexColumns() {
+  const dtNavMesh& mesh = *mesh_;
+  float low = std::numeric_limits<float>::max(), high = std::numeric_limits<float>::lowest();
+  steer::Vec2 lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max()}, hi{-lo.x, -lo.y};
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    for (int v = 0; v < tile->header->vertCount; ++v) {
+      const float* p = &tile->verts[v * 3];
+      low = std::min(low, p[1]), high = std::max(high, p[1]);
+      lo = {std::min(lo.x, p[0]), std::min(lo.y, p[2])}, hi = {std::max(hi.x, p[0]), std::max(hi.y, p[2])};
+    }
+  }
+  // A flat world's ground lies within a voxel or two of 0; a level with ramps or floors does not.
+  sloped_ = high > low && high - low > 0.5f;
+  if (!sloped_) return;
+  const float width = std::max(hi.x - lo.x, hi.y - lo.y);
+  columnCell_ = std::max(4.0f, width / 1024.0f);  // at most about a million cells
+  columnOrigin_ = lo;
+  columnsX_ = std::max(1, static_cast<int>(std::ceil((hi.x - lo.x) / columnCell_)) + 1);
+  columnsY_ = std::max(1, static_cast<int>(std::ceil((hi.y - lo.y) / columnCell_)) + 1);
+  const auto cellsOf = [&](const dtMeshTile& tile, const dtPoly& poly, auto&& each) {
+    float l, h;
+    const Polygon q = outlineOf(tile, poly, l, h);
+    steer::Vec2 a = q.front(), b = q.front();
+    for (const auto& v : q)
+      a = {std::min(a.x, v.x), std::min(a.y, v.y)}, b = {std::max(b.x, v.x), std::max(b.y, v.y)};
+    const int x0 = std::clamp(static_cast<int>((a.x - lo.x) / columnCell_), 0, columnsX_ - 1);
+    const int x1 = std::clamp(static_cast<int>((b.x - lo.x) / columnCell_), 0, columnsX_ - 1);
+    const int y0 = std::clamp(static_cast<int>((a.y - lo.y) / columnCell_), 0, columnsY_ - 1);
+    const int y1 = std::clamp(static_cast<int>((b.y - lo.y) / columnCell_), 0, columnsY_ - 1);
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x)
+        each(static_cast<std::size_t>(y) * static_cast<std::size_t>(columnsX_) + static_cast<std::size_t>(x));
+  };
+  columnStart_.assign(static_cast<std::size_t>(columnsX_) * static_cast<std::size_t>(columnsY_) + 1, 0);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<std::uint32_t> fill;
+    if (pass == 1) {
+      for (std::size_t c = 1; c < columnStart_.size(); ++c) columnStart_[c] += columnStart_[c - 1];
+      columnPolys_.assign(columnStart_.back(), 0);
+      fill.assign(columnStart_.begin(), columnStart_.end() - 1);
+    }
+    for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+      const dtMeshTile* tile = mesh.getTile(i);
+      if (!tile || !tile->header) continue;
+      const dtPolyRef base = mesh.getPolyRefBase(tile);
+      for (int p = 0; p < tile->header->polyCount; ++p) {
+        if (tile->polys[p].getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
+        cellsOf(*tile, tile->polys[p], [&](std::size_t c) {
+          if (pass == 0)
+            ++columnStart_[c + 1];
+          else
+            columnPolys_[fill[c]++] = base | static_cast<dtPolyRef>(p);
+        });
+      }
+    }
+  }
+}
+
+template <class F>
+void NavMesh::forPolysNear(steer::Vec2 lo, steer::Vec2 hi, F&& each) const {
+  const int x0 =
+      std::clamp(static_cast<int>(std::floor((lo.x - columnOrigin_.x) / columnCell_)), 0, columnsX_ - 1);
+  const int x1 =
+      std::clamp(static_cast<int>(std::floor((hi.x - columnOrigin_.x) / columnCell_)), 0, columnsX_ - 1);
+  const int y0 =
+      std::clamp(static_cast<int>(std::floor((lo.y - columnOrigin_.y) / columnCell_)), 0, columnsY_ - 1);
+  const int y1 =
+      std::clamp(static_cast<int>(std::floor((hi.y - columnOrigin_.y) / columnCell_)), 0, columnsY_ - 1);
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const std::size_t c =
+          static_cast<std::size_t>(y) * static_cast<std::size_t>(columnsX_) + static_cast<std::size_t>(x);
+      for (std::uint32_t k = columnStart_[c]; k < columnStart_[c + 1]; ++k) each(columnPolys_[k]);
+    }
+  }
+}
+
+NavPoint NavMesh::nearestSloped(steer::Vec2 p, float searchRadius) const {
+  // The polygon under p, or else the one nearest in (x, y): one floor has one answer, so the
+  // height of the query point does not pick a floor (Detour's 3-D nearest would, wrongly).
+  if (!std::isfinite(p.x) || !std::isfinite(p.y) || !(searchRadius >= 0.0f)) return {};
+  const steer::Vec2 r{searchRadius, searchRadius};
+  NavPoint best;
+  float bestD2 = std::numeric_limits<float>::max();
+  forPolysNear(p - r, p + r, [&](dtPolyRef ref) {
+    float pos[3], closest[3];
+    toRecast(p, pos);
+    bool over = false;
+    if (dtStatusFailed(query_->closestPointOnPoly(ref, pos, closest, &over))) return;
+    const steer::Vec2 q = fromRecast(closest);
+    if (std::abs(q.x - p.x) > searchRadius + 1e-3f || std::abs(q.y - p.y) > searchRadius + 1e-3f) return;
+    const float d2 = steer::distanceSq(p, q);
+    if (d2 < bestD2 || (d2 == bestD2 && ref < best.poly)) {
+      bestD2 = d2;
+      best = {ref, q, closest[1]};
+    }
+  });
+  return best;
+}
+
+std::uint32_t NavMesh::islandAt(steer::Vec2 p, float height) const {
+  if (!sloped_) {
+    const NavPoint on = nearest(p, 0.01f);
+    return on ? islandOf(on.poly) : 0;
+  }
+  std::uint32_t best = 0;
+  float bestDy = std::numeric_limits<float>::max();
+  forPolysNear(p, p, [&](dtPolyRef ref) {
+    float pos[3], closest[3];
+    toRecast(p, pos, height);
+    bool over = false;
+    if (dtStatusFailed(query_->closestPointOnPoly(ref, pos, closest, &over)) || !over) return;
+    const float dy = std::abs(closest[1] - height);
+    if (dy < bestDy) bestDy = dy, best = islandOf(ref);
+  });
+  return best;
+}
+
+std::vector<bool> NavMesh::islandsWithRoom(const NavMesh& shrunk) const {
+  std::vector<bool> keep(islandCount_ + 1, false);
+  const dtNavMesh& mesh = *shrunk.mesh_;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      if (tile->polys[p].getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
+      float low, high;
+      const Polygon q = outlineOf(*tile, tile->polys[p], low, high);
+      steer::Vec2 c{0.0f, 0.0f};
+      for (const auto& v : q) c = c + v;
+      c = c * (1.0f / static_cast<float>(q.size()));
+      keep[islandAt(c, 0.5f * (low + high))] = true;
+    }
+  }
+  keep[0] = false;
+  return keep;
+}
+
+std::vector<NavMesh::Edge> NavMesh::boundaryEdges(const std::vector<bool>& keep) const {
+  std::vector<Edge> out;
+  const dtNavMesh& mesh = *mesh_;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      const dtPoly& poly = tile->polys[p];
+      if (poly.getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
+      if (!keep.empty() &&
+          !keep[island_[tileBase_[static_cast<std::size_t>(i)] + static_cast<std::uint32_t>(p)]])
+        continue;
+      float low, high;
+      const Polygon q = outlineOf(*tile, poly, low, high);
+      steer::Vec2 centre{0.0f, 0.0f};
+      for (const auto& v : q) centre = centre + v;
+      centre = centre * (1.0f / static_cast<float>(q.size()));
+      for (int e = 0; e < poly.vertCount; ++e) {
+        bool open = poly.neis[e] != 0;
+        if (open && (poly.neis[e] & DT_EXT_LINK)) {  // a tile's border: open where a link crosses it
+          open = false;
+          for (unsigned int l = poly.firstLink; l != DT_NULL_LINK; l = tile->links[l].next)
+            open = open || (tile->links[l].edge == e && tile->links[l].ref != 0);
+        }
+        if (open) continue;
+        Edge edge{q[static_cast<std::size_t>(e)], q[static_cast<std::size_t>((e + 1) % poly.vertCount)]};
+        if (steer::cross(edge.to - edge.from, centre - edge.from) < 0.0f) std::swap(edge.from, edge.to);
+        out.push_back(edge);
+      }
+    }
+  }
+  return out;
+}
+
+std::string NavMesh::floorOverlap(float minArea, const std::vector<bool>& keep) const {
+  if (!sloped_) return {};
+  const dtNavMesh& mesh = *mesh_;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    const dtPolyRef base = mesh.getPolyRefBase(tile);
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      if (tile->polys[p].getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
+      const dtPolyRef self = base | static_cast<dtPolyRef>(p);
+      if (!keep.empty() && !keep[islandOf(self)]) continue;
+      float low, high;
+      const Polygon a = outlineOf(*tile, tile->polys[p], low, high);
+      steer::Vec2 lo = a.front(), hi = a.front();
+      for (const auto& v : a)
+        lo = {std::min(lo.x, v.x), std::min(lo.y, v.y)}, hi = {std::max(hi.x, v.x), std::max(hi.y, v.y)};
+      std::string found;
+      forPolysNear(lo, hi, [&](dtPolyRef other) {
+        if (!found.empty() || other <= self || (!keep.empty() && !keep[islandOf(other)])) return;
+        const dtMeshTile* t2 = nullptr;
+        const dtPoly* p2 = nullptr;
+        if (dtStatusFailed(mesh.getTileAndPolyByRef(other, &t2, &p2))) return;
+        float l2, h2;
+        const Polygon b = outlineOf(*t2, *p2, l2, h2);
+        const Polygon common = clipConvex(a, b);
+        if (common.size() < 3 || std::abs(signedArea(common)) <= minArea) return;
+        steer::Vec2 c{0.0f, 0.0f};
+        for (const auto& v : common) c = c + v;
+        c = c * (1.0f / static_cast<float>(common.size()));
+        float pos[3], ha = 0.0f, hb = 0.0f;
+        toRecast(c, pos);
+        if (dtStatusFailed(query_->getPolyHeight(self, pos, &ha)) ||
+            dtStatusFailed(query_->getPolyHeight(other, pos, &hb)))
+          return;
+        if (std::abs(ha - hb) < 0.5f) return;  // one floor, folded at a voxel seam
+        char text[200];
+        std::snprintf(
+            text, sizeof text,
+            "two floors overlap near (%.1f, %.1f): walkable ground at %.1f m and at %.1f m above it "
+            "(%.1f m^2 one over the other)",
+            c.x, c.y, std::min(ha, hb), std::max(ha, hb), std::abs(signedArea(common)));
+        found = text;
+      });
+      if (!found.empty()) return found;
+    }
+  }
+  return {};
 }
 
 }  // namespace steerd::nav

@@ -29,6 +29,7 @@ struct FreeNavMeshQuery {
 struct NavPoint {
   dtPolyRef poly = 0;  // 0: nothing found
   steer::Vec2 position;
+  float height = 0.0f;  // m: the ground's height there (0 on a flat world)
   explicit operator bool() const { return poly != 0; }
 };
 
@@ -57,10 +58,37 @@ class NavMesh {
   // Every walkable polygon in world (x, y), for drawing.
   std::vector<Polygon> polygons() const;
 
+  // Whether the ground has heights (a level's mesh with slopes, ramps, platforms): then nearest()
+  // looks for the polygon under a point in (x, y) rather than Detour's 3-D nearest.
+  bool sloped() const { return sloped_; }
+  // The mesh's outline: polygon edges with nothing on their far side, each oriented so the
+  // walkable ground is on its left (steer::makeWall's front).
+  struct Edge {
+    steer::Vec2 from, to;
+  };
+  // `keep` (by island id, 0 unused): only those islands' edges; empty: every island's.
+  std::vector<Edge> boundaryEdges(const std::vector<bool>& keep = {}) const;
+  // Where two polygons lie one above the other (a bridge over a road, a gallery over a hall): a
+  // message naming the place and the two heights, or empty when the ground is one floor. At most
+  // `minArea` m^2 of overlap is forgiven (voxel slivers at a ramp's foot). `keep` as above.
+  std::string floorOverlap(float minArea = 0.25f, const std::vector<bool>& keep = {}) const;
+  // The island of the polygon under `p` whose surface is nearest `height` (0: none under it).
+  std::uint32_t islandAt(steer::Vec2 p, float height) const;
+  // The island with the most walkable area (1 on a connected mesh; 0 when there are none).
+  std::uint32_t largestIsland() const { return largestIsland_; }
+  // By island id of this mesh: whether `shrunk` (the same ground shrunk by a body's radius) has a
+  // polygon on it, i.e. whether a body fits there at all. Wall tops and the insides of thin
+  // pillars are walkable to Recast but too narrow for anyone.
+  std::vector<bool> islandsWithRoom(const NavMesh& shrunk) const;
+
  private:
   NavMesh() = default;
   void findIslands();
   std::size_t polyIndex(dtPolyRef ref) const;  // dense index over every tile's polygons
+  void indexColumns();                         // sloped meshes: the polygons over each cell of a 2-D grid
+  NavPoint nearestSloped(steer::Vec2 p, float searchRadius) const;
+  template <class F>
+  void forPolysNear(steer::Vec2 lo, steer::Vec2 hi, F&& each) const;
 
   std::unique_ptr<dtNavMesh, FreeNavMesh> mesh_;
   // findNearestPoly is const and touches no scratch memory, so one shared query serves it.
@@ -70,12 +98,20 @@ class NavMesh {
   std::vector<std::uint32_t> island_;    // per dense polygon index
   std::uint32_t islandCount_ = 0;
   std::size_t polygonCount_ = 0;
+  bool sloped_ = false;
+  std::uint32_t largestIsland_ = 0;
+  // Sloped meshes: a grid over (x, y) listing the polygons whose box overlaps each cell.
+  float columnCell_ = 4.0f;
+  steer::Vec2 columnOrigin_;
+  int columnsX_ = 0, columnsY_ = 0;
+  std::vector<std::uint32_t> columnStart_;  // per cell, prefix sums
+  std::vector<dtPolyRef> columnPolys_;
 };
 
-// World (x, y) <-> Recast (x, up, y); the ground is at height 0.
-inline void toRecast(steer::Vec2 p, float out[3]) {
+// World (x, y) <-> Recast (x, up, y); a flat world's ground is at height 0.
+inline void toRecast(steer::Vec2 p, float out[3], float height = 0.0f) {
   out[0] = p.x;
-  out[1] = 0.0f;
+  out[1] = height;
   out[2] = p.y;
 }
 inline steer::Vec2 fromRecast(const float* v) { return {v[0], v[2]}; }

@@ -5,7 +5,9 @@
 #include <Recast.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 namespace steerd::nav {
@@ -25,9 +27,12 @@ struct FreeContours {
 struct FreePolyMesh {
   void operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); }
 };
+struct FreeDetail {
+  void operator()(rcPolyMeshDetail* p) const { rcFreePolyMeshDetail(p); }
+};
 
-constexpr float kCellHeight = 0.1f;  // m; the ground is flat, so height resolution barely matters
-constexpr float kFloorLow = -1.0f, kFloorHigh = 4.0f;  // the heightfield's vertical extent, m
+constexpr float kCellHeight = 0.1f;                    // m: a level's steps and slopes are resolved to this
+constexpr float kFloorLow = -1.0f, kFloorHigh = 4.0f;  // a flat world's vertical extent, m
 
 // World (x, y) -> Recast (x, 0, y).
 void put(std::vector<float>& out, steer::Vec2 p, float height = 0.0f) {
@@ -58,7 +63,22 @@ struct Ground {
   std::vector<unsigned char> areas;
 };
 
-Ground groundOf(const NavInput& in) {
+// A level's triangles as they are: walkable ones marked by Recast's own slope test.
+Ground groundOfMesh(const NavInput& in, rcContext& ctx) {
+  Ground g;
+  g.verts = in.mesh.verts;
+  g.tris = in.mesh.tris;
+  g.areas.assign(in.mesh.walkable.size(), RC_NULL_AREA);
+  rcMarkWalkableTriangles(&ctx, in.settings.walkableSlopeDeg, g.verts.data(),
+                          static_cast<int>(g.verts.size() / 3), g.tris.data(),
+                          static_cast<int>(g.areas.size()), g.areas.data());
+  for (std::size_t i = 0; i < g.areas.size(); ++i)
+    if (!in.mesh.walkable[i]) g.areas[i] = RC_NULL_AREA;
+  return g;
+}
+
+Ground groundOf(const NavInput& in, rcContext& ctx) {
+  if (!in.mesh.empty()) return groundOfMesh(in, ctx);
   std::vector<Polygon> polys = in.walkable;
   if (polys.empty()) {
     polys.push_back(
@@ -78,11 +98,12 @@ Ground groundOf(const NavInput& in) {
 
 class TileBuilder {
  public:
-  TileBuilder(const NavInput& in, const NavMeshTiles& layout)
-      : in_(in), layout_(layout), ground_(groundOf(in)) {
+  TileBuilder(const NavInput& in, const NavMeshTiles& layout, float floorLow, float floorHigh)
+      : in_(in), layout_(layout), ground_(groundOf(in, ctx_)), floorLow_(floorLow), floorHigh_(floorHigh) {
     for (const Polygon& p : in.blocking) blockers_.push_back(recastVerts(p));
     for (const auto& w : in.walls) blockers_.push_back(recastVerts(wallStrip(w, in.wallThickness)));
     for (const auto& a : in.areas) areaVerts_.push_back(recastVerts(a.polygon));
+    if (!in.mesh.empty()) collectRoofs();
     for (const auto& l : in.links) {
       put(linkVerts_, l.from);
       put(linkVerts_, l.to);
@@ -101,9 +122,9 @@ class TileBuilder {
     rcConfig cfg{};
     cfg.cs = s.cellSize;
     cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = 45.0f;
+    cfg.walkableSlopeAngle = s.walkableSlopeDeg;
     cfg.walkableHeight = static_cast<int>(std::ceil(s.agentHeight / cfg.ch));
-    cfg.walkableClimb = static_cast<int>(std::floor(0.3f / cfg.ch));
+    cfg.walkableClimb = static_cast<int>(std::floor(s.walkableClimb / cfg.ch));
     cfg.walkableRadius = static_cast<int>(std::ceil(s.agentRadius / cfg.cs));
     cfg.maxEdgeLen = static_cast<int>(s.maxEdgeLength / cfg.cs);
     cfg.maxSimplificationError = s.maxSimplificationError;
@@ -116,11 +137,11 @@ class TileBuilder {
     cfg.height = cfg.width;
     cfg.bmin[0] = layout_.origin[0] + static_cast<float>(tx) * layout_.tileWidth -
                   static_cast<float>(cfg.borderSize) * cfg.cs;
-    cfg.bmin[1] = kFloorLow;
+    cfg.bmin[1] = floorLow_;
     cfg.bmin[2] = layout_.origin[2] + static_cast<float>(ty) * layout_.tileWidth -
                   static_cast<float>(cfg.borderSize) * cfg.cs;
     cfg.bmax[0] = cfg.bmin[0] + static_cast<float>(cfg.width) * cfg.cs;
-    cfg.bmax[1] = kFloorHigh;
+    cfg.bmax[1] = floorHigh_;
     cfg.bmax[2] = cfg.bmin[2] + static_cast<float>(cfg.height) * cfg.cs;
 
     std::unique_ptr<rcHeightfield, FreeHeightfield> solid(rcAllocHeightfield());
@@ -131,6 +152,13 @@ class TileBuilder {
                               ground_.tris.data(), ground_.areas.data(),
                               static_cast<int>(ground_.areas.size()), *solid, cfg.walkableClimb))
       return fail(error, "rasterisation", tx, ty);
+    if (!in_.mesh.empty()) {
+      // A level's own geometry: Recast's usual clean-up (steps up onto low obstacles are walked,
+      // ledges and spans without head room are not).
+      rcFilterLowHangingWalkableObstacles(&ctx_, cfg.walkableClimb, *solid);
+      rcFilterLedgeSpans(&ctx_, cfg.walkableHeight, cfg.walkableClimb, *solid);
+      rcFilterWalkableLowHeightSpans(&ctx_, cfg.walkableHeight, *solid);
+    }
     std::unique_ptr<rcCompactHeightfield, FreeCompact> chf(rcAllocCompactHeightfield());
     if (!chf || !rcBuildCompactHeightfield(&ctx_, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
       return fail(error, "compact heightfield", tx, ty);
@@ -138,17 +166,22 @@ class TileBuilder {
 
     // Blockers become holes before the erosion, so the erosion keeps bodies clear of them too.
     for (const auto& c : in_.cylinders) {
-      const float pos[3] = {c.center.x, kFloorLow, c.center.y};
-      rcMarkCylinderArea(&ctx_, pos, c.radius, kFloorHigh - kFloorLow, RC_NULL_AREA, *chf);
+      const float pos[3] = {c.center.x, floorLow_, c.center.y};
+      rcMarkCylinderArea(&ctx_, pos, c.radius, floorHigh_ - floorLow_, RC_NULL_AREA, *chf);
     }
     for (const auto& v : blockers_) {
-      rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), kFloorLow, kFloorHigh,
+      rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), floorLow_, floorHigh_,
                            RC_NULL_AREA, *chf);
+    }
+    // Nothing is walked under a level's blocking part (a house's floor inside its walls, the
+    // ground under a crate): each blocking triangle seen from above clears the ground beneath it.
+    for (std::size_t i = 0; i < roofs_.size(); ++i) {
+      rcMarkConvexPolyArea(&ctx_, roofs_[i].data(), 3, floorLow_, roofTops_[i], RC_NULL_AREA, *chf);
     }
     if (!rcErodeWalkableArea(&ctx_, cfg.walkableRadius, *chf)) return fail(error, "erosion", tx, ty);
     for (std::size_t i = 0; i < areaVerts_.size(); ++i) {
       const auto& v = areaVerts_[i];
-      rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), kFloorLow, kFloorHigh,
+      rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), floorLow_, floorHigh_,
                            static_cast<unsigned char>(i + 1), *chf);
     }
     if (!rcBuildDistanceField(&ctx_, *chf)) return fail(error, "distance field", tx, ty);
@@ -175,6 +208,13 @@ class TileBuilder {
       return false;
     }
     for (int i = 0; i < pmesh->npolys; ++i) pmesh->flags[i] = kWalkFlag;
+    // A level's ground is not flat: the detail mesh gives Detour its heights within a polygon.
+    std::unique_ptr<rcPolyMeshDetail, FreeDetail> dmesh;
+    if (!in_.mesh.empty()) {
+      dmesh.reset(rcAllocPolyMeshDetail());
+      if (!dmesh || !rcBuildPolyMeshDetail(&ctx_, *pmesh, *chf, cfg.cs * 6.0f, cfg.ch, *dmesh))
+        return fail(error, "detail mesh", tx, ty);
+    }
 
     dtNavMeshCreateParams params{};
     params.verts = pmesh->verts;
@@ -184,7 +224,14 @@ class TileBuilder {
     params.polyFlags = pmesh->flags;
     params.polyCount = pmesh->npolys;
     params.nvp = pmesh->nvp;
-    // No detail mesh: the ground is flat, and Detour triangulates the polygons itself.
+    // A flat world has no detail mesh: Detour triangulates the polygons itself.
+    if (dmesh) {
+      params.detailMeshes = dmesh->meshes;
+      params.detailVerts = dmesh->verts;
+      params.detailVertsCount = dmesh->nverts;
+      params.detailTris = dmesh->tris;
+      params.detailTriCount = dmesh->ntris;
+    }
     params.offMeshConVerts = linkVerts_.data();
     params.offMeshConRad = linkRadius_.data();
     params.offMeshConFlags = linkFlags_.data();
@@ -213,6 +260,21 @@ class TileBuilder {
   }
 
  private:
+  // The level's blocking triangles that cover some ground seen from above (not its walls' sides).
+  void collectRoofs() {
+    const auto& v = in_.mesh.verts;
+    for (std::size_t t = 0; t < in_.mesh.walkable.size(); ++t) {
+      if (in_.mesh.walkable[t]) continue;
+      const float* a = &v[static_cast<std::size_t>(in_.mesh.tris[t * 3]) * 3];
+      const float* b = &v[static_cast<std::size_t>(in_.mesh.tris[t * 3 + 1]) * 3];
+      const float* c = &v[static_cast<std::size_t>(in_.mesh.tris[t * 3 + 2]) * 3];
+      const float area2 = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+      if (std::abs(area2) < 0.02f) continue;  // seen edge-on from above: a wall's side
+      roofs_.push_back({a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]});
+      roofTops_.push_back(std::max({a[1], b[1], c[1]}) + 0.01f);
+    }
+  }
+
   static bool fail(std::string& error, const char* step, int tx, int ty) {
     error = std::string("navmesh build failed at the ") + step + " step of tile (" + std::to_string(tx) +
             ", " + std::to_string(ty) + ")";
@@ -221,13 +283,16 @@ class TileBuilder {
 
   const NavInput& in_;
   const NavMeshTiles& layout_;
+  rcContext ctx_{false};  // no log, no timers: errors come back as the step that failed
   Ground ground_;
+  float floorLow_, floorHigh_;  // the heightfield's vertical extent, m
   std::vector<std::vector<float>> blockers_, areaVerts_;
+  std::vector<std::array<float, 9>> roofs_;
+  std::vector<float> roofTops_;
   std::vector<float> linkVerts_, linkRadius_;
   std::vector<unsigned short> linkFlags_;
   std::vector<unsigned char> linkAreas_, linkDir_;
   std::vector<unsigned int> linkIds_;
-  rcContext ctx_{false};  // no log, no timers: errors come back as the step that failed
 };
 
 int bitsFor(int n) {
@@ -253,8 +318,20 @@ NavBuildResult buildNavMeshTiles(const NavInput& in) {
   t.tileWidth = cells * s.cellSize;
   t.tilesX = std::max(1, static_cast<int>(std::ceil(width / t.tileWidth)));
   t.tilesY = std::max(1, static_cast<int>(std::ceil(height / t.tileWidth)));
+  // A level spans its own heights (and head room above the highest floor); a flat world -1..4 m.
+  float floorLow = kFloorLow, floorHigh = kFloorHigh;
+  if (!in.mesh.empty()) {
+    floorLow = std::numeric_limits<float>::max();
+    floorHigh = std::numeric_limits<float>::lowest();
+    for (std::size_t i = 1; i < in.mesh.verts.size(); i += 3) {
+      floorLow = std::min(floorLow, in.mesh.verts[i]);
+      floorHigh = std::max(floorHigh, in.mesh.verts[i]);
+    }
+    floorLow -= 1.0f;
+    floorHigh += s.agentHeight + 1.0f;
+  }
   t.origin[0] = in.boundsMin.x;
-  t.origin[1] = kFloorLow;
+  t.origin[1] = floorLow;
   t.origin[2] = in.boundsMin.y;
   // A 32-bit dtPolyRef holds the tile and polygon indices in 22 bits (10 stay for the salt).
   const int tileBits = bitsFor(t.tilesX * t.tilesY);
@@ -265,7 +342,7 @@ NavBuildResult buildNavMeshTiles(const NavInput& in) {
   }
   t.maxPolysPerTile = 1 << std::min(16, 22 - tileBits);
 
-  TileBuilder builder(in, t);
+  TileBuilder builder(in, t, floorLow, floorHigh);
   for (int ty = 0; ty < t.tilesY; ++ty) {
     for (int tx = 0; tx < t.tilesX; ++tx) {
       NavMeshTiles::Tile tile{tx, ty, {}};

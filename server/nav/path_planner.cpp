@@ -54,8 +54,8 @@ bool PathPlanner::start(const Request& r, PathResult& out) {
   end_ = mesh_.nearest(r.to, settings_.searchRadius);
   if (!start_ || !end_) return false;
   float a[3], b[3];
-  toRecast(start_.position, a);
-  toRecast(end_.position, b);
+  toRecast(start_.position, a, start_.height);
+  toRecast(end_.position, b, end_.height);
   if (dtStatusFailed(query_->initSlicedFindPath(start_.poly, end_.poly, a, b, &mesh_.filter()))) return false;
   current_ = r;
   currentIterations_ = 0;
@@ -75,8 +75,8 @@ void PathPlanner::finish(PathResult& out) {
       dtStatusDetail(s, DT_PARTIAL_RESULT) || corridor_[static_cast<std::size_t>(count) - 1] != end_.poly;
   // A partial corridor ends short of the goal: pull towards the nearest point of its last polygon.
   float a[3], b[3];
-  toRecast(start_.position, a);
-  toRecast(end_.position, b);
+  toRecast(start_.position, a, start_.height);
+  toRecast(end_.position, b, end_.height);
   if (corridor_[static_cast<std::size_t>(count) - 1] != end_.poly) {
     float closest[3];
     if (dtStatusSucceed(

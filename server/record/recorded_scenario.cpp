@@ -1,5 +1,6 @@
 #include "record/recorded_scenario.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -7,7 +8,8 @@
 
 namespace steerd::record {
 
-bool readScenario(const std::string& nameOrPath, RecordedScenario& out, std::string& error) {
+bool readScenario(const std::string& nameOrPath, RecordedScenario& out, std::string& error,
+                  const ScenarioOptions& options) {
   out = RecordedScenario{};
   out.name = nameOrPath;
   for (const auto& name : builtinScenarioNames()) {  // generated ones; "default" is a file
@@ -18,6 +20,10 @@ bool readScenario(const std::string& nameOrPath, RecordedScenario& out, std::str
   }
   if (nameOrPath == kDefaultScenarioName) {
     out.text = std::string(defaultScenarioText());
+    return true;
+  }
+  if (levelKindOf(nameOrPath) != LevelKind::kNone) {
+    out.text = levelScenarioText(nameOrPath, options);
     return true;
   }
   std::ifstream in(nameOrPath, std::ios::binary);
@@ -33,7 +39,9 @@ bool readScenario(const std::string& nameOrPath, RecordedScenario& out, std::str
 
 ScenarioLoad loadRecordedScenario(const RecordedScenario& scenario, const ScenarioOptions& options) {
   if (!scenario.builtin.empty()) return openScenario(scenario.builtin, options);
-  return loadScenarioText(scenario.text, scenario.name, options, true);
+  // A level { } path is relative to the scenario file.
+  return loadScenarioText(scenario.text, scenario.name, options, true,
+                          std::filesystem::path(scenario.name).parent_path().string());
 }
 
 }  // namespace steerd::record

@@ -16,7 +16,9 @@ struct RecordedScenario {
 };
 
 // Reads `nameOrPath` as openScenario() would; false with `error` set when the file cannot be read.
-bool readScenario(const std::string& nameOrPath, RecordedScenario& out, std::string& error);
+// A level file (.obj, .tmx, ...) becomes the text of the scenario steerd --level runs on it.
+bool readScenario(const std::string& nameOrPath, RecordedScenario& out, std::string& error,
+                  const ScenarioOptions& options = {});
 // Builds the world from what was read.
 ScenarioLoad loadRecordedScenario(const RecordedScenario& scenario, const ScenarioOptions& options);
 

@@ -4,6 +4,7 @@
 #include <google/protobuf/text_format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -650,7 +651,9 @@ class TakenSpots {
 };
 
 std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vector<Archetype> archetypes,
-                             const ScenarioOptions& options, std::shared_ptr<const nav::NavMesh> navMesh) {
+                             const ScenarioOptions& options, std::shared_ptr<const nav::NavMesh> navMesh,
+                             const std::vector<nav::NavMesh::Edge>& outline,
+                             const std::vector<int>& spreadGroups) {
   StaticGeometry g;
   g.bounds = {s.bounds().min().x(), s.bounds().min().y(), s.bounds().max().x(), s.bounds().max().y()};
   for (const auto& o : s.obstacles()) g.obstacles.push_back({vec(o.center()), o.radius()});
@@ -667,6 +670,7 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
   }
   for (const auto& w : s.waypoints()) g.waypoints.push_back({w.name(), vec(w.position())});
   addBlockingWalls(s, g);
+  for (const auto& e : outline) g.walls.push_back(steer::makeWall(e.from, e.to));  // a level's edges
   if (navMesh) g.navPolygons = navMesh->polygons();
   g.navMesh = navMesh;
 
@@ -679,7 +683,9 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
   auto world = std::make_unique<World>(std::move(g), std::move(archetypes), config);
   steer::Rng rng(steer::mix64(options.seed) ^ 0x5ce4a210ULL);
   TakenSpots taken;
-  for (const auto& group : s.spawns()) {
+  for (int groupIndex = 0; groupIndex < s.spawns_size(); ++groupIndex) {
+    const auto& group = s.spawns(groupIndex);
+    const bool spread = std::find(spreadGroups.begin(), spreadGroups.end(), groupIndex) != spreadGroups.end();
     const auto archetype = static_cast<ArchetypeIndex>(names.archetypes.at(group.archetype()));
     const std::int32_t path = group.path().empty() ? -1 : names.paths.at(group.path());
     const float radius = world->archetypes()[archetype].limits.radius;
@@ -689,14 +695,16 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
       // Nobody starts on top of an agent of an earlier group (spawn boxes may cross) or, with a
       // navmesh, inside a box or off the walkable ground: such a point is drawn again inside the
       // spawn box, and only as a last resort moved to the nearest ground.
-      auto fits = [&](Vec2 q) {
-        return !taken.overlaps(q, radius) && (!navMesh || navMesh->nearest(q, 0.05f));
+      auto onGround = [&](Vec2 q) {
+        const nav::NavPoint on = navMesh->nearest(q, 0.05f);
+        return on && (!spread || navMesh->islandOf(on.poly) == navMesh->largestIsland());
       };
+      auto fits = [&](Vec2 q) { return !taken.overlaps(q, radius) && (!navMesh || onGround(q)); };
       for (int attempt = 0; attempt < 32 && !fits(p); ++attempt) {
         p = {group.min().x() + rng.uniform() * (group.max().x() - group.min().x()),
              group.min().y() + rng.uniform() * (group.max().y() - group.min().y())};
       }
-      if (navMesh && !navMesh->nearest(p, 0.05f)) {
+      if (navMesh && !onGround(p)) {
         if (const nav::NavPoint on = navMesh->nearest(p, 20.0f)) p = on.position;
       }
       taken.add(p, radius);
@@ -708,22 +716,15 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
 
 }  // namespace
 
-ScenarioLoad loadScenarioText(const std::string& text, const std::string& displayName,
-                              const ScenarioOptions& options, bool buildWorld) {
+namespace {
+
+// Everything after the parse: the level, the checks, the navmesh, the world.
+ScenarioLoad loadScenarioProto(pb::Scenario scenario, const std::string& displayName,
+                               const std::string& baseDir, const ScenarioOptions& options, bool buildWorld) {
   ScenarioLoad result;
-  pb::Scenario scenario;
-  ParseErrors parseErrors(displayName, result.errors);
-  google::protobuf::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&parseErrors);
-  if (!parser.ParseFromString(text, &scenario)) {
-    // The parser finds a missing '}' only at the end of the file: say where the block opened.
-    for (const scenario_hints::Position& at : scenario_hints::unclosedBraces(text)) {
-      result.errors.push_back(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-                              ": this '{' is never closed");
-    }
-    if (result.errors.empty()) result.errors.push_back(displayName + ": not a valid scenario");
-    return result;
-  }
+  LevelData level;
+  if (!applyLevel(scenario, baseDir, level, result.errors)) return result;
+  result.warnings = level.warnings;
   Checker checker(displayName, result.errors, &result.warnings);
   validate(scenario, checker);
   if (!result.errors.empty()) return result;
@@ -739,7 +740,7 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
     result.expectations.push_back({e.region(), e.archetype(), e.at_least(), e.after_seconds()});
   std::uint64_t agents = 0;
   for (const auto& g : scenario.spawns()) agents += g.count();
-  const std::uint32_t tiles = tilesFor(options.agents, agents);
+  const std::uint32_t tiles = scenario.has_level() ? 1 : tilesFor(options.agents, agents);
   if (tiles > 1) {
     checkTileable(scenario, checker);
     const float side = std::ceil(std::sqrt(static_cast<float>(tiles))) *
@@ -762,9 +763,11 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
       std::to_string(scenario.boxes_size()) + " boxes, " + std::to_string(scenario.paths_size()) + " paths";
   if (tiles > 1)
     result.summary += " (" + std::to_string(tiles) + " copies of the file's world, for --agents)";
+  if (!level.note.empty()) result.summary += "; " + level.note;
   std::shared_ptr<const nav::NavMesh> navMesh;
+  std::vector<nav::NavMesh::Edge> outline;
   if (scenario.has_navmesh()) {
-    NavLoad nav = loadNavMesh(scenario, options.navCacheDir);
+    NavLoad nav = loadNavMesh(scenario, options.navCacheDir, level.mesh.get());
     if (!nav.error.empty()) {
       result.errors.push_back(displayName + ": navmesh: " + nav.error);
       return result;
@@ -773,6 +776,7 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
     if (!result.errors.empty()) return result;
     result.summary += "; " + nav.note;
     navMesh = std::move(nav.mesh);
+    outline = std::move(nav.outline);
   }
   const Names names = namesOf(scenario);
   {
@@ -784,8 +788,53 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
   }
   result.archetypes = archetypesOf(scenario, names);
   attachBrains(scenario, names, result.archetypes);
-  if (buildWorld) result.world = build(scenario, names, result.archetypes, options, std::move(navMesh));
+  if (buildWorld)
+    result.world =
+        build(scenario, names, result.archetypes, options, std::move(navMesh), outline, level.spreadGroups);
   return result;
+}
+
+}  // namespace
+
+ScenarioLoad loadScenarioText(const std::string& text, const std::string& displayName,
+                              const ScenarioOptions& options, bool buildWorld, const std::string& baseDir) {
+  ScenarioLoad result;
+  pb::Scenario scenario;
+  ParseErrors parseErrors(displayName, result.errors);
+  google::protobuf::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&parseErrors);
+  if (!parser.ParseFromString(text, &scenario)) {
+    // The parser finds a missing '}' only at the end of the file: say where the block opened.
+    for (const scenario_hints::Position& at : scenario_hints::unclosedBraces(text)) {
+      result.errors.push_back(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                              ": this '{' is never closed");
+    }
+    if (result.errors.empty()) result.errors.push_back(displayName + ": not a valid scenario");
+    return result;
+  }
+  return loadScenarioProto(std::move(scenario), displayName, baseDir, options, buildWorld);
+}
+
+LevelRunOptions levelRunOptionsOf(const ScenarioOptions& o) {
+  LevelRunOptions level;
+  if (o.agents > 0) level.agents = o.agents;
+  level.scale = o.levelScale;
+  level.upAxis = o.levelUp;
+  level.walkable = o.levelWalkable;
+  level.blocking = o.levelBlocking;
+  level.metresPerTile = o.levelMetresPerTile;
+  return level;
+}
+
+std::string levelScenarioText(const std::string& path, const ScenarioOptions& options) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(levelScenario(path, levelRunOptionsOf(options)), &text);
+  return "# steerd --level " + path + "\n" + text;
+}
+
+ScenarioLoad loadLevelFile(const std::string& path, const LevelRunOptions& level,
+                           const ScenarioOptions& options, bool buildWorld) {
+  return loadScenarioProto(levelScenario(path, level), path, {}, options, buildWorld);
 }
 
 std::vector<std::string> scenarioNames() {
@@ -810,6 +859,8 @@ ScenarioLoad loadScenarioFile(const std::string& path, const ScenarioOptions& op
   if (path == kDefaultScenarioName) {
     return loadScenarioText(std::string(defaultScenarioText()), "default (built-in)", options, buildWorld);
   }
+  if (levelKindOf(path) != LevelKind::kNone)  // a level file itself: run it as steerd --level would
+    return loadLevelFile(path, levelRunOptionsOf(options), options, buildWorld);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     ScenarioLoad result;
@@ -823,7 +874,8 @@ ScenarioLoad loadScenarioFile(const std::string& path, const ScenarioOptions& op
     result.errors.push_back(path + ": cannot read the file");
     return result;
   }
-  return loadScenarioText(text.str(), path, options, buildWorld);
+  return loadScenarioText(text.str(), path, options, buildWorld,
+                          std::filesystem::path(path).parent_path().string());
 }
 
 }  // namespace steerd

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/scenario_level.h"
 #include "world/designer_report.h"
 #include "world/scenarios.h"
 #include "world/world.h"
@@ -38,8 +39,18 @@ std::vector<std::string> scenarioNames();
 // A built-in scenario by name (default, crowd), or else a scenario file by path.
 ScenarioLoad openScenario(const std::string& nameOrPath, const ScenarioOptions& options);
 
-// The same for text already in memory; `displayName` prefixes the messages.
+// The same for text already in memory; `displayName` prefixes the messages; a level { } path is
+// relative to `baseDir` (the working directory when empty).
 ScenarioLoad loadScenarioText(const std::string& text, const std::string& displayName,
-                              const ScenarioOptions& options, bool build);
+                              const ScenarioOptions& options, bool build, const std::string& baseDir = {});
+
+// A level file (.obj, .gltf, .glb, .tmx, .tmj) run as `steerd --level` does: walkers between
+// random points (scenario_level.h). loadScenarioFile() does this with the defaults for a path
+// with a level's extension.
+ScenarioLoad loadLevelFile(const std::string& path, const LevelRunOptions& level,
+                           const ScenarioOptions& options, bool build);
+LevelRunOptions levelRunOptionsOf(const ScenarioOptions& options);
+// The scenario text of a level file run directly (for a recording, which keeps a scenario's text).
+std::string levelScenarioText(const std::string& path, const ScenarioOptions& options);
 
 }  // namespace steerd

@@ -108,7 +108,7 @@ void addBlockingWalls(const pb::Scenario& s, StaticGeometry& g) {
   }
 }
 
-nav::NavInput navInputOf(const pb::Scenario& s) {
+nav::NavInput navInputOf(const pb::Scenario& s, const nav::TriangleMesh* levelMesh) {
   nav::NavInput in;
   in.boundsMin = vec(s.bounds().min());
   in.boundsMax = vec(s.bounds().max());
@@ -124,12 +124,52 @@ nav::NavInput navInputOf(const pb::Scenario& s) {
   if (n.cell_size() > 0.0f) in.settings.cellSize = n.cell_size();
   if (n.agent_radius() > 0.0f) in.settings.agentRadius = n.agent_radius();
   if (n.tile_size() > 0.0f) in.settings.tileSize = n.tile_size();
+  if (levelMesh != nullptr) {
+    in.mesh = *levelMesh;
+    const auto& l = s.level();
+    if (l.walkable_climb() > 0.0f) in.settings.walkableClimb = l.walkable_climb();
+    if (l.walkable_slope_deg() > 0.0f) in.settings.walkableSlopeDeg = l.walkable_slope_deg();
+    if (l.agent_height() > 0.0f) in.settings.agentHeight = l.agent_height();
+  }
   return in;
 }
 
-NavLoad loadNavMesh(const pb::Scenario& s, const std::string& cacheDir) {
+namespace {
+
+NavLoad loadNavInput(const nav::NavInput& in, const std::string& cacheDir);
+
+}  // namespace
+
+NavLoad loadNavMesh(const pb::Scenario& s, const std::string& cacheDir, const nav::TriangleMesh* levelMesh) {
+  nav::NavInput in = navInputOf(s, levelMesh);
+  NavLoad out = loadNavInput(in, cacheDir);
+  if (!out.error.empty() || levelMesh == nullptr) return out;
+  // The outline comes from the same ground unshrunk, so walls stand where the level's walls and
+  // drops are, and a body's radius keeps it inside (the shrunk mesh is for paths).
+  in.settings.agentRadius = 0.0f;
+  NavLoad whole = loadNavInput(in, cacheDir);
+  if (!whole.error.empty()) {
+    out.error = "the walkable outline: " + whole.error;
+    return out;
+  }
+  // Ground too narrow for a body (a wall's top, a thin pillar's inside) is left out.
+  const std::vector<bool> keep = whole.mesh->islandsWithRoom(*out.mesh);
+  const std::string overlap = whole.mesh->floorOverlap(0.25f, keep);
+  if (!overlap.empty()) {
+    out.error = overlap +
+                "; steerd's steering world has one floor (agents on different floors would collide), so "
+                "make the lower one blocking (level.blocking) or split the level";
+    return out;
+  }
+  out.outline = whole.mesh->boundaryEdges(keep);
+  out.note += "; outline " + std::to_string(out.outline.size()) + " edges";
+  return out;
+}
+
+namespace {
+
+NavLoad loadNavInput(const nav::NavInput& in, const std::string& cacheDir) {
   NavLoad out;
-  const nav::NavInput in = navInputOf(s);
   std::vector<float> costs;
   for (const auto& a : in.areas) costs.push_back(a.cost);
   const std::uint64_t key = nav::navInputKey(in);
@@ -167,6 +207,8 @@ NavLoad loadNavMesh(const pb::Scenario& s, const std::string& cacheDir) {
   out.mesh = std::move(mesh);
   return out;
 }
+
+}  // namespace
 
 void checkAgainstNavMesh(const pb::Scenario& s, const nav::NavMesh& mesh, Checker& c) {
   // Each spawn box must hold ground; remember where its agents stand, by archetype.

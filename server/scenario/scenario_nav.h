@@ -21,16 +21,22 @@ void validateNavigation(const scenario::Scenario& s, scenario_check::Checker& c)
 // Adds boxes and navmesh.blocking polygons to `g` as walls facing out.
 void addBlockingWalls(const scenario::Scenario& s, StaticGeometry& g);
 
-nav::NavInput navInputOf(const scenario::Scenario& s);
+// `levelMesh`: the triangles of the scenario's level { } when it is a mesh (scenario_level.h).
+nav::NavInput navInputOf(const scenario::Scenario& s, const nav::TriangleMesh* levelMesh = nullptr);
 
 struct NavLoad {
   std::shared_ptr<const nav::NavMesh> mesh;
   std::string error;  // empty on success
   std::string note;   // "built in 120 ms (16 tiles, 3,512 polygons)" or "from cache FILE"
+  // A mesh level's walkable outline (the same ground, not shrunk by the agent radius): the walls
+  // bodies keep within, ground on each edge's left.
+  std::vector<nav::NavMesh::Edge> outline;
 };
 
-// Builds (or loads from `cacheDir`, and stores there) the scenario's navmesh.
-NavLoad loadNavMesh(const scenario::Scenario& s, const std::string& cacheDir);
+// Builds (or loads from `cacheDir`, and stores there) the scenario's navmesh. With a level mesh,
+// also its outline, and an error when two floors lie one over the other.
+NavLoad loadNavMesh(const scenario::Scenario& s, const std::string& cacheDir,
+                    const nav::TriangleMesh* levelMesh = nullptr);
 
 // Spawn boxes on walkable ground; NAVIGATE goals on the mesh and reachable from the spawns.
 void checkAgainstNavMesh(const scenario::Scenario& s, const nav::NavMesh& mesh, scenario_check::Checker& c);

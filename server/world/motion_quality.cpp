@@ -161,4 +161,25 @@ std::string formatMotionQuality(const MotionQuality& q, const std::string& title
   return buf;
 }
 
+std::string formatNavigationReport(const World& world, double seconds) {
+  const NavigationStats& n = world.navigation()->stats();
+  std::uint64_t off = 0;
+  const auto& mesh = world.geometry().navMesh;
+  const AgentColumns& a = world.agents();
+  for (std::size_t i = 0; mesh && i < a.size(); ++i) {
+    if (!mesh->nearest({a.px[i], a.py[i]}, a.radius[i] + 0.1f)) ++off;
+  }
+  char buf[384];
+  std::snprintf(buf, sizeof buf,
+                "navigation: goals reached %llu (%.2f per second), paths failed %llu, unreachable %llu, "
+                "replans %llu\n"
+                "  off the walkable area: %llu agents at the end\n",
+                static_cast<unsigned long long>(n.goalsReached),
+                seconds > 0.0 ? static_cast<double>(n.goalsReached) / seconds : 0.0,
+                static_cast<unsigned long long>(n.failed), static_cast<unsigned long long>(n.unreachable),
+                static_cast<unsigned long long>(n.replansBlocked + n.replansOffCourse),
+                static_cast<unsigned long long>(off));
+  return buf;
+}
+
 }  // namespace steerd

@@ -57,4 +57,9 @@ class MotionQualityMonitor {
 // One line per metric, for --report, under `title`.
 std::string formatMotionQuality(const MotionQuality& q, const std::string& title = "motion_quality");
 
+// The navigation lines of the headless report, for a world with a navmesh after `seconds` of
+// simulated time: goals reached (count and per second), paths that failed, and how many agents
+// stand off the walkable area (farther than their radius from the navmesh) at the end.
+std::string formatNavigationReport(const World& world, double seconds);
+
 }  // namespace steerd

@@ -22,6 +22,11 @@ struct ScenarioOptions {
   unsigned threads = 1;
   std::size_t agents = 0;   // 0: the scenario's own size; crowd: exact; a file: tiled to about this many
   std::string navCacheDir;  // where built navmeshes are cached (empty: build every time)
+  // A level file run directly (steerd --level; server/scenario/scenario_level.h): what the file
+  // cannot say. 0 and empty: the defaults.
+  float levelScale = 0.0f;
+  std::string levelUp, levelWalkable, levelBlocking;
+  float levelMetresPerTile = 0.0f;
 };
 
 // Spawning helpers, shared with scenario files. `g` must be indexed (a World's geometry is).

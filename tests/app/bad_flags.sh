@@ -35,6 +35,15 @@ expect_error "client-kbps" --client-kbps inf
 expect_error "token-key" --token-key /nonexistent/key
 expect_error "token-key" --issue-token 5
 expect_error "bind" --bind not-an-address --port 0 --metrics-port 0 --ticks 1
+expect_error "level" --headless --ticks 1 --level /nonexistent/town.glb
+expect_error "level-up" --headless --ticks 1 --level-up x
+expect_error "level-scale" --headless --ticks 1 --level-scale 0
+expect_error "level-scale" --headless --ticks 1 --level-scale nan
+expect_error "excludes" --headless --ticks 1 --level "$0" --scenario default
+# A file that is not a level: its extension says so; a level file that is not what it says.
+notlevel=$(mktemp --suffix=.glb); printf 'not a glb' >"$notlevel"
+expect_error "$(basename "$notlevel")" --headless --ticks 1 --level "$notlevel"
+rm -f "$notlevel"
 # A bad setting found after the metrics endpoint is up: the process still exits at once (an HTTP
 # server stopped before its thread started listening used to hang it).
 AGONES_SDK_HTTP_PORT=notaport expect_error "AGONES_SDK_HTTP_PORT" --agones --port 0 --metrics-port 0
