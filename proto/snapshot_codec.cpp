@@ -65,9 +65,9 @@ inline Motion motionBetween(const EntityState& from, std::int32_t x, std::int32_
 // Appends the next state of `from` to `out`, built as an aggregate (clang 14 has no parenthesised aggregate
 // init; the encoder's next record and the decoder's output take the same rates).
 inline void appendAdvanced(std::vector<EntityState>& out, const EntityState& from, std::int32_t x,
-                           std::int32_t y, std::uint32_t heading, std::uint32_t tick) {
+                           std::int32_t y, std::uint32_t heading, std::int16_t z, std::uint32_t tick) {
   const Motion m = motionBetween(from, x, y, heading, tick);
-  out.push_back(EntityState{from.id, from.archetype, x, y, m.vx, m.vy, static_cast<std::uint8_t>(heading),
+  out.push_back(EntityState{from.id, from.archetype, z, x, y, m.vx, m.vy, static_cast<std::uint8_t>(heading),
                             m.turn, tick});
 }
 
@@ -132,6 +132,7 @@ class PartBuilder {
     prevRemoved_ = idLo;
     prevNew_ = idLo;
     prevNewX_ = prevNewY_ = 0;
+    prevNewZ_ = 0;
     estimate_ = 64;  // fixed fields, field tags and length prefixes
   }
 
@@ -160,7 +161,16 @@ class PartBuilder {
           part_->add_escaped(dh);
           cost += zigzagBytes(dx) + zigzagBytes(dy) + zigzagBytes(dh);
         }
-        appendAdvanced(record, b, it.now->x, it.now->y, it.now->heading, content_.tick);
+        // Heights change slowly (a slope at walking pace: a unit or two a snapshot), so the
+        // baseline's height is the prediction; a flat world sends none and keeps its 0.
+        std::int16_t z = b.z;
+        if (content_.heights) {
+          const std::int32_t dz = it.now->z - b.z;
+          part_->add_height(dz);
+          cost += zigzagBytes(dz);
+          z = it.now->z;
+        }
+        appendAdvanced(record, b, it.now->x, it.now->y, it.now->heading, z, content_.tick);
       } else if (it.removed) {
         part_->add_removed(it.id - prevRemoved_);
         cost += varintBytes(it.id - prevRemoved_);
@@ -180,8 +190,15 @@ class PartBuilder {
       prevNew_ = n.id;
       prevNewX_ = n.x;
       prevNewY_ = n.y;
-      record.push_back(EntityState{n.id, n.archetype, n.x, n.y, std::int16_t{0}, std::int16_t{0}, n.heading,
-                                   std::int16_t{0}, content_.tick});
+      std::int16_t z = 0;
+      if (content_.heights) {
+        part_->add_new_height(n.z - prevNewZ_);
+        cost += zigzagBytes(n.z - prevNewZ_);
+        prevNewZ_ = n.z;
+        z = n.z;
+      }
+      record.push_back(EntityState{n.id, n.archetype, z, n.x, n.y, std::int16_t{0}, std::int16_t{0},
+                                   n.heading, std::int16_t{0}, content_.tick});
     }
     estimate_ += cost;
     return cost;
@@ -204,7 +221,7 @@ class PartBuilder {
   std::size_t baseCount_ = 0;
   bool allKept_ = true;
   std::uint32_t prevRemoved_ = 0, prevNew_ = 0;
-  std::int32_t prevNewX_ = 0, prevNewY_ = 0;
+  std::int32_t prevNewX_ = 0, prevNewY_ = 0, prevNewZ_ = 0;
   std::size_t estimate_ = 0;
 };
 
@@ -260,6 +277,12 @@ std::uint32_t quantizeHeading(float hx, float hy) {
   const double turns =
       std::atan2(static_cast<double>(hy), static_cast<double>(hx)) / (2.0 * 3.14159265358979323846);
   return static_cast<std::uint32_t>(static_cast<std::int64_t>(std::lround(turns * kHeadingSteps)) & 255);
+}
+
+std::int16_t quantizeHeight(float metres) {
+  if (!std::isfinite(metres)) return 0;
+  return static_cast<std::int16_t>(
+      std::clamp(std::round(metres * kHeightUnitsPerMetre), -32767.0f, 32767.0f));
 }
 
 float headingRadians(std::uint32_t heading) {
@@ -328,6 +351,11 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
       part.new_y_size() != part.new_id_size() || part.new_heading_size() != part.new_id_size()) {
     return "new-entity columns of different lengths";
   }
+  // Heights are all there or all left out (a flat world), for the kept and for the new.
+  if (part.new_height_size() != 0 && part.new_height_size() != part.new_id_size())
+    return "new-entity columns of different lengths";
+  const bool keptHeights = part.height_size() > 0;
+  if (keptHeights && part.height_size() != part.residual_size()) return "heights for some kept entities only";
 
   std::vector<EntityState> fromBase;
   if (baseline != nullptr) {
@@ -397,8 +425,13 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
             static_cast<std::uint32_t>(static_cast<std::int64_t>(predictHeading(b.heading, b.turn, ticks)) +
                                        dh) &
             255u;
+        std::int32_t z = b.z;
+        if (keptHeights) {
+          z += part.height(residual - 1);
+          if (std::abs(z) > 32767) return "height out of range";
+        }
         appendAdvanced(fromBase, b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), heading,
-                       part.tick());
+                       static_cast<std::int16_t>(z), part.tick());
       } else if (haveRemoved && nextRemoved == b.id) {
         if (!advanceRemoved()) return "removed id out of range";
       } else {
@@ -417,7 +450,8 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
   std::vector<EntityState> fresh;
   fresh.reserve(news);
   std::uint64_t prevId = part.id_lo();
-  std::int64_t px = 0, py = 0;
+  std::int64_t px = 0, py = 0, pz = 0;
+  const bool newHeights = part.new_height_size() > 0;
   for (std::size_t k = 0; k < news; ++k) {
     const int i = static_cast<int>(k);
     const std::uint64_t id = prevId + part.new_id(i);
@@ -426,6 +460,10 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
     py += part.new_y(i);
     if (std::abs(px) > kPositionLimit || std::abs(py) > kPositionLimit) return "position out of range";
     if (part.new_heading(i) > 255) return "heading out of range";
+    if (newHeights) {
+      pz += part.new_height(i);
+      if (std::abs(pz) > 32767) return "height out of range";
+    }
     if (part.new_archetype(i) > std::numeric_limits<std::uint16_t>::max()) return "archetype out of range";
     EntityState s;
     s.id = static_cast<std::uint32_t>(id);
@@ -433,6 +471,7 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
     s.x = static_cast<std::int32_t>(px);
     s.y = static_cast<std::int32_t>(py);
     s.heading = static_cast<std::uint8_t>(part.new_heading(i));
+    s.z = static_cast<std::int16_t>(pz);
     s.tick = part.tick();
     if (baseline != nullptr && baseline->find(s.id) != nullptr) return "new entity already in the baseline";
     fresh.push_back(s);

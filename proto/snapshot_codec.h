@@ -23,6 +23,7 @@ namespace steerd::wire {
 inline constexpr float kPositionUnitsPerMetre = 64.0f;  // resolution 1/64 m (15.6 mm)
 inline constexpr int kHeadingSteps = 256;               // resolution 1/256 turn (1.4 degrees)
 inline constexpr int kVelocityFraction = 16;            // velocity kept in 1/16 position unit per tick
+inline constexpr float kHeightUnitsPerMetre = 32.0f;    // heights: 1/32 m (31 mm), within +-1,024 m
 
 // Velocities the prediction keeps, in 1/16 position unit per tick: 2,047 position units (32 m) a
 // tick, 960 m/s at 30 Hz; a step faster than that (a teleport) is predicted at this speed.
@@ -34,6 +35,7 @@ inline constexpr std::int32_t kVelocityLimit = 32767;
 struct EntityState {
   std::uint32_t id = 0;
   std::uint16_t archetype = 0;  // ArchetypeIndex (a world has at most 65,536)
+  std::int16_t z = 0;           // height, 1/32 m (a level with heights; 0 on a flat world)
   std::int32_t x = 0, y = 0;    // position, 1/64 m
   // Velocity, 1/16 position unit per tick, within kVelocityLimit (derived, never sent).
   std::int16_t vx = 0, vy = 0;
@@ -57,15 +59,25 @@ std::int32_t quantizePosition(float metres);
 // Inline: the server calls it for every entity in every client's view.
 inline float positionMetres(std::int32_t units) { return static_cast<float>(units) / kPositionUnitsPerMetre; }
 std::uint32_t quantizeHeading(float hx, float hy);
+std::int16_t quantizeHeight(float metres);
+inline float heightMetres(std::int16_t units) { return static_cast<float>(units) / kHeightUnitsPerMetre; }
 float headingRadians(std::uint32_t heading);
 
 // What the server wants the client to have at `tick`.
 struct SnapshotContent {
+  SnapshotContent() = default;
+  SnapshotContent(std::uint32_t tick_, std::span<const EntityState> updated_,
+                  std::span<const std::uint32_t> removed_ = {}, bool heights_ = false)
+      : tick(tick_), updated(updated_), removed(removed_), heights(heights_) {}
   std::uint32_t tick = 0;
-  // Entities to send now (sorted by id, unique): position, heading, archetype and id are read.
+  // Entities to send now (sorted by id, unique): position, heading, archetype and id are read
+  // (and the height, with `heights`).
   std::span<const EntityState> updated;
   // Baseline entities the client must drop (left its area of interest, or gone). Sorted.
   std::span<const std::uint32_t> removed;
+  // The world has heights (a sloped level): the height columns are sent. A flat world's
+  // snapshots leave them out, and their entities' heights stay 0.
+  bool heights = false;
 };
 
 // Encodes `content` against `baseline` (null: none, everything is new) into parts whose bodies

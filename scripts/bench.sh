@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record|levels] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -31,6 +31,9 @@
 #          --agents --threads --ticks)
 #   players  bench/player_motion: the server's cost of moving 1,000 players from their inputs
 #          (intent mode) on the default scenario's scene (flags: --scenario --players --ticks)
+#   levels the sample levels (scenarios/levels/, docs/LEVELS.md): load and navmesh build time, cold
+#          and from the cache, navmesh size, then the tick and goals a second of 1,000 and 4,000
+#          walkers on each (steerd --level, 900 ticks, 2 threads; LEVEL_AGENTS overrides "1000 4000")
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -41,13 +44,13 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths | control | churn | players | record) ;;
+  all | micro | tick | net | crowd | paths | control | churn | players | record | levels) ;;
   -h | --help)
-    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record|levels] [flags...]" >&2
     exit 2
     ;;
 esac
@@ -59,6 +62,47 @@ cmake --build --preset release --target steerd bench_steering bench_tick snapsho
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
 min_time=${STEERD_BENCH_MIN_TIME:-0.05}
+
+if [ "$mode" = levels ]; then
+  python3 - build/release/server/app/steerd scenarios/levels "${LEVEL_AGENTS:-1000 4000}" <<'PY'
+# Each sample level: load + navmesh build (cold, then from the cache), navmesh size, and the tick
+# and goals a second of N walkers (steerd --level --headless --report).
+import os, re, subprocess, sys, tempfile, time
+steerd, levels, counts = sys.argv[1], sys.argv[2], [int(n) for n in sys.argv[3].split()]
+samples = [("town.gltf", ["--level-blocking", "house*"]), ("building.obj", []), ("yard.tmx", [])]
+def run(args):
+    t0 = time.perf_counter()
+    p = subprocess.run([steerd] + args, capture_output=True, text=True)
+    return p, (time.perf_counter() - t0) * 1e3
+print("level | triangles | polygons | cache bytes | load + build cold ms | build ms | load cached ms")
+for name, extra in samples:
+    path = os.path.join(levels, name)
+    with tempfile.TemporaryDirectory() as cache:
+        cold, cold_ms = run(["--check-scenario", path, "--nav-cache", cache] + extra)
+        warm, warm_ms = run(["--check-scenario", path, "--nav-cache", cache] + extra)
+        size = sum(os.path.getsize(os.path.join(cache, f)) for f in os.listdir(cache) if f.endswith(".bin"))
+    out = cold.stdout + cold.stderr
+    tris = re.search(r"(\d+) triangles", out)
+    built = re.search(r"navmesh built in (\d+) ms \((\d+) tiles, (\d+) polygons\)", out)
+    print(f"{name} | {tris.group(1) if tris else '-'} | {built.group(3) if built else '-'} | {size} | "
+          f"{cold_ms:.0f} | {built.group(1) if built else '-'} | {warm_ms:.0f}")
+print()
+print("level | walkers | ms/tick (mean) | p99 ms | goals/s | stuck at end | inside walls at end | off the level")
+for name, extra in samples:
+    for n in counts:
+        p, _ = run(["--headless", "--level", os.path.join(levels, name), "--agents", str(n), "--ticks", "900",
+                    "--threads", "2", "--report", "--nav-cache", "none"] + extra)
+        out = p.stdout + p.stderr
+        tick = re.search(r"mean ([\d.]+) ms, p99 ([\d.]+) ms", out)
+        goals = re.search(r"goals reached \d+ \(([\d.]+) per second\)", out)
+        stuck = re.search(r"at the end (\d+) of (\d+) with a goal", out)
+        inside = re.search(r"inside obstacles or walls: .* (\d+) at the end", out)
+        off = re.search(r"off the walkable area: (\d+)", out)
+        g = lambda m, i=1: m.group(i) if m else "-"
+        print(f"{name} | {n} | {g(tick)} | {g(tick, 2)} | {g(goals)} | {g(stuck)} | {g(inside)} | {g(off)}")
+PY
+  exit 0
+fi
 
 if [ "$mode" = net ]; then
   for args in "" "--loss 0.05" "--rtt-ms 30"; do

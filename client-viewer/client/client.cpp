@@ -778,7 +778,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     views.reserve(entities.size());
     for (const wire::EntityState& e : entities) {
       views.push_back({e.id, e.archetype, wire::positionMetres(e.x), wire::positionMetres(e.y),
-                       wrapAngle(wire::headingRadians(e.heading))});
+                       wrapAngle(wire::headingRadians(e.heading)), wire::heightMetres(e.z)});
     }
   }
 

@@ -15,6 +15,7 @@ EntityView lerpEntity(const EntityView& a, const EntityView& b, double t) {
   EntityView e = b;
   e.x = static_cast<float>(a.x + (static_cast<double>(b.x) - a.x) * t);
   e.y = static_cast<float>(a.y + (static_cast<double>(b.y) - a.y) * t);
+  e.z = static_cast<float>(a.z + (static_cast<double>(b.z) - a.z) * t);
   e.heading = lerpAngle(a.heading, b.heading, t);
   return e;
 }
@@ -250,6 +251,7 @@ void InterpolationBuffer::extrapolate(double renderTick, Sample& out) const {
     EntityView x = e;
     x.x = static_cast<float>(e.x + (static_cast<double>(e.x) - prev.x) / span * used);
     x.y = static_cast<float>(e.y + (static_cast<double>(e.y) - prev.y) / span * used);
+    x.z = static_cast<float>(e.z + (static_cast<double>(e.z) - prev.z) / span * used);
     x.heading = wrapAngle(e.heading + wrapAngle(static_cast<double>(e.heading) - prev.heading) / span * used);
     out.entities.push_back(x);
   }

@@ -26,6 +26,7 @@ struct EntityView {
   std::uint32_t archetype = 0;
   float x = 0.0f, y = 0.0f;  // m
   float heading = 0.0f;      // radians, (-pi, pi], counter-clockwise from +x
+  float z = 0.0f;            // height, m: the ground under it on a level with heights (0 when flat)
 
   bool operator==(const EntityView&) const = default;
 };

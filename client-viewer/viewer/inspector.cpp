@@ -206,6 +206,13 @@ InspectorActions drawInspector(const Scene& scene, bool following, float viewpor
     ImGui::TextUnformatted(scene.archetypeName(e.archetype).c_str());  // the name: an index reads like an id
     label("position");
     ImGui::Text("(%.2f, %.2f) m", e.x, e.y);
+    // A level with heights: some entity stands off the zero plane.
+    const bool heights = std::any_of(scene.sample.entities.begin(), scene.sample.entities.end(),
+                                     [](const client::EntityView& v) { return v.z != 0.0f; });
+    if (heights) {
+      label("height");
+      ImGui::Text("%.2f m", e.z);
+    }
     label("heading");
     ImGui::Text("%.0f deg", e.heading * 180.0 / std::numbers::pi);
     label("speed");

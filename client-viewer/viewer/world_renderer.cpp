@@ -83,6 +83,14 @@ void WorldRenderer::drawBackground(SDL_Renderer* renderer, const Camera& camera,
 std::size_t WorldRenderer::drawEntities(SDL_Renderer* renderer, const Camera& camera, const Scene& scene) {
   const float half = entityPixels(camera);
   const float w = camera.viewportWidth(), h = camera.viewportHeight();
+  // On a level with heights, higher bodies are drawn lighter and lower ones darker.
+  float low = 0.0f, high = 0.0f;
+  for (const client::EntityView& e : scene.sample.entities)
+    low = std::min(low, e.z), high = std::max(high, e.z);
+  const float range = high - low;
+  const auto byHeight = [&](Rgba c, float z) {
+    return range > 0.25f ? c.shade(0.9f * (z - low) / range - 0.45f) : c;
+  };
   std::size_t drawn = 0;
   for (const client::EntityView& e : scene.sample.entities) {
     const Point p = camera.worldToScreen({e.x, e.y});
@@ -95,12 +103,12 @@ std::size_t WorldRenderer::drawEntities(SDL_Renderer* renderer, const Camera& ca
       canvas_.disc(p, half * 0.9f, palette::kOtherPlayer.withAlpha(90));
       arrow(canvas_, p, e.heading, half * 1.3f, palette::kOtherPlayer);
     } else if (const auto byState = scene.states ? scene.states->colourOf(e.id) : std::nullopt) {
-      arrow(canvas_, p, e.heading, half, *byState);
+      arrow(canvas_, p, e.heading, half, byHeight(*byState, e.z));
     } else if (scene.states != nullptr) {
       // No state listed (no brain, or past the list's limit): dimmed, so the states stand out.
       arrow(canvas_, p, e.heading, half, palette::archetype(e.archetype).shade(-0.55f));
     } else {
-      arrow(canvas_, p, e.heading, half, palette::archetype(e.archetype));
+      arrow(canvas_, p, e.heading, half, byHeight(palette::archetype(e.archetype), e.z));
     }
   }
   if (scene.selected) {

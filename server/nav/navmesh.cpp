@@ -317,6 +317,16 @@ NavPoint NavMesh::nearestSloped(steer::Vec2 p, float searchRadius) const {
   return best;
 }
 
+bool NavMesh::heightOver(dtPolyRef poly, steer::Vec2 p, float& height) const {
+  if (poly == 0 || !mesh_->isValidPolyRef(poly)) return false;
+  float pos[3], closest[3];
+  toRecast(p, pos);
+  bool over = false;
+  if (dtStatusFailed(query_->closestPointOnPoly(poly, pos, closest, &over)) || !over) return false;
+  height = closest[1];
+  return true;
+}
+
 std::uint32_t NavMesh::islandAt(steer::Vec2 p, float height) const {
   if (!sloped_) {
     const NavPoint on = nearest(p, 0.01f);

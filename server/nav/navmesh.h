@@ -72,6 +72,9 @@ class NavMesh {
   // message naming the place and the two heights, or empty when the ground is one floor. At most
   // `minArea` m^2 of overlap is forgiven (voxel slivers at a ramp's foot). `keep` as above.
   std::string floorOverlap(float minArea = 0.25f, const std::vector<bool>& keep = {}) const;
+  // Whether `p` lies over polygon `poly` (in x, y); if so `height` is the surface's there. The
+  // cheap check for a body still on the polygon it stood on last time.
+  bool heightOver(dtPolyRef poly, steer::Vec2 p, float& height) const;
   // The island of the polygon under `p` whose surface is nearest `height` (0: none under it).
   std::uint32_t islandAt(steer::Vec2 p, float height) const;
   // The island with the most walkable area (1 on a connected mesh; 0 when there are none).

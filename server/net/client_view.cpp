@@ -9,7 +9,7 @@
 
 namespace steerd::net {
 
-wire::EntityState entityStateOf(const World& world, std::uint32_t slot) {
+wire::EntityState entityStateOf(const World& world, std::uint32_t slot, const AgentHeights* heights) {
   const AgentColumns& a = world.agents();
   wire::EntityState s;
   s.id = a.id[slot];
@@ -17,13 +17,14 @@ wire::EntityState entityStateOf(const World& world, std::uint32_t slot) {
   s.x = wire::quantizePosition(a.px[slot]);
   s.y = wire::quantizePosition(a.py[slot]);
   s.heading = static_cast<std::uint8_t>(wire::quantizeHeading(a.hx[slot], a.hy[slot]));
+  if (heights != nullptr && heights->active()) s.z = wire::quantizeHeight(heights->of(s.id));
   return s;
 }
 
-void wireStatesOf(const World& world, std::vector<wire::EntityState>& out) {
+void wireStatesOf(const World& world, std::vector<wire::EntityState>& out, const AgentHeights* heights) {
   const std::size_t n = world.agents().size();
   out.resize(n);
-  for (std::uint32_t s = 0; s < n; ++s) out[s] = entityStateOf(world, s);
+  for (std::uint32_t s = 0; s < n; ++s) out[s] = entityStateOf(world, s, heights);
   std::sort(out.begin(), out.end(),
             [](const wire::EntityState& x, const wire::EntityState& y) { return x.id < y.id; });
 }
@@ -246,7 +247,7 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
     }
     record.tick = 0;
     record.entities.clear();
-    const wire::SnapshotContent content{tick, updated, removed_};
+    const wire::SnapshotContent content{tick, updated, removed_, frame.heights};
     // Packet wrapper: one tag byte and a two-byte length.
     wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record, parts);
     if (own != nullptr && !parts.empty()) *parts.front().mutable_own() = *own;

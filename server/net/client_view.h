@@ -10,6 +10,7 @@
 
 #include "net/interest_grid.h"
 #include "proto/snapshot_codec.h"
+#include "world/agent_heights.h"
 #include "world/world.h"
 
 namespace steerd::net {
@@ -27,6 +28,7 @@ struct ViewFrame {
   std::size_t indexCapacity = 0;              // World::indexCapacity() at that tick
   std::uint32_t tick = 0;
   const InterestGrid* grid = nullptr;  // over `states`, for an interest radius (null: a scan of all)
+  bool heights = false;                // a level with heights: snapshots carry them (states' z)
 };
 
 // Where a client's player was at that tick (its area of interest's centre).
@@ -135,10 +137,12 @@ class ClientView {
   double costScale_ = 1.0;  // bytes actually sent / bytes estimated, smoothed over snapshots
 };
 
-// An agent's state as the wire carries it.
-wire::EntityState entityStateOf(const World& world, std::uint32_t slot);
+// An agent's state as the wire carries it; its height from `heights` when given.
+wire::EntityState entityStateOf(const World& world, std::uint32_t slot,
+                                const AgentHeights* heights = nullptr);
 // Every agent's, in id order (quantising headings costs an atan2 each, and sorting by id a few
-// passes: once per tick, not per client).
-void wireStatesOf(const World& world, std::vector<wire::EntityState>& out);
+// passes: once per tick, not per client). `heights`, updated for this tick, when the level has them.
+void wireStatesOf(const World& world, std::vector<wire::EntityState>& out,
+                  const AgentHeights* heights = nullptr);
 
 }  // namespace steerd::net

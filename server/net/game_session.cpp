@@ -521,8 +521,9 @@ bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Pl
   }
   if (round_.empty()) return true;
   lastRoundTick_ = tick;
-  wireStatesOf(world_, wireStates_);
-  frame_ = ViewFrame{wireStates_, world_.indexCapacity(), tick, nullptr};
+  heights_.update(world_);
+  wireStatesOf(world_, wireStates_, &heights_);
+  frame_ = ViewFrame{wireStates_, world_.indexCapacity(), tick, nullptr, heights_.active()};
   if (stage_ == nullptr) {
     buildRound([this](std::size_t count, std::size_t chunk, const SnapshotStage::Body& body) {
       world_.parallelFor(count, chunk, body);

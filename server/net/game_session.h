@@ -177,6 +177,7 @@ class GameSession {
   control::Controller controller_;
   // The snapshot round being built (read by the stage's threads while it is in flight).
   std::vector<wire::EntityState> wireStates_;  // its tick's, in id order
+  AgentHeights heights_;                       // a level's heights, for wireStates_
   ViewFrame frame_;
   InterestGrid interestGrid_;  // over wireStates_, with an interest radius
   InterestConfig roundInterest_;

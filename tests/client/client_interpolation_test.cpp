@@ -12,7 +12,7 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 
 EntityView ev(std::uint32_t id, float x, float y, float heading = 0.0f, std::uint32_t archetype = 0) {
-  return EntityView{id, archetype, x, y, heading};
+  return EntityView{id, archetype, x, y, heading, 0.0f};
 }
 
 const EntityView* findId(const Sample& s, std::uint32_t id) {

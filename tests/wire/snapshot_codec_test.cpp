@@ -261,3 +261,135 @@ TEST(SnapshotCodec, RandomMutationsNeverCrash) {
 
 }  // namespace
 }  // namespace steerd::wire
+
+namespace steerd::wire {
+namespace {
+
+// A crowd walking up and down a ramp: heights change a little every tick.
+std::vector<EntityState> climbingAt(std::uint32_t tick, std::uint32_t n) {
+  auto out = crowdAt(tick, n);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i].z =
+        quantizeHeight(2.0f + 1.5f * std::sin(0.05f * static_cast<float>(tick) + static_cast<float>(i)));
+  return out;
+}
+
+TEST(SnapshotCodecHeights, QuantisedToAThirtySecondOfAMetre) {
+  EXPECT_EQ(quantizeHeight(1.0f), 32);
+  EXPECT_EQ(quantizeHeight(-0.5f), -16);
+  EXPECT_EQ(quantizeHeight(NAN), 0);
+  EXPECT_EQ(quantizeHeight(1e6f), 32767);
+  EXPECT_FLOAT_EQ(heightMetres(48), 1.5f);
+}
+
+TEST(SnapshotCodecHeights, HeightsRoundTripThroughNewAndUpdatedEntities) {
+  SnapshotRecord base, clientBase;
+  const auto first = climbingAt(1, 300);
+  SnapshotContent c0{1, first, {}};
+  c0.heights = true;
+  const auto parts0 = encodeSnapshot(c0, nullptr, kMaxBodyBytes - 3, base);
+  clientBase = decodeAll(parts0, nullptr);
+  ASSERT_EQ(clientBase, base);
+  for (std::size_t i = 0; i < first.size(); ++i) ASSERT_EQ(clientBase.entities[i].z, first[i].z);
+  for (std::uint32_t tick = 3; tick < 60; tick += 2) {
+    const auto now = climbingAt(tick, 300);
+    SnapshotContent c{tick, now, {}};
+    c.heights = true;
+    SnapshotRecord record;
+    const auto parts = encodeSnapshot(c, &base, kMaxBodyBytes - 3, record);
+    const SnapshotRecord got = decodeAll(parts, &clientBase);
+    ASSERT_EQ(got, record) << "tick " << tick;
+    for (std::size_t i = 0; i < now.size(); ++i) ASSERT_EQ(got.entities[i].z, now[i].z) << "tick " << tick;
+    base = record;
+    clientBase = got;
+  }
+}
+
+// A flat world pays nothing: no height columns, the same bytes as before heights existed.
+TEST(SnapshotCodecHeights, AFlatWorldSendsNoHeightBytes) {
+  const auto now = crowdAt(10, 200);
+  SnapshotRecord a, b;
+  const auto flat = encodeSnapshot({10, now, {}}, nullptr, kMaxBodyBytes - 3, a);
+  SnapshotContent sloped{10, now, {}};
+  sloped.heights = true;
+  const auto withHeights = encodeSnapshot(sloped, nullptr, kMaxBodyBytes - 3, b);
+  for (const auto& p : flat) {
+    EXPECT_EQ(p.height_size(), 0);
+    EXPECT_EQ(p.new_height_size(), 0);
+  }
+  // The same entities at height 0: a byte each, and the column's tag and length.
+  EXPECT_GE(bytesOf(withHeights) - bytesOf(flat), 200u);
+  EXPECT_LE(bytesOf(withHeights) - bytesOf(flat), 210u);
+}
+
+TEST(SnapshotCodecHeights, HeightColumnsOfTheWrongLengthOrRangeAreRefused) {
+  SnapshotRecord base;
+  const auto first = climbingAt(1, 20);  // the content's spans point into these
+  SnapshotContent c0{1, first, {}};
+  c0.heights = true;
+  auto parts = encodeSnapshot(c0, nullptr, kMaxBodyBytes - 3, base);
+  ASSERT_EQ(parts.size(), 1u);
+  Snapshot shortNew = parts[0];
+  shortNew.mutable_new_height()->RemoveLast();
+  SnapshotRecord out;
+  EXPECT_NE(decodeSnapshotPart(shortNew, nullptr, out), "");
+  Snapshot tall = parts[0];
+  tall.set_new_height(3, 40000);
+  EXPECT_EQ(decodeSnapshotPart(tall, nullptr, out), "height out of range");
+
+  const auto second = climbingAt(3, 20);
+  SnapshotContent c1{3, second, {}};
+  c1.heights = true;
+  SnapshotRecord next;
+  auto delta = encodeSnapshot(c1, &base, kMaxBodyBytes - 3, next);
+  ASSERT_EQ(delta.size(), 1u);
+  ASSERT_GT(delta[0].height_size(), 0);
+  Snapshot fewer = delta[0];
+  fewer.mutable_height()->RemoveLast();
+  SnapshotRecord got;
+  EXPECT_EQ(decodeSnapshotPart(fewer, &base, got), "heights for some kept entities only");
+  Snapshot jump = delta[0];
+  jump.set_height(0, 70000);
+  EXPECT_EQ(decodeSnapshotPart(jump, &base, got), "height out of range");
+  // Without a baseline a height change has nothing to change.
+  Snapshot orphan = parts[0];
+  orphan.add_height(1);
+  EXPECT_NE(decodeSnapshotPart(orphan, nullptr, got), "");
+}
+
+}  // namespace
+}  // namespace steerd::wire
+
+namespace steerd::wire {
+namespace {
+
+// PROTOCOL.md's heights example, byte for byte: two updated entities (the first 3 units higher,
+// the second unchanged) and one new entity at 80 units.
+TEST(SnapshotCodecHeights, TheProtocolDocumentsExampleBytes) {
+  std::vector<EntityState> before(2);
+  before[0].id = 1, before[0].z = 0;
+  before[1].id = 2, before[1].z = 10;
+  SnapshotRecord base;
+  encodeSnapshot({1, before, {}, true}, nullptr, kMaxBodyBytes - 3, base);
+  std::vector<EntityState> now = before;
+  now[0].z = 3;
+  EntityState fresh;
+  fresh.id = 5;
+  fresh.z = 80;
+  now.push_back(fresh);
+  SnapshotRecord next;
+  const auto parts = encodeSnapshot({2, now, {}, true}, &base, kMaxBodyBytes - 3, next);
+  ASSERT_EQ(parts.size(), 1u);
+  const std::string bytes = parts[0].SerializeAsString();
+  EXPECT_NE(bytes.find(std::string("\x9a\x01\x02\x06\x00", 5)), std::string::npos);
+  EXPECT_NE(bytes.find(std::string("\xa2\x01\x02\xa0\x01", 5)), std::string::npos);
+  SnapshotRecord got;
+  ASSERT_EQ(decodeSnapshotPart(parts[0], &base, got), "");
+  ASSERT_EQ(got.entities.size(), 3u);
+  EXPECT_EQ(got.entities[0].z, 3);
+  EXPECT_EQ(got.entities[1].z, 10);
+  EXPECT_EQ(got.entities[2].z, 80);
+}
+
+}  // namespace
+}  // namespace steerd::wire
