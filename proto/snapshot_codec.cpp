@@ -425,7 +425,7 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
             static_cast<std::uint32_t>(static_cast<std::int64_t>(predictHeading(b.heading, b.turn, ticks)) +
                                        dh) &
             255u;
-        std::int32_t z = b.z;
+        std::int64_t z = b.z;  // 64 bits: a hostile change near INT32_MAX must not overflow
         if (keptHeights) {
           z += part.height(residual - 1);
           if (std::abs(z) > 32767) return "height out of range";

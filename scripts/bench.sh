@@ -87,7 +87,7 @@ for name, extra in samples:
     print(f"{name} | {tris.group(1) if tris else '-'} | {built.group(3) if built else '-'} | {size} | "
           f"{cold_ms:.0f} | {built.group(1) if built else '-'} | {warm_ms:.0f}")
 print()
-print("level | walkers | ms/tick (mean) | p99 ms | goals/s | stuck at end | inside walls at end | off the level")
+print("level | walkers | ms/tick (mean) | p99 ms | goals/s | stuck at end | deepest overlap (r) | inside walls at end | off the level")
 for name, extra in samples:
     for n in counts:
         p, _ = run(["--headless", "--level", os.path.join(levels, name), "--agents", str(n), "--ticks", "900",
@@ -98,8 +98,9 @@ for name, extra in samples:
         stuck = re.search(r"at the end (\d+) of (\d+) with a goal", out)
         inside = re.search(r"inside obstacles or walls: .* (\d+) at the end", out)
         off = re.search(r"off the walkable area: (\d+)", out)
+        overlap = re.search(r"max depth ([\d.]+) r", out)
         g = lambda m, i=1: m.group(i) if m else "-"
-        print(f"{name} | {n} | {g(tick)} | {g(tick, 2)} | {g(goals)} | {g(stuck)} | {g(inside)} | {g(off)}")
+        print(f"{name} | {n} | {g(tick)} | {g(tick, 2)} | {g(goals)} | {g(stuck)} | {g(overlap)} | {g(inside)} | {g(off)}")
 PY
   exit 0
 fi

@@ -228,8 +228,9 @@ void NavMesh::indexColumns() {
       lo = {std::min(lo.x, p[0]), std::min(lo.y, p[2])}, hi = {std::max(hi.x, p[0]), std::max(hi.y, p[2])};
     }
   }
-  // A flat world's ground lies within a voxel or two of 0; a level with ramps or floors does not.
-  sloped_ = high > low && high - low > 0.5f;
+  // A flat world's ground lies within a voxel or two of 0; a level with ramps or floors does not,
+  // nor a flat level off height 0 (Detour's search round height 0 would miss it).
+  sloped_ = high >= low && (high - low > 0.5f || high > 0.6f || low < -0.6f);
   if (!sloped_) return;
   const float width = std::max(hi.x - lo.x, hi.y - lo.y);
   columnCell_ = std::max(4.0f, width / 1024.0f);  // at most about a million cells
@@ -277,14 +278,13 @@ void NavMesh::indexColumns() {
 
 template <class F>
 void NavMesh::forPolysNear(steer::Vec2 lo, steer::Vec2 hi, F&& each) const {
-  const int x0 =
-      std::clamp(static_cast<int>(std::floor((lo.x - columnOrigin_.x) / columnCell_)), 0, columnsX_ - 1);
-  const int x1 =
-      std::clamp(static_cast<int>(std::floor((hi.x - columnOrigin_.x) / columnCell_)), 0, columnsX_ - 1);
-  const int y0 =
-      std::clamp(static_cast<int>(std::floor((lo.y - columnOrigin_.y) / columnCell_)), 0, columnsY_ - 1);
-  const int y1 =
-      std::clamp(static_cast<int>(std::floor((hi.y - columnOrigin_.y) / columnCell_)), 0, columnsY_ - 1);
+  // Clamped as floats first: a far point's cell does not fit an int.
+  const auto cell = [&](float v, float origin, int count) {
+    return static_cast<int>(
+        std::clamp(std::floor((v - origin) / columnCell_), 0.0f, static_cast<float>(count - 1)));
+  };
+  const int x0 = cell(lo.x, columnOrigin_.x, columnsX_), x1 = cell(hi.x, columnOrigin_.x, columnsX_);
+  const int y0 = cell(lo.y, columnOrigin_.y, columnsY_), y1 = cell(hi.y, columnOrigin_.y, columnsY_);
   for (int y = y0; y <= y1; ++y) {
     for (int x = x0; x <= x1; ++x) {
       const std::size_t c =

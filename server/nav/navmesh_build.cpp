@@ -268,8 +268,13 @@ class TileBuilder {
       const float* a = &v[static_cast<std::size_t>(in_.mesh.tris[t * 3]) * 3];
       const float* b = &v[static_cast<std::size_t>(in_.mesh.tris[t * 3 + 1]) * 3];
       const float* c = &v[static_cast<std::size_t>(in_.mesh.tris[t * 3 + 2]) * 3];
-      const float area2 = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
-      if (std::abs(area2) < 0.02f) continue;  // seen edge-on from above: a wall's side
+      const float e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+                  e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      const float nx = e0[1] * e1[2] - e0[2] * e1[1], ny = e0[2] * e1[0] - e0[0] * e1[2],
+                  nz = e0[0] * e1[1] - e0[1] * e1[0];
+      const float n2 = nx * nx + ny * ny + nz * nz;
+      // Seen edge-on from above (a wall's side: its normal nearly level) covers no ground.
+      if (!(n2 > 0.0f) || ny * ny < 0.0025f * n2) continue;
       roofs_.push_back({a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]});
       roofTops_.push_back(std::max({a[1], b[1], c[1]}) + 0.01f);
     }

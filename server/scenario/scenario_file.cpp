@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -700,12 +701,25 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
         return on && (!spread || navMesh->islandOf(on.poly) == navMesh->largestIsland());
       };
       auto fits = [&](Vec2 q) { return !taken.overlaps(q, radius) && (!navMesh || onGround(q)); };
+      std::optional<Vec2> groundSeen;  // spread groups: a drawn point on the ground, if crowded
       for (int attempt = 0; attempt < 32 && !fits(p); ++attempt) {
+        if (spread && !groundSeen && onGround(p)) groundSeen = p;
         p = {group.min().x() + rng.uniform() * (group.max().x() - group.min().x()),
              group.min().y() + rng.uniform() * (group.max().y() - group.min().y())};
       }
       if (navMesh && !onGround(p)) {
-        if (const nav::NavPoint on = navMesh->nearest(p, 20.0f)) p = on.position;
+        // A level packed fuller than its ground: on the ground among others rather than in the
+        // void between its parts (the contact pass parts them).
+        if (groundSeen) {
+          p = *groundSeen;
+        } else if (const nav::NavPoint on = navMesh->nearest(p, 20.0f)) {
+          p = on.position;
+        }
+        // A spread group keeps to the largest ground: more draws, overlap allowed.
+        for (int attempt = 0; spread && attempt < 256 && !onGround(p); ++attempt) {
+          p = {group.min().x() + rng.uniform() * (group.max().x() - group.min().x()),
+               group.min().y() + rng.uniform() * (group.max().y() - group.min().y())};
+        }
       }
       taken.add(p, radius);
       world->spawn(archetype, p, randomVelocity(rng, group.speed()), path);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 
@@ -13,6 +15,12 @@ namespace steerd {
 namespace pb = scenario;
 
 namespace {
+
+std::string num(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(v));
+  return text;
+}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -75,7 +83,7 @@ bool loadMesh(const pb::Scenario& s, const std::string& path, LevelKind kind, Le
   for (const auto w : m.mesh.walkable) walkable += w;
   out.note = "level " + path + ": " + std::to_string(m.mesh.triangleCount()) + " triangles (" +
              std::to_string(walkable) + " may be walked on)";
-  out.warnings = m.mesh.warnings;
+  out.warnings.insert(out.warnings.end(), m.mesh.warnings.begin(), m.mesh.warnings.end());
   out.mesh = std::move(mesh);
   return true;
 }
@@ -92,6 +100,41 @@ void boundsOfMesh(const nav::TriangleMesh& m, pb::Scenario& s) {
   b->mutable_min()->set_y(y0 - 1.0f);
   b->mutable_max()->set_x(x1 + 1.0f);
   b->mutable_max()->set_y(y1 + 1.0f);
+}
+
+// Settings the scenario gives for the level: finite, in range, and meant for its kind of file.
+bool checkLevelFields(const pb::Level& l, LevelKind kind, const std::string& path,
+                      std::vector<std::string>& warnings, std::vector<std::string>& errors) {
+  const std::size_t before = errors.size();
+  const auto range = [&](const char* field, float v, float lo, float hi) {
+    // 0 is "the default"; anything else must be a number in range (NaN fails every comparison).
+    if (v != 0.0f && !(v >= lo && v <= hi))
+      errors.push_back(path + ": level." + field + " must be within [" + num(lo) + ", " + num(hi) +
+                       "], not " + num(v));
+  };
+  range("scale", l.scale(), 1e-4f, 1e4f);
+  range("metres_per_tile", l.metres_per_tile(), 1e-3f, 1e3f);
+  range("walkable_climb", l.walkable_climb(), 0.01f, 5.0f);
+  range("walkable_slope_deg", l.walkable_slope_deg(), 1.0f, 89.0f);
+  range("agent_height", l.agent_height(), 0.1f, 20.0f);
+  const bool tiled = kind == LevelKind::kTiledXml || kind == LevelKind::kTiledJson;
+  const auto unused = [&](const char* field, bool set) {
+    if (set)
+      warnings.push_back(path + ": level." + field + " is for " + (tiled ? "meshes" : "Tiled maps") +
+                         "; ignored for this file");
+  };
+  if (tiled) {
+    unused("scale", l.scale() != 0.0f);
+    unused("up_axis", !l.up_axis().empty());
+    unused("walkable", !l.walkable().empty());
+    unused("blocking", !l.blocking().empty());
+    unused("walkable_climb", l.walkable_climb() != 0.0f);
+    unused("walkable_slope_deg", l.walkable_slope_deg() != 0.0f);
+    unused("agent_height", l.agent_height() != 0.0f);
+  } else {
+    unused("metres_per_tile", l.metres_per_tile() != 0.0f);
+  }
+  return errors.size() == before;
 }
 
 }  // namespace
@@ -115,6 +158,7 @@ bool applyLevel(pb::Scenario& s, const std::string& baseDir, LevelData& out,
     return false;
   }
   const LevelKind kind = levelKindOf(path);
+  if (!checkLevelFields(s.level(), kind, path, out.warnings, errors)) return false;
   switch (kind) {
     case LevelKind::kNone:
       errors.push_back(path + ": not a level file steerd reads (.obj, .gltf, .glb, .tmx, .tmj)");
@@ -133,7 +177,7 @@ bool applyLevel(pb::Scenario& s, const std::string& baseDir, LevelData& out,
         return false;
       }
       mergeTiled(s, t.parts);
-      out.warnings = std::move(t.warnings);
+      out.warnings.insert(out.warnings.end(), t.warnings.begin(), t.warnings.end());
       out.note = "level " + path + ": " + std::to_string(t.parts.boxes_size()) + " boxes, " +
                  std::to_string(t.parts.walls_size()) + " walls, " +
                  std::to_string(t.parts.waypoints_size()) + " waypoints";

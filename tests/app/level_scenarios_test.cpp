@@ -105,6 +105,50 @@ TEST(LevelScenario, YardWalkersSpawnFromTheMapAndPassTheGate) {
   EXPECT_EQ(o.off, 0u);
 }
 
+// More walkers than the town's ground holds apart: they start crowded on the ground, never in the
+// void between its parts (the spawn's last resort once was "the nearest ground within 20 m").
+TEST(LevelScenario, AnOverpackedLevelStillSpawnsEveryoneOnItsGround) {
+  LevelRunOptions run;
+  run.agents = 4000;
+  run.blocking = "house*";
+  ScenarioLoad load =
+      loadLevelFile(std::string(STEERD_SCENARIOS_DIR) + "/levels/town.gltf", run, {1, 2, 4000}, true);
+  ASSERT_TRUE(load.world) << (load.errors.empty() ? "" : load.errors[0]);
+  EXPECT_EQ(load.world->agentCount(), 4000u);
+  EXPECT_EQ(offTheLevel(*load.world), 0u);
+  for (int t = 0; t < 150; ++t) load.world->step();
+  EXPECT_EQ(offTheLevel(*load.world), 0u);
+}
+
+// The level { } block's settings: out of range or NaN is an error naming the field; a setting for
+// the other kind of file is a warning; a missing or unknown file is an error naming it.
+TEST(LevelScenario, BadLevelSettingsAndFilesAreRefusedNamingThem) {
+  const std::string levels = std::string(STEERD_SCENARIOS_DIR) + "/levels";
+  const auto check = [&](const std::string& level) {
+    return loadScenarioText("name: \"t\" level { " + level + " }", "t.txtpb", {1, 1, 0}, false, levels);
+  };
+  for (const std::string bad :
+       {"walkable_climb: nan", "agent_height: -1", "walkable_slope_deg: 95", "scale: inf"}) {
+    const ScenarioLoad r = check("path: \"building.obj\" " + bad);
+    ASSERT_FALSE(r.errors.empty()) << bad;
+    const std::string field = bad.substr(0, bad.find(':'));
+    EXPECT_NE(r.errors[0].find("level." + field), std::string::npos) << r.errors[0];
+  }
+  const ScenarioLoad tiled = loadScenarioText(
+      "name: \"t\" level { path: \"yard.tmx\" scale: 2 } "
+      "archetypes { name: \"walker\" limits { radius: 0.5 mass: 1 max_speed: 1 max_force: 1 } }",
+      "t.txtpb", {1, 1, 0}, false, levels);
+  EXPECT_TRUE(tiled.errors.empty()) << tiled.errors[0];
+  ASSERT_FALSE(tiled.warnings.empty());
+  EXPECT_NE(tiled.warnings[0].find("level.scale"), std::string::npos) << tiled.warnings[0];
+  const ScenarioLoad missing = check("path: \"nope.glb\"");
+  ASSERT_FALSE(missing.errors.empty());
+  EXPECT_NE(missing.errors[0].find("nope.glb"), std::string::npos) << missing.errors[0];
+  const ScenarioLoad unknown = check("path: \"building.fbx\"");
+  ASSERT_FALSE(unknown.errors.empty());
+  EXPECT_NE(unknown.errors[0].find("not a level file"), std::string::npos) << unknown.errors[0];
+}
+
 TEST(LevelScenario, EachLevelIsTheSameForOneTwoAndFourThreads) {
   for (const char* name : {"level-town.txtpb", "level-building.txtpb", "level-yard.txtpb"}) {
     std::uint64_t hashes[3];

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "level/level_mesh.h"
 
@@ -100,7 +103,7 @@ TEST(ObjMesh, NothingWalkableIsRefused) {
 }
 
 TEST(ObjMesh, AFileIsReadFromDiskAndAMissingOneNamed) {
-  const auto dir = std::filesystem::temp_directory_path() / "steerd_obj_test";
+  const auto dir = std::filesystem::temp_directory_path() / ("steerd_obj_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto path = (dir / "level.obj").string();
   std::ofstream(path) << kQuadAndBox << "mtllib /etc/passwd\n";  // a material library opens nothing

@@ -167,6 +167,45 @@ TEST(LevelNavMesh, WallTopsAreIslandsWithNoRoomForABody) {
   EXPECT_EQ(whole->floorOverlap(0.25f, keep), "");
 }
 
+// A flat level 5 m up: Detour's search round height 0 would miss it, so it counts as having heights.
+TEST(LevelNavMesh, AFlatLevelOffHeightZeroIsFound) {
+  MeshWriter w;
+  w.quad({0, 5, 0}, {0, 5, 20}, {20, 5, 20}, {20, 5, 0});
+  NavInput in;
+  in.boundsMin = {-1, -1};
+  in.boundsMax = {21, 21};
+  in.mesh = w.m;
+  const auto mesh = build(in);
+  ASSERT_TRUE(mesh);
+  EXPECT_TRUE(mesh->sloped());
+  const NavPoint on = mesh->nearest({10, 10}, 0.5f);
+  ASSERT_TRUE(on);
+  EXPECT_NEAR(on.height, 5.0f, 0.2f);
+  PathPlanner planner(*mesh);
+  EXPECT_TRUE(planner.findNow({3, 3}, {17, 17}).found);
+}
+
+// A blocking roof made of many small triangles still clears the ground under it.
+TEST(LevelNavMesh, AFinelyTessellatedBlockingRoofClearsTheGroundBeneath) {
+  MeshWriter w;
+  w.quad({0, 0, 0}, {0, 0, 20}, {20, 0, 20}, {20, 0, 0});
+  for (int i = 0; i < 40; ++i) {
+    for (int j = 0; j < 40; ++j) {  // 0.1 m squares: 0.005 m^2 triangles, a 4 x 4 m roof 3 m up
+      const float x = 8.0f + 0.1f * static_cast<float>(i), z = 8.0f + 0.1f * static_cast<float>(j);
+      w.quad({x, 3, z}, {x, 3, z + 0.1f}, {x + 0.1f, 3, z + 0.1f}, {x + 0.1f, 3, z}, false);
+    }
+  }
+  NavInput in;
+  in.boundsMin = {-1, -1};
+  in.boundsMax = {21, 21};
+  in.mesh = w.m;
+  in.settings.agentRadius = 0.0f;
+  const auto mesh = build(in);
+  ASSERT_TRUE(mesh);
+  EXPECT_FALSE(mesh->nearest({10, 10}, 0.2f));  // under the roof
+  EXPECT_TRUE(mesh->nearest({3, 3}, 0.2f));
+}
+
 TEST(LevelNavMesh, AFlatWorldIsNotSloped) {
   NavInput in;
   in.boundsMin = {0, 0};

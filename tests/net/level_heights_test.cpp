@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "net/client_view.h"
 #include "scenario/scenario_file.h"
@@ -15,7 +18,11 @@ namespace {
 // A 30 x 20 m floor and a 10 x 10 m platform 2 m up, joined by a ramp (OBJ, y up): walkers
 // spawned on the platform and on the floor.
 std::unique_ptr<World> rampWorld(unsigned threads = 1) {
-  const auto dir = std::filesystem::temp_directory_path() / "steerd_level_heights_test";
+  // A folder of this process's own: ctest runs the tests of this file in parallel processes, and
+  // one writing the file while another reads it failed once.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("steerd_level_heights_" + std::to_string(::getpid()) + "_" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "ramp.obj") << "o floor\n"
                                      "v 0 0 0\nv 0 0 20\nv 20 0 20\nv 20 0 0\nf 1 2 3 4\n"

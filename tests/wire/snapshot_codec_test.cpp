@@ -351,6 +351,8 @@ TEST(SnapshotCodecHeights, HeightColumnsOfTheWrongLengthOrRangeAreRefused) {
   Snapshot jump = delta[0];
   jump.set_height(0, 70000);
   EXPECT_EQ(decodeSnapshotPart(jump, &base, got), "height out of range");
+  jump.set_height(0, 2147483647);  // added to a positive height, no 32-bit sum may hold it
+  EXPECT_EQ(decodeSnapshotPart(jump, &base, got), "height out of range");
   // Without a baseline a height change has nothing to change.
   Snapshot orphan = parts[0];
   orphan.add_height(1);
@@ -389,6 +391,27 @@ TEST(SnapshotCodecHeights, TheProtocolDocumentsExampleBytes) {
   EXPECT_EQ(got.entities[0].z, 3);
   EXPECT_EQ(got.entities[1].z, 10);
   EXPECT_EQ(got.entities[2].z, 80);
+}
+
+}  // namespace
+}  // namespace steerd::wire
+
+namespace steerd::wire {
+namespace {
+
+// Without the height columns, both sides agree whatever the states hold: kept entities keep the
+// baseline's height, new ones start at 0.
+TEST(SnapshotCodecHeights, WithoutHeightsTheRecordsStillAgree) {
+  auto first = climbingAt(1, 30);
+  SnapshotRecord base;
+  const auto parts0 = encodeSnapshot({1, first, {}, false}, nullptr, kMaxBodyBytes - 3, base);
+  const SnapshotRecord client0 = decodeAll(parts0, nullptr);
+  ASSERT_EQ(client0, base);
+  for (const auto& e : client0.entities) EXPECT_EQ(e.z, 0);
+  const auto second = climbingAt(3, 40);
+  SnapshotRecord next;
+  const auto parts1 = encodeSnapshot({3, second, {}, false}, &base, kMaxBodyBytes - 3, next);
+  EXPECT_EQ(decodeAll(parts1, &client0), next);
 }
 
 }  // namespace
