@@ -2,9 +2,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 #include <utility>
 
@@ -12,6 +15,11 @@
 #include "scenario/scenario_file.h"
 
 namespace steerd {
+
+namespace {
+constexpr std::uintmax_t kMaxConfigBytes = 256 * 1024;  // flags, one a line: a few KiB at most
+constexpr long kMaxConfigSectionDepth = 8;
+}  // namespace
 
 std::string defaultNavCacheDir() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
@@ -33,6 +41,28 @@ ScenarioOptions scenarioOptionsOf(const Options& o) {
   s.levelBlocking = o.levelBlocking;
   s.levelMetresPerTile = o.levelMetresPerTile;
   return s;
+}
+
+// A config file is read whole by CLI11's parser: a device (/dev/urandom) would be read without end
+// and deeply nested section headers made it allocate without bound (std::bad_alloc), so only a
+// regular file of a config's size, with headers a few levels deep, is handed to it.
+std::string configFileProblem(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return path + " is not a regular file";
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxConfigBytes)
+    return path + " is larger than " + std::to_string(kMaxConfigBytes / 1024) + " KiB";
+  std::ifstream in(path);
+  int lineNumber = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lineNumber;
+    const auto start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] != '[') continue;
+    if (std::count(line.begin(), line.end(), '.') > kMaxConfigSectionDepth)
+      return path + ":" + std::to_string(lineNumber) + ": a section header more than " +
+             std::to_string(kMaxConfigSectionDepth) + " levels deep";
+  }
+  return {};
 }
 
 std::optional<int> parseOptions(int argc, char** argv, Options& out) {
@@ -208,7 +238,8 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   // Same keys as the flags, without the dashes: `tick-rate = 20`, `scenario = "yard.txtpb"` (TOML
   // or INI); flags on the command line win over the file.
   app.set_config("--config", "", "Read flags from this TOML file (keys are the flag names: tick-rate = 20)")
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingFile)
+      ->check(configFileProblem, "FILE");
   app.allow_config_extras(CLI::config_extras_mode::error);  // a misspelt key is an error, not ignored
   app.add_option("--status-interval", out.statusInterval, "Seconds between status lines (0: none)")
       ->check(CLI::Range(0.0, 3600.0));

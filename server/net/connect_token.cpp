@@ -10,14 +10,21 @@
 namespace steerd::net {
 
 std::optional<TokenKey> readTokenKeyFile(const std::string& path, std::string& error) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot read token key file " + path;
     return std::nullopt;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string s = text.str();
+  // A key file is 64 hex digits and a newline: read a little more than that and no further, so
+  // /dev/zero or a large file is refused rather than read without end.
+  constexpr std::size_t kMaxKeyFileBytes = 4096;
+  std::string s(kMaxKeyFileBytes + 1, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(s.size()));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  if (s.size() > kMaxKeyFileBytes) {
+    error = path + ": larger than a token key file (64 hex digits)";
+    return std::nullopt;
+  }
   const auto first = s.find_first_not_of(" \t\r\n");
   const auto last = s.find_last_not_of(" \t\r\n");
   s = first == std::string::npos ? std::string{} : s.substr(first, last - first + 1);

@@ -35,6 +35,13 @@ expect_error "client-kbps" --client-kbps inf
 expect_error "token-key" --token-key /nonexistent/key
 expect_error "token-key" --issue-token 5
 expect_error "bind" --bind not-an-address --port 0 --metrics-port 0 --ticks 1
+# Hostile files behind flags: a device read without end, headers nested without bound, a key file
+# that is not one (each once took the process down or kept it reading).
+expect_error "regular file" --config /dev/urandom --headless --ticks 1
+nested=$(mktemp --suffix=.toml); python3 -c "print('[' + '.'.join(['a'] * 20000) + ']')" >"$nested"
+expect_error "levels deep" --config "$nested" --headless --ticks 1
+rm -f "$nested"
+expect_error "larger than a token key" --token-key /dev/zero --issue-token 5
 expect_error "level" --headless --ticks 1 --level /nonexistent/town.glb
 expect_error "level-up" --headless --ticks 1 --level-up x
 expect_error "level-scale" --headless --ticks 1 --level-scale 0
