@@ -282,7 +282,11 @@ void GameSession::applyIntents() {
         // One is missing (lost on the way): wait a little for the resend in a later Input.
         if (p.gapSinceTick == 0) p.gapSinceTick = world_.tick() + 1;
         if (world_.tick() + 1 - p.gapSinceTick < kIntentGapWaitTicks) break;
-        metrics_.inputsSkipped.fetch_add(next->first - p.lastSequence - 1, std::memory_order_relaxed);
+        // A gap counts what could have been lost, at most a queue's worth: a sequence jumped by
+        // a billion is a client's claim, not a billion lost inputs.
+        const std::uint64_t gap = next->first - p.lastSequence - 1;
+        metrics_.inputsSkipped.fetch_add(std::min<std::uint64_t>(gap, kMaxPendingIntents),
+                                         std::memory_order_relaxed);
       }
       const double dt = next->second.dt();
       if (dt > p.bank + 1e-4) break;  // ahead of real time (past float rounding): it waits

@@ -121,7 +121,8 @@ std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& p
           "Connection attempts refused (full, bad token, bad key, shutting down).", refusals.load(kRelaxed));
   counter(out, "steerd_inputs_applied_total", "Player inputs applied.", inputsApplied.load(kRelaxed));
   counter(out, "steerd_inputs_skipped_total",
-          "Intent inputs never received (lost on the way), passed over after waiting for them.",
+          "Intent inputs never received (lost on the way), passed over after waiting for them (at most 32 a "
+          "gap).",
           inputsSkipped.load(kRelaxed));
   counter(out, "steerd_inputs_clamped_total", "Player inputs clamped to the speed limit.",
           inputsClamped.load(kRelaxed));
