@@ -256,15 +256,20 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
           return fail(
               {"spawn.brain_state", "no state \"" + s.brain_state() + "\" in " + arch.name + "'s brain"});
       }
-      std::vector<std::int32_t> tags;
+      // New tag names are counted before any is registered: a refused spawn leaves none behind.
+      std::vector<std::string> newTags;
       for (int i = 0; i < s.tags_size(); ++i) {
-        const std::int32_t t = world_.markIndex(World::MarkKind::kTag, s.tags(i), true);
-        if (t < 0)
+        if (world_.markIndex(World::MarkKind::kTag, s.tags(i), false) >= 0) continue;
+        if (std::find(newTags.begin(), newTags.end(), s.tags(i)) != newTags.end()) continue;
+        newTags.push_back(s.tags(i));
+        if (world_.markNames(World::MarkKind::kTag).size() + newTags.size() > World::kMaxMarkNames)
           return fail({"spawn.tags[" + std::to_string(i) + "]",
                        "a world holds at most " + std::to_string(World::kMaxMarkNames) + " tag names"});
-        tags.push_back(t);
       }
       // Everything checked: now it happens, all of it.
+      std::vector<std::int32_t> tags;
+      for (int i = 0; i < s.tags_size(); ++i)
+        tags.push_back(world_.markIndex(World::MarkKind::kTag, s.tags(i), true));
       const AgentId id = world_.spawn(static_cast<ArchetypeIndex>(a), vecOf(s.position()), v, path);
       if (s.has_heading()) world_.setHeading(id, heading);
       if (state >= 0) world_.setBrainState(id, state);

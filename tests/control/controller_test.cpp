@@ -178,6 +178,13 @@ TEST(Controller, BadSpawnsNameTheFieldAndAddNothing) {
   c = spawnAt("walker", 10, 10);
   for (int i = 0; i < 40; ++i) c.mutable_spawn()->add_tags(named("t", i));
   expectError(rig.run(c), "spawn.tags[32]");
+  // The refused spawn registered none of its names: a spawn with 32 new ones still fits.
+  EXPECT_TRUE(rig.world->markNames(World::MarkKind::kTag).empty());
+  c = spawnAt("walker", 10, 10);
+  for (int i = 0; i < 32; ++i) c.mutable_spawn()->add_tags(named("u", i));
+  EXPECT_EQ(rig.run(c).status(), STATUS_OK);
+  EXPECT_EQ(rig.world->markNames(World::MarkKind::kTag).size(), 32u);
+  rig.world->despawn(rig.world->agents().id[rig.world->agents().size() - 1]);
   c.Clear();
   expectError(rig.run(c), "command");
   EXPECT_EQ(rig.world->agentCount(), before);
