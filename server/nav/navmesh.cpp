@@ -7,6 +7,8 @@
 #include <limits>
 #include <numeric>
 
+#include "nav/tile_check.h"
+
 namespace steerd::nav {
 
 std::unique_ptr<NavMesh> NavMesh::fromTiles(const NavMeshTiles& tiles, const std::vector<float>& areaCosts,
@@ -24,6 +26,12 @@ std::unique_ptr<NavMesh> NavMesh::fromTiles(const NavMeshTiles& tiles, const std
     return nullptr;
   }
   for (const auto& t : tiles.tiles) {
+    // Detour follows a tile's counts and indices unchecked: check them first (a cache file's
+    // header may lie).
+    if (const std::string problem = tileDataProblem(t.data.data(), t.data.size()); !problem.empty()) {
+      error = "navmesh: tile (" + std::to_string(t.x) + ", " + std::to_string(t.y) + "): " + problem;
+      return nullptr;
+    }
     // Detour keeps (and with DT_TILE_FREE_DATA frees) the buffer: give it its own copy.
     const int size = static_cast<int>(t.data.size());
     auto* data = static_cast<unsigned char*>(dtAlloc(t.data.size(), DT_ALLOC_PERM));
