@@ -169,9 +169,12 @@ def yard():
         '</object>',
         '<object id="3" name="gate" class="waypoint" x="384" y="256"><point/></object>',
         '<object id="4" name="well" class="obstacle" x="160" y="384" width="48" height="48"><ellipse/></object>',
+        # Where a viewer's player appears (not in the gate, the middle of the map, where it would
+        # stand in everyone's way).
+        '<object id="5" name="player_start" class="waypoint" x="48" y="48"><point/></object>',
     ]
     tmx = f"""<?xml version="1.0" encoding="UTF-8"?>
-<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{W}" height="{H}" tilewidth="16" tileheight="16" infinite="0" nextlayerid="3" nextobjectid="5">
+<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{W}" height="{H}" tilewidth="16" tileheight="16" infinite="0" nextlayerid="3" nextobjectid="6">
  <tileset firstgid="1" source="yard.tsx"/>
  <layer id="1" name="ground" width="{W}" height="{H}">
   <data encoding="csv">
