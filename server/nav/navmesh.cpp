@@ -164,20 +164,28 @@ std::uint32_t NavMesh::islandOf(dtPolyRef poly) const {
   return i < island_.size() ? island_[i] : 0;
 }
 
-std::vector<Polygon> NavMesh::polygons() const {
-  std::vector<Polygon> out;
+template <class F>
+void NavMesh::forEachGroundPolygon(F&& each) const {
   const dtNavMesh& mesh = *mesh_;
   for (int i = 0; i < mesh.getMaxTiles(); ++i) {
     const dtMeshTile* tile = mesh.getTile(i);
     if (!tile || !tile->header) continue;
+    const dtPolyRef base = mesh.getPolyRefBase(tile);
     for (int p = 0; p < tile->header->polyCount; ++p) {
-      const dtPoly& poly = tile->polys[p];
-      if (poly.getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
-      Polygon q;
-      for (int v = 0; v < poly.vertCount; ++v) q.push_back(fromRecast(&tile->verts[poly.verts[v] * 3]));
-      out.push_back(std::move(q));
+      if (tile->polys[p].getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
+      each(*tile, tile->polys[p], base | static_cast<dtPolyRef>(p),
+           tileBase_[static_cast<std::size_t>(i)] + static_cast<std::size_t>(p));
     }
   }
+}
+
+std::vector<Polygon> NavMesh::polygons() const {
+  std::vector<Polygon> out;
+  forEachGroundPolygon([&](const dtMeshTile& tile, const dtPoly& poly, dtPolyRef, std::size_t) {
+    Polygon q;
+    for (int v = 0; v < poly.vertCount; ++v) q.push_back(fromRecast(&tile.verts[poly.verts[v] * 3]));
+    out.push_back(std::move(q));
+  });
   return out;
 }
 
@@ -195,6 +203,19 @@ Polygon outlineOf(const dtMeshTile& tile, const dtPoly& poly, float& low, float&
     high = std::max(high, p[1]);
   }
   return q;
+}
+
+steer::Vec2 centroidOf(const Polygon& p) {
+  steer::Vec2 c{0.0f, 0.0f};
+  for (const auto& v : p) c = c + v;
+  return c * (1.0f / static_cast<float>(p.size()));
+}
+
+// The polygon's box in (x, y).
+void boxOf(const Polygon& p, steer::Vec2& lo, steer::Vec2& hi) {
+  lo = hi = p.front();
+  for (const auto& v : p)
+    lo = {std::min(lo.x, v.x), std::min(lo.y, v.y)}, hi = {std::max(hi.x, v.x), std::max(hi.y, v.y)};
 }
 
 float signedArea(const Polygon& p) {
@@ -247,10 +268,8 @@ void NavMesh::indexColumns() {
   columnsY_ = std::max(1, static_cast<int>(std::ceil((hi.y - lo.y) / columnCell_)) + 1);
   const auto cellsOf = [&](const dtMeshTile& tile, const dtPoly& poly, auto&& each) {
     float l, h;
-    const Polygon q = outlineOf(tile, poly, l, h);
-    steer::Vec2 a = q.front(), b = q.front();
-    for (const auto& v : q)
-      a = {std::min(a.x, v.x), std::min(a.y, v.y)}, b = {std::max(b.x, v.x), std::max(b.y, v.y)};
+    steer::Vec2 a, b;
+    boxOf(outlineOf(tile, poly, l, h), a, b);
     const int x0 = std::clamp(static_cast<int>((a.x - lo.x) / columnCell_), 0, columnsX_ - 1);
     const int x1 = std::clamp(static_cast<int>((b.x - lo.x) / columnCell_), 0, columnsX_ - 1);
     const int y0 = std::clamp(static_cast<int>((a.y - lo.y) / columnCell_), 0, columnsY_ - 1);
@@ -267,20 +286,14 @@ void NavMesh::indexColumns() {
       columnPolys_.assign(columnStart_.back(), 0);
       fill.assign(columnStart_.begin(), columnStart_.end() - 1);
     }
-    for (int i = 0; i < mesh.getMaxTiles(); ++i) {
-      const dtMeshTile* tile = mesh.getTile(i);
-      if (!tile || !tile->header) continue;
-      const dtPolyRef base = mesh.getPolyRefBase(tile);
-      for (int p = 0; p < tile->header->polyCount; ++p) {
-        if (tile->polys[p].getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
-        cellsOf(*tile, tile->polys[p], [&](std::size_t c) {
-          if (pass == 0)
-            ++columnStart_[c + 1];
-          else
-            columnPolys_[fill[c]++] = base | static_cast<dtPolyRef>(p);
-        });
-      }
-    }
+    forEachGroundPolygon([&](const dtMeshTile& tile, const dtPoly& poly, dtPolyRef ref, std::size_t) {
+      cellsOf(tile, poly, [&](std::size_t c) {
+        if (pass == 0)
+          ++columnStart_[c + 1];
+        else
+          columnPolys_[fill[c]++] = ref;
+      });
+    });
   }
 }
 
@@ -355,105 +368,71 @@ std::uint32_t NavMesh::islandAt(steer::Vec2 p, float height) const {
 
 std::vector<bool> NavMesh::islandsWithRoom(const NavMesh& shrunk) const {
   std::vector<bool> keep(islandCount_ + 1, false);
-  const dtNavMesh& mesh = *shrunk.mesh_;
-  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
-    const dtMeshTile* tile = mesh.getTile(i);
-    if (!tile || !tile->header) continue;
-    for (int p = 0; p < tile->header->polyCount; ++p) {
-      if (tile->polys[p].getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
-      float low, high;
-      const Polygon q = outlineOf(*tile, tile->polys[p], low, high);
-      steer::Vec2 c{0.0f, 0.0f};
-      for (const auto& v : q) c = c + v;
-      c = c * (1.0f / static_cast<float>(q.size()));
-      keep[islandAt(c, 0.5f * (low + high))] = true;
-    }
-  }
+  shrunk.forEachGroundPolygon([&](const dtMeshTile& tile, const dtPoly& poly, dtPolyRef, std::size_t) {
+    float low, high;
+    const Polygon q = outlineOf(tile, poly, low, high);
+    keep[islandAt(centroidOf(q), 0.5f * (low + high))] = true;
+  });
   keep[0] = false;
   return keep;
 }
 
 std::vector<NavMesh::Edge> NavMesh::boundaryEdges(const std::vector<bool>& keep) const {
   std::vector<Edge> out;
-  const dtNavMesh& mesh = *mesh_;
-  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
-    const dtMeshTile* tile = mesh.getTile(i);
-    if (!tile || !tile->header) continue;
-    for (int p = 0; p < tile->header->polyCount; ++p) {
-      const dtPoly& poly = tile->polys[p];
-      if (poly.getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
-      if (!keep.empty() &&
-          !keep[island_[tileBase_[static_cast<std::size_t>(i)] + static_cast<std::uint32_t>(p)]])
-        continue;
-      float low, high;
-      const Polygon q = outlineOf(*tile, poly, low, high);
-      steer::Vec2 centre{0.0f, 0.0f};
-      for (const auto& v : q) centre = centre + v;
-      centre = centre * (1.0f / static_cast<float>(q.size()));
-      for (int e = 0; e < poly.vertCount; ++e) {
-        bool open = poly.neis[e] != 0;
-        if (open && (poly.neis[e] & DT_EXT_LINK)) {  // a tile's border: open where a link crosses it
-          open = false;
-          for (unsigned int l = poly.firstLink; l != DT_NULL_LINK; l = tile->links[l].next)
-            open = open || (tile->links[l].edge == e && tile->links[l].ref != 0);
-        }
-        if (open) continue;
-        Edge edge{q[static_cast<std::size_t>(e)], q[static_cast<std::size_t>((e + 1) % poly.vertCount)]};
-        if (steer::cross(edge.to - edge.from, centre - edge.from) < 0.0f) std::swap(edge.from, edge.to);
-        out.push_back(edge);
+  forEachGroundPolygon([&](const dtMeshTile& tile, const dtPoly& poly, dtPolyRef, std::size_t dense) {
+    if (!keep.empty() && !keep[island_[dense]]) return;
+    float low, high;
+    const Polygon q = outlineOf(tile, poly, low, high);
+    const steer::Vec2 centre = centroidOf(q);
+    for (int e = 0; e < poly.vertCount; ++e) {
+      bool open = poly.neis[e] != 0;
+      if (open && (poly.neis[e] & DT_EXT_LINK)) {  // a tile's border: open where a link crosses it
+        open = false;
+        for (unsigned int l = poly.firstLink; l != DT_NULL_LINK; l = tile.links[l].next)
+          open = open || (tile.links[l].edge == e && tile.links[l].ref != 0);
       }
+      if (open) continue;
+      Edge edge{q[static_cast<std::size_t>(e)], q[static_cast<std::size_t>((e + 1) % poly.vertCount)]};
+      if (steer::cross(edge.to - edge.from, centre - edge.from) < 0.0f) std::swap(edge.from, edge.to);
+      out.push_back(edge);
     }
-  }
+  });
   return out;
 }
 
 std::string NavMesh::floorOverlap(float minArea, const std::vector<bool>& keep) const {
   if (!sloped_) return {};
-  const dtNavMesh& mesh = *mesh_;
-  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
-    const dtMeshTile* tile = mesh.getTile(i);
-    if (!tile || !tile->header) continue;
-    const dtPolyRef base = mesh.getPolyRefBase(tile);
-    for (int p = 0; p < tile->header->polyCount; ++p) {
-      if (tile->polys[p].getType() == DT_POLYTYPE_OFFMESH_CONNECTION) continue;
-      const dtPolyRef self = base | static_cast<dtPolyRef>(p);
-      if (!keep.empty() && !keep[islandOf(self)]) continue;
-      float low, high;
-      const Polygon a = outlineOf(*tile, tile->polys[p], low, high);
-      steer::Vec2 lo = a.front(), hi = a.front();
-      for (const auto& v : a)
-        lo = {std::min(lo.x, v.x), std::min(lo.y, v.y)}, hi = {std::max(hi.x, v.x), std::max(hi.y, v.y)};
-      std::string found;
-      forPolysNear(lo, hi, [&](dtPolyRef other) {
-        if (!found.empty() || other <= self || (!keep.empty() && !keep[islandOf(other)])) return;
-        const dtMeshTile* t2 = nullptr;
-        const dtPoly* p2 = nullptr;
-        if (dtStatusFailed(mesh.getTileAndPolyByRef(other, &t2, &p2))) return;
-        float l2, h2;
-        const Polygon b = outlineOf(*t2, *p2, l2, h2);
-        const Polygon common = clipConvex(a, b);
-        if (common.size() < 3 || std::abs(signedArea(common)) <= minArea) return;
-        steer::Vec2 c{0.0f, 0.0f};
-        for (const auto& v : common) c = c + v;
-        c = c * (1.0f / static_cast<float>(common.size()));
-        float pos[3], ha = 0.0f, hb = 0.0f;
-        toRecast(c, pos);
-        if (dtStatusFailed(query_->getPolyHeight(self, pos, &ha)) ||
-            dtStatusFailed(query_->getPolyHeight(other, pos, &hb)))
-          return;
-        if (std::abs(ha - hb) < 0.5f) return;  // one floor, folded at a voxel seam
-        char text[200];
-        std::snprintf(
-            text, sizeof text,
-            "two floors overlap near (%.1f, %.1f): walkable ground at %.1f m and at %.1f m above it "
-            "(%.1f m^2 one over the other)",
-            c.x, c.y, std::min(ha, hb), std::max(ha, hb), std::abs(signedArea(common)));
-        found = text;
-      });
-      if (!found.empty()) return found;
-    }
-  }
-  return {};
+  std::string found;
+  forEachGroundPolygon([&](const dtMeshTile& tile, const dtPoly& poly, dtPolyRef self, std::size_t dense) {
+    if (!found.empty() || (!keep.empty() && !keep[island_[dense]])) return;
+    float low, high;
+    const Polygon a = outlineOf(tile, poly, low, high);
+    steer::Vec2 lo, hi;
+    boxOf(a, lo, hi);
+    forPolysNear(lo, hi, [&](dtPolyRef other) {
+      if (!found.empty() || other <= self || (!keep.empty() && !keep[islandOf(other)])) return;
+      const dtMeshTile* t2 = nullptr;
+      const dtPoly* p2 = nullptr;
+      if (dtStatusFailed(mesh_->getTileAndPolyByRef(other, &t2, &p2))) return;
+      float l2, h2;
+      const Polygon common = clipConvex(a, outlineOf(*t2, *p2, l2, h2));
+      if (common.size() < 3 || std::abs(signedArea(common)) <= minArea) return;
+      const steer::Vec2 c = centroidOf(common);
+      float pos[3], ha = 0.0f, hb = 0.0f;
+      toRecast(c, pos);
+      if (dtStatusFailed(query_->getPolyHeight(self, pos, &ha)) ||
+          dtStatusFailed(query_->getPolyHeight(other, pos, &hb)))
+        return;
+      if (std::abs(ha - hb) < 0.5f) return;  // one floor, folded at a voxel seam
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "two floors overlap near (%.1f, %.1f): walkable ground at %.1f m and at %.1f m above it "
+                    "(%.1f m^2 one over the other)",
+                    c.x, c.y, std::min(ha, hb), std::max(ha, hb), std::abs(signedArea(common)));
+      found = text;
+    });
+  });
+  return found;
 }
 
 }  // namespace steerd::nav

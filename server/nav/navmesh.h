@@ -89,6 +89,9 @@ class NavMesh {
   void findIslands();
   std::size_t polyIndex(dtPolyRef ref) const;  // dense index over every tile's polygons
   void indexColumns();                         // sloped meshes: the polygons over each cell of a 2-D grid
+  // Every polygon but off-mesh connections, in tile order: each(tile, poly, ref, dense index).
+  template <class F>
+  void forEachGroundPolygon(F&& each) const;
   NavPoint nearestSloped(steer::Vec2 p, float searchRadius) const;
   template <class F>
   void forPolysNear(steer::Vec2 lo, steer::Vec2 hi, F&& each) const;
