@@ -39,7 +39,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 # tests/deploy/manifests_consistent.sh re-derives them from the built binary and compares).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libc6 libfmt9 libgcc-s1 libprotobuf32 libspdlog1.10 libstdc++6 libxxhash0 libsodium23 libcpp-httplib0.11 librecast1 \
+        libc6 libfmt9 libgcc-s1 libprotobuf32 libspdlog1.10 libstdc++6 libxxhash0 libsodium23 libcpp-httplib0.11 libhttp-parser2.9 librecast1 \
         libtinyobjloader2rc10 libtinygltf2d libpugixml1v5 libzstd1 zlib1g \
         curl \
     && rm -rf /var/lib/apt/lists/*

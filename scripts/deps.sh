@@ -12,7 +12,8 @@ packages=(
   libcli11-dev         # command-line flags
   libxxhash-dev        # state hash of the world (determinism checks)
   libsodium-dev        # connect cookies and tokens: keyed MACs (HMAC-SHA-512-256), random keys
-  libcpp-httplib-dev   # the /metrics and /healthz HTTP endpoint
+  libcpp-httplib-dev   # HTTP client: the Agones SDK calls (and the tests' requests to /metrics)
+  libhttp-parser-dev   # the /metrics, /healthz and /readyz endpoint: request parsing (Node's http-parser)
   librecast-dev        # Recast/Detour: navmesh building, A* path queries (and DetourCrowd, for the comparison bench)
   libtinyobjloader-dev # levels: Wavefront OBJ meshes (--level, a scenario's level { })
   libtinygltf-dev      # levels: glTF 2.0 meshes (.gltf, .glb), what Blender, Godot, Unity and Unreal export

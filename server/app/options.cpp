@@ -246,7 +246,9 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; every refused flag or config file exits 2, the usage-error
+    // convention (CLI11's own codes, 100 and up, mean nothing to a shell script or an orchestrator).
+    return app.exit(e) == 0 ? 0 : 2;
   }
   if (!out.level.empty()) out.scenario = out.level;
   // CLI11's Range lets NaN through (every comparison with NaN is false).

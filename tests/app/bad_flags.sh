@@ -11,6 +11,14 @@ expect_error() {  # expect_error PATTERN ARGS...
   if ! grep -qiE "$pattern" <<<"$out"; then echo "FAIL: '$*' said: $out"; fail=1; return; fi
   echo "ok: '$*' -> exit $rc: $(head -n1 <<<"$out")"
 }
+expect_usage_error() {  # expect_usage_error PATTERN ARGS...: exit 2 exactly, the usage-error code
+  local before=$fail
+  expect_error "$@"
+  [ $fail -ne $before ] && return
+  timeout 10 "$steerd" "${@:2}" >/dev/null 2>&1
+  local rc=$?
+  [ $rc -eq 2 ] || { echo "FAIL: '${*:2}' exited $rc, not 2"; fail=1; }
+}
 expect_error "threads" --headless --ticks 1 --threads abc
 expect_error "threads" --headless --ticks 1 --threads -3
 expect_error "scenario" --headless --ticks 1 --scenario nope
@@ -37,11 +45,13 @@ expect_error "token-key" --issue-token 5
 expect_error "bind" --bind not-an-address --port 0 --metrics-port 0 --ticks 1
 # Hostile files behind flags: a device read without end, headers nested without bound, a key file
 # that is not one (each once took the process down or kept it reading).
-expect_error "regular file" --config /dev/urandom --headless --ticks 1
+expect_usage_error "regular file" --config /dev/urandom --headless --ticks 1
+expect_usage_error "regular file" --config /dev/zero --headless --ticks 1
 nested=$(mktemp --suffix=.toml); python3 -c "print('[' + '.'.join(['a'] * 20000) + ']')" >"$nested"
-expect_error "levels deep" --config "$nested" --headless --ticks 1
+expect_usage_error "levels deep" --config "$nested" --headless --ticks 1
 rm -f "$nested"
-expect_error "larger than a token key" --token-key /dev/zero --issue-token 5
+expect_usage_error "larger than a token key" --token-key /dev/zero --issue-token 5
+expect_usage_error "larger than a token key" --token-key /dev/zero --port 0 --metrics-port 0
 expect_error "level" --headless --ticks 1 --level /nonexistent/town.glb
 expect_error "level-up" --headless --ticks 1 --level-up x
 expect_error "level-scale" --headless --ticks 1 --level-scale 0
