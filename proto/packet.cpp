@@ -84,6 +84,8 @@ std::string_view dropReasonName(DropReason r) {
       return "bad_seal";
     case DropReason::kStaleInput:
       return "stale_input";
+    case DropReason::kBadKeyProof:
+      return "bad_key_proof";
     case DropReason::kCount:
       break;
   }

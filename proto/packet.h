@@ -29,8 +29,9 @@ inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
 // ControlReply), ConnectResponse.no_body, Accept.control_allowed; 5: sealed sessions
 // (proto/session_seal.h: public keys in ConnectResponse and Accept, every later datagram sealed);
 // also 5, as they only add: a served replay's ReplayControl and ReplayStatus, Snapshot.epoch and
-// Input.ack_epoch (any other server drops ReplayControl; older clients see no timeline).
-inline constexpr std::uint8_t kProtocolVersion = 5;
+// Input.ack_epoch (any other server drops ReplayControl; older clients see no timeline); 6: connect
+// tokens with keys (PrivateToken, ClientToken, the key proofs in ConnectResponse and Accept).
+inline constexpr std::uint8_t kProtocolVersion = 6;
 inline constexpr std::size_t kHeaderBytes = 14;
 // The highest packet type byte (Packet's last body field); 1..this are valid.
 inline constexpr int kLastPacketType = Packet::kReplayStatus;
@@ -89,6 +90,7 @@ enum class DropReason : std::uint8_t {
   kBadCommand,           // a Control packet with more commands than a datagram could hold
   kBadSeal,              // a sealed datagram that does not authenticate (forged, or another session's)
   kStaleInput,           // an Input whose newest input was applied already (overtaken on the way)
+  kBadKeyProof,          // a ConnectResponse whose token is good but whose key proof is not (a sniffed token)
   kCount,
 };
 std::string_view dropReasonName(DropReason r);

@@ -27,6 +27,7 @@ packages=(
   libpng-dev           # steer-viewer: PNG screenshots (the viewer's tests read them back with it too)
   xvfb xauth           # steer-viewer's tests: a virtual X display (xvfb-run) for headless screenshots
   curl                 # tests: the process tests read /metrics and /readyz of a live server
+  python3-nacl         # deploy/matchmaker/issue_token.py (a matchmaker in Python) and its test
   prometheus           # tests: promtool checks deploy/prometheus/ (rules and their unit tests); a real
                        # Prometheus scrapes a test server for the dashboard's queries
 )

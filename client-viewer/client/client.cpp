@@ -14,6 +14,7 @@
 #include "client/stamped_receive.h"
 #include "movement/wire_collision.h"
 #include "proto/session_seal.h"
+#include "proto/token_proof.h"
 #include "proto/varint_size.h"
 
 namespace steerd::client {
@@ -229,6 +230,15 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     if (state != ClientState::kIdle) return false;
     startReceiving();
     keys = wire::KeyPair::generate();  // fresh for every connection: its sessions share nothing
+    tokenKeys.reset();
+    if (!options.token.empty()) {
+      std::string error;
+      tokenKeys = wire::parseClientToken(options.token, error);
+      if (!tokenKeys) {
+        fail("the connect token is unusable: " + error);
+        return false;
+      }
+    }
     notAllocatedMessage.clear();
     state = ClientState::kAwaitingChallenge;
     connectStarted = now;
@@ -241,13 +251,17 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   void sendHandshake(TimePoint now) {
     wire::Packet p;
     if (state == ClientState::kAwaitingChallenge) {
-      p.mutable_connect_request()->set_token(options.token);
+      auto* r = p.mutable_connect_request();  // set even when empty: it names the packet's kind
+      if (tokenKeys) r->set_token(tokenKeys->privateToken);
     } else {
       auto* r = p.mutable_connect_response();
       r->set_cookie(cookie);
-      r->set_token(options.token);
       r->set_no_body(options.noBody);
       r->set_public_key(keys.publicKey);
+      if (tokenKeys) {
+        r->set_token(tokenKeys->privateToken);
+        r->set_key_proof(wire::connectProof(tokenKeys->clientToServer, cookie, keys.publicKey));
+      }
     }
     send(p, wire::minimumDatagramBytes(p.body_case()));
     ++handshakeSends;
@@ -710,7 +724,15 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
       fail(s.str());
       return;
     }
-    const auto sessionKeys = wire::clientSessionKeys(keys, a.public_key());
+    // With a token, only a server that opened it can prove its half of the keys: an Accept without
+    // that proof is someone else's (a man in the middle), so ignored; the real one may follow.
+    if (tokenKeys &&
+        !wire::acceptProofValid(tokenKeys->serverToClient, a.public_key(), keys.publicKey, a.key_proof()))
+      return;
+    auto sessionKeys = wire::clientSessionKeys(keys, a.public_key());
+    if (sessionKeys && tokenKeys)
+      *sessionKeys = wire::bindSessionKeys(*sessionKeys, tokenKeys->clientToServer, tokenKeys->serverToClient,
+                                           /*serverSide=*/false);
     if (!sessionKeys) {
       std::ostringstream s;
       s << "the server's Accept has no usable public key (" << a.public_key().size() << " bytes; protocol "
@@ -1039,6 +1061,8 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
   wire::Packet inputPacket;             // sendInput's, reused
   wire::Decoded decoded;
   wire::KeyPair keys;  // this connection's, made at connect()
+  // From options.token (a ClientToken): the private token to send and the keys to prove it.
+  std::optional<wire::ClientTokenKeys> tokenKeys;
   wire::SessionSeal seal;
   bool receiving = false;
   bool closed = false;

@@ -45,12 +45,13 @@ int main(int argc, char** argv) {
           std::chrono::system_clock::now().time_since_epoch());
       const auto expires =
           static_cast<std::uint64_t>(now.count()) + static_cast<std::uint64_t>(options.tokenTtl);
-      std::printf("%s\n",
-                  steerd::net::toHex(
-                      steerd::net::issueToken(
-                          *key, static_cast<std::uint64_t>(options.issueToken), expires,
-                          options.role == "control" ? steerd::wire::ROLE_CONTROL : steerd::wire::ROLE_PLAYER))
-                      .c_str());
+      steerd::net::TokenGrant grant;
+      grant.clientId = static_cast<std::uint64_t>(options.issueToken);
+      grant.role = options.role == "control" ? steerd::wire::ROLE_CONTROL : steerd::wire::ROLE_PLAYER;
+      grant.expiresUnixSeconds = expires;
+      grant.serverAddresses = options.tokenServers;
+      grant.timeoutSeconds = options.tokenTimeout;
+      std::printf("%s\n", steerd::net::toHex(steerd::net::issueToken(*key, grant)).c_str());
       return 0;
     }
     if (!options.checkScenario.empty()) {

@@ -65,6 +65,17 @@ std::string configFileProblem(const std::string& path) {
   return {};
 }
 
+// "host:port" as a token names a server: something before the last colon, a port after it.
+std::string hostPortProblem(const std::string& s) {
+  const auto colon = s.rfind(':');
+  if (colon == std::string::npos || colon == 0 || s.size() > 255) return "'" + s + "' is not host:port";
+  const std::string port = s.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(port) == 0 || std::stoul(port) > 65535)
+    return "'" + s + "': the port must be 1 to 65535";
+  return {};
+}
+
 std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   CLI::App app{"steerd: server-authoritative steering server for game NPCs"};
   app.option_defaults()->always_capture_default();
@@ -131,15 +142,30 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   app.add_option("--client-timeout", out.clientTimeout, "Seconds of silence before a client is dropped")
       ->check(CLI::Range(0.5, 3600.0));
   app.add_option("--token-key", out.tokenKeyFile,
-                 "File with a 64-hex-digit key: only clients with a connect token signed with it get in")
+                 "File with a 64-hex-digit key shared with the matchmaker: only clients with a connect token "
+                 "sealed with it, and its keys, get in")
       ->check(CLI::ExistingFile)
       ->envname("STEERD_TOKEN_KEY_FILE");
   app.add_option(
          "--issue-token", out.issueToken,
-         "Print a connect token for this client id, signed with --token-key, and exit (a matchmaker's job)")
+         "Print a connect token for this client id, sealed with --token-key, with its keys, and exit (a "
+         "matchmaker's job)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
   app.add_option("--token-ttl", out.tokenTtl, "Seconds a token from --issue-token stays valid")
       ->check(CLI::Range(1.0, 1e9));
+  app.add_option("--token-server", out.tokenServers,
+                 "A server (host:port) the token --issue-token prints is good for; repeat for a list. "
+                 "None: any server with the key")
+      ->check(hostPortProblem, "HOST:PORT");
+  app.add_option("--token-timeout", out.tokenTimeout,
+                 "Seconds of silence that end the session of the token --issue-token prints (0: the "
+                 "server's --client-timeout, which also caps it)")
+      ->check(CLI::Range(0u, 3600u));
+  app.add_option("--public-address", out.publicAddresses,
+                 "This server's address as clients reach it (host:port, repeat for several): a connect "
+                 "token that names servers must name one of these (without it: one with this --port)")
+      ->check(hostPortProblem, "HOST:PORT")
+      ->envname("STEERD_PUBLIC_ADDRESS");
   app.add_option("--role", out.role,
                  "Role of the token --issue-token prints: player, or control (a game-logic client whose "
                  "commands drive the NPCs: docs/CONTROL.md)")

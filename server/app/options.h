@@ -50,17 +50,20 @@ struct Options {
   double sendRate = 20.0;            // snapshots per second
   std::size_t maxClients = 256;
   double clientKbps = 256.0;
-  bool snapshotsInTick = false;        // build snapshots within the tick, not beside the next one
-  float interestRadius = 0.0f;         // m; 0: whole world
-  double clientTimeout = 5.0;          // s of silence before a client is dropped
-  std::string tokenKeyFile;            // clients need a connect token signed with this key
-  std::int64_t issueToken = -1;        // >= 0: print a token for this client id and exit
-  double tokenTtl = 3600.0;            // s a token issued with --issue-token stays valid
-  bool allowDebug = false;             // answer clients' DebugSelect (brain state, forces of one agent)
-  std::string role = "player";         // --issue-token: "player" or "control" (may send commands)
-  std::string playerInput = "intent";  // "intent" (the server moves the body) or "position" (validated)
-  bool allowControl = false;           // every client gets the control role (local development)
-  std::size_t maxAgents = 200000;      // the control API refuses spawns past this many live agents
+  bool snapshotsInTick = false;              // build snapshots within the tick, not beside the next one
+  float interestRadius = 0.0f;               // m; 0: whole world
+  double clientTimeout = 5.0;                // s of silence before a client is dropped
+  std::string tokenKeyFile;                  // clients need a connect token sealed with this key
+  std::int64_t issueToken = -1;              // >= 0: print a token for this client id and exit
+  double tokenTtl = 3600.0;                  // s a token issued with --issue-token stays valid
+  bool allowDebug = false;                   // answer clients' DebugSelect (brain state, forces of one agent)
+  std::string role = "player";               // --issue-token: "player" or "control" (may send commands)
+  std::vector<std::string> tokenServers;     // --issue-token: the servers ("host:port") it is good for
+  std::uint32_t tokenTimeout = 0;            // --issue-token: seconds of silence that end its session
+  std::vector<std::string> publicAddresses;  // this server's "host:port", as tokens name it
+  std::string playerInput = "intent";        // "intent" (the server moves the body) or "position" (validated)
+  bool allowControl = false;                 // every client gets the control role (local development)
+  std::size_t maxAgents = 200000;            // the control API refuses spawns past this many live agents
 
   // Running under Agones.
   bool agones = false;                    // follow the SDK lifecycle through the sidecar's HTTP API

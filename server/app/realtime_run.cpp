@@ -334,6 +334,7 @@ int runRealtime(const Options& fleetOptions) {
     std::string error;
     netConfig.tokenKey = net::readTokenKeyFile(fleetOptions.tokenKeyFile, error);
     if (!netConfig.tokenKey) {
+    netConfig.publicAddresses = fleetOptions.publicAddresses;
       spdlog::error("{}", error);
       return 2;
     }

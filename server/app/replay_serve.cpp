@@ -27,6 +27,7 @@ int runReplayServe(const Options& options) {
     std::string error;
     config.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
     if (!config.tokenKey) {
+    config.publicAddresses = options.publicAddresses;
       spdlog::error("{}", error);
       return 2;
     }

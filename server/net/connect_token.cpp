@@ -2,12 +2,38 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <fstream>
-#include <sstream>
-
-#include "proto/wire.pb.h"
 
 namespace steerd::net {
+
+namespace {
+
+// The additional data a private token is sealed with: a label and its expiry, so the expiry in
+// the clear cannot be changed.
+std::string additionalData(std::uint64_t expires) {
+  std::string ad = "steerdT1";
+  for (int i = 0; i < 8; ++i) ad.push_back(static_cast<char>((expires >> (8 * i)) & 0xff));
+  return ad;
+}
+
+void randomKey(wire::SessionKey& k) { randombytes_buf(k.data(), k.size()); }
+
+std::string keyBytes(const wire::SessionKey& k) { return std::string(k.begin(), k.end()); }
+
+bool toKey(const std::string& bytes, wire::SessionKey& key) {
+  if (bytes.size() != key.size()) return false;
+  std::copy(bytes.begin(), bytes.end(), key.begin());
+  return true;
+}
+
+TokenCheck verdictOnly(TokenVerdict v) {
+  TokenCheck c;
+  c.verdict = v;
+  return c;
+}
+
+}  // namespace
 
 std::optional<TokenKey> readTokenKeyFile(const std::string& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);
@@ -39,41 +65,111 @@ std::optional<TokenKey> readTokenKeyFile(const std::string& path, std::string& e
   return key;
 }
 
+std::string issueToken(const TokenKey& key, const TokenGrant& grant) {
+  if (sodium_init() < 0) return {};
+  wire::SessionKey c2s, s2c;
+  randomKey(c2s);
+  randomKey(s2c);
+
+  wire::PrivateTokenBody body;
+  body.set_client_id(grant.clientId);
+  body.set_role(grant.role);
+  body.set_expires_unix_s(grant.expiresUnixSeconds);
+  for (const auto& a : grant.serverAddresses) body.add_server_addresses(a);
+  body.set_timeout_s(grant.timeoutSeconds);
+  body.set_client_to_server_key(keyBytes(c2s));
+  body.set_server_to_client_key(keyBytes(s2c));
+  const std::string plain = body.SerializeAsString();
+
+  wire::PrivateToken token;
+  token.set_expires_unix_s(grant.expiresUnixSeconds);
+  std::string nonce(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES, '\0');
+  randombytes_buf(nonce.data(), nonce.size());
+  std::string sealed(plain.size() + crypto_aead_xchacha20poly1305_ietf_ABYTES, '\0');
+  unsigned long long sealedSize = 0;
+  const std::string ad = additionalData(grant.expiresUnixSeconds);
+  crypto_aead_xchacha20poly1305_ietf_encrypt(
+      reinterpret_cast<unsigned char*>(sealed.data()), &sealedSize,
+      reinterpret_cast<const unsigned char*>(plain.data()), plain.size(),
+      reinterpret_cast<const unsigned char*>(ad.data()), ad.size(), nullptr,
+      reinterpret_cast<const unsigned char*>(nonce.data()), key.data());
+  sealed.resize(sealedSize);
+  token.set_nonce(nonce);
+  token.set_sealed(sealed);
+
+  wire::ClientToken client;
+  client.set_private_token(token.SerializeAsString());
+  client.set_client_id(grant.clientId);
+  client.set_role(grant.role);
+  client.set_expires_unix_s(grant.expiresUnixSeconds);
+  for (const auto& a : grant.serverAddresses) client.add_server_addresses(a);
+  client.set_timeout_s(grant.timeoutSeconds);
+  client.set_client_to_server_key(keyBytes(c2s));
+  client.set_server_to_client_key(keyBytes(s2c));
+  sodium_memzero(c2s.data(), c2s.size());
+  sodium_memzero(s2c.data(), s2c.size());
+  return client.SerializeAsString();
+}
+
 std::string issueToken(const TokenKey& key, std::uint64_t clientId, std::uint64_t expiresUnixSeconds,
                        wire::TokenRole role) {
-  if (sodium_init() < 0) return {};
-  wire::ConnectTokenBody body;
-  body.set_client_id(clientId);
-  body.set_expires_unix_s(expiresUnixSeconds);
-  body.set_role(role);
-  std::string nonce(16, '\0');
-  randombytes_buf(nonce.data(), nonce.size());
-  body.set_nonce(nonce);
-  wire::ConnectToken token;
-  token.set_body(body.SerializeAsString());
-  std::string mac(crypto_auth_BYTES, '\0');
-  crypto_auth(reinterpret_cast<unsigned char*>(mac.data()),
-              reinterpret_cast<const unsigned char*>(token.body().data()), token.body().size(), key.data());
-  token.set_mac(mac);
-  return token.SerializeAsString();
+  TokenGrant g;
+  g.clientId = clientId;
+  g.role = role;
+  g.expiresUnixSeconds = expiresUnixSeconds;
+  return issueToken(key, g);
 }
 
 TokenCheck checkToken(const TokenKey& key, std::string_view bytes, std::uint64_t nowUnixSeconds) {
-  if (bytes.empty()) return {TokenVerdict::kMissing, 0};
-  wire::ConnectToken token;
+  if (bytes.empty()) return verdictOnly(TokenVerdict::kMissing);
+  wire::PrivateToken token;
   if (!token.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) ||
-      token.mac().size() != crypto_auth_BYTES) {
-    return {TokenVerdict::kInvalid, 0};
+      token.nonce().size() != crypto_aead_xchacha20poly1305_ietf_NPUBBYTES ||
+      token.sealed().size() < crypto_aead_xchacha20poly1305_ietf_ABYTES) {
+    return verdictOnly(TokenVerdict::kInvalid);
   }
-  if (crypto_auth_verify(reinterpret_cast<const unsigned char*>(token.mac().data()),
-                         reinterpret_cast<const unsigned char*>(token.body().data()), token.body().size(),
-                         key.data()) != 0) {
-    return {TokenVerdict::kInvalid, 0};
+  std::string plain(token.sealed().size() - crypto_aead_xchacha20poly1305_ietf_ABYTES, '\0');
+  unsigned long long plainSize = 0;
+  const std::string ad = additionalData(token.expires_unix_s());
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+          reinterpret_cast<unsigned char*>(plain.data()), &plainSize, nullptr,
+          reinterpret_cast<const unsigned char*>(token.sealed().data()), token.sealed().size(),
+          reinterpret_cast<const unsigned char*>(ad.data()), ad.size(),
+          reinterpret_cast<const unsigned char*>(token.nonce().data()), key.data()) != 0) {
+    return verdictOnly(TokenVerdict::kInvalid);
   }
-  wire::ConnectTokenBody body;
-  if (!body.ParseFromString(token.body())) return {TokenVerdict::kInvalid, 0};
-  if (body.expires_unix_s() < nowUnixSeconds) return {TokenVerdict::kExpired, body.client_id()};
-  return {TokenVerdict::kValid, body.client_id(), body.role()};
+  plain.resize(plainSize);
+  wire::PrivateTokenBody body;
+  TokenCheck out;
+  if (!body.ParseFromString(plain) || body.expires_unix_s() != token.expires_unix_s() ||
+      !toKey(body.client_to_server_key(), out.clientToServer) ||
+      !toKey(body.server_to_client_key(), out.serverToClient)) {
+    return verdictOnly(TokenVerdict::kInvalid);
+  }
+  out.clientId = body.client_id();
+  if (body.expires_unix_s() < nowUnixSeconds) {
+    out.verdict = TokenVerdict::kExpired;
+    return out;
+  }
+  out.verdict = TokenVerdict::kValid;
+  out.role = body.role();
+  out.serverAddresses.assign(body.server_addresses().begin(), body.server_addresses().end());
+  out.timeoutSeconds = body.timeout_s();
+  return out;
+}
+
+bool tokenNamesServer(const std::vector<std::string>& tokenAddresses,
+                      const std::vector<std::string>& ownAddresses, std::uint16_t gamePort) {
+  if (tokenAddresses.empty()) return true;
+  for (const auto& a : tokenAddresses) {
+    if (ownAddresses.empty()) {
+      const auto colon = a.rfind(':');
+      if (colon != std::string::npos && a.substr(colon + 1) == std::to_string(gamePort)) return true;
+    } else if (std::find(ownAddresses.begin(), ownAddresses.end(), a) != ownAddresses.end()) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace steerd::net

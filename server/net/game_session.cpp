@@ -189,6 +189,7 @@ void GameSession::join(const NetEvent& e) {
   limits->set_max_speed(pl.maxSpeed);
   limits->set_max_force(pl.maxForce);
   limits->set_max_turn_rate(pl.maxTurnRate);
+  if (!e.acceptProof.empty()) a->set_key_proof(e.acceptProof);
   a->set_player_intents(config_.playerInput == PlayerInputMode::kIntent);
   for (const auto& arch : world_.archetypes()) a->add_archetypes(arch.name);
   OutDatagram d{clientId, {}};

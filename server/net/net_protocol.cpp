@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "net/token_bucket.h"
+#include "proto/token_proof.h"
 
 namespace steerd::net {
 
@@ -55,6 +56,7 @@ struct NetProtocol::Connection {
   TokenBucket sceneBudget{kSceneBurstParts, kScenePartsPerSecond};
   bool control = false;                      // the control role: its Control packets go to the simulation
   std::optional<std::uint64_t> tokenClient;  // the connect token's client id (servers with a key)
+  std::int64_t timeoutNs = 0;                // silence that ends it: --client-timeout, or the token's
 };
 
 NetProtocol::NetProtocol(const NetConfig& config, ServerMetrics& metrics, DatagramSink sink)
@@ -272,20 +274,34 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
   if (config_.tokenKey) {
     const TokenCheck t = checkToken(*config_.tokenKey, r.token(), now_.unixSeconds);
     switch (t.verdict) {
+  std::string acceptProof;
+  std::int64_t timeoutNs = nanoseconds(config_.clientTimeoutSeconds);
       case TokenVerdict::kValid:
-        control = control || t.role == wire::ROLE_CONTROL;
-        tokenClient = t.clientId;
         break;
       case TokenVerdict::kMissing:
         return refuse(wire::REFUSE_TOKEN_MISSING, "this server needs a connect token (--token)");
       case TokenVerdict::kExpired:
         return refuse(wire::REFUSE_TOKEN_EXPIRED, "connect token expired");
       case TokenVerdict::kInvalid:
-        return refuse(wire::REFUSE_TOKEN_INVALID, "connect token not signed with this server's key");
+        return refuse(wire::REFUSE_TOKEN_INVALID, "connect token not sealed with this server's key");
     }
   }
   // A new key from an admitted address is a new client there (a restart on the same port), and
   // the cookie shows it receives at that address: once it has passed every check, the old
+    // The token is not enough: its sender must hold the keys the matchmaker gave the client, which
+    // never cross the wire. A token seen on the wire gets nothing, and no session is disturbed.
+    if (!wire::connectProofValid(t.clientToServer, r.cookie(), r.public_key(), r.key_proof())) {
+      metrics_.drop(wire::DropReason::kBadKeyProof);
+      return;
+    }
+    if (!tokenNamesServer(t.serverAddresses, config_.publicAddresses, config_.port)) {
+      return refuse(wire::REFUSE_TOKEN_WRONG_SERVER, "connect token is for other servers");
+    }
+    control = control || t.role == wire::ROLE_CONTROL;
+    tokenClient = t.clientId;
+    *keys = wire::bindSessionKeys(*keys, t.clientToServer, t.serverToClient, /*serverSide=*/true);
+    acceptProof = wire::acceptProof(t.serverToClient, serverKeys.publicKey, r.public_key());
+    if (t.timeoutSeconds > 0) timeoutNs = std::min(timeoutNs, nanoseconds(t.timeoutSeconds));
   // session ends.
   if (here != connections_.end()) {
     metrics_.sessionsReplaced.fetch_add(1, std::memory_order_relaxed);
@@ -334,6 +350,7 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
   e.kind = NetEvent::Kind::kJoin;
   e.clientId = id;
   e.controlRole = control;
+  c.timeoutNs = timeoutNs;
   e.noBody = r.no_body();
   e.publicKey = serverKeys.publicKey;
   events_.push(std::move(e));
@@ -349,6 +366,7 @@ void NetProtocol::onConnected(Connection& c, const wire::Decoded& d) {
       metrics_.drop(wire::DropReason::kImplausibleSequence);
       return;
     case wire::Arrival::kNew:
+  e.acceptProof = std::move(acceptProof);
     case wire::Arrival::kTooOld:  // inputs carry their own sequence; an old one is ignored there
       break;
   }
@@ -493,7 +511,6 @@ void NetProtocol::observeClientWindow(Connection& c, std::int64_t nowNs) {
 
 void NetProtocol::update(NetTime now) {
   now_ = now;
-  const std::int64_t timeout = nanoseconds(config_.clientTimeoutSeconds);
   std::vector<ClientSummary> summaries;
   for (auto it = connections_.begin(); it != connections_.end();) {
     auto next = std::next(it);
@@ -512,6 +529,7 @@ void NetProtocol::update(NetTime now) {
     it = next;
   }
   metrics_.setClientSummaries(std::move(summaries));
+    const std::int64_t timeout = c.timeoutNs > 0 ? c.timeoutNs : nanoseconds(config_.clientTimeoutSeconds);
 }
 
 }  // namespace steerd::net

@@ -37,7 +37,10 @@ struct NetConfig {
   std::uint16_t port = 7777;  // 0: the system picks one (see NetEndpoint::port())
   std::size_t maxClients = 256;
   double clientTimeoutSeconds = 5.0;
-  std::optional<TokenKey> tokenKey;  // set: clients need a connect token signed with it
+  std::optional<TokenKey> tokenKey;  // set: clients need a connect token sealed with it
+  // This server's public "host:port" (--public-address): a token naming servers must name one
+  // of these (none known: one with this port).
+  std::vector<std::string> publicAddresses;
   bool allowDebug = false;           // answer DebugSelect (the debug stream); off: dropped, counted
   bool allowControl = false;         // every client has the control role (else: a control token's)
   bool replayControls = false;       // pass ReplayControl on (steerd --replay --serve); off: dropped

@@ -25,6 +25,7 @@ struct NetEvent {
   bool controlRole = false;                                      // kJoin: may send Control
   bool noBody = false;                                           // kJoin: no player body
   std::string publicKey;  // kJoin: the server's key for this session, for the Accept (session_seal.h)
+  std::string acceptProof;  // kJoin with a connect token: Accept.key_proof (token_proof.h)
 };
 
 // Simulation thread -> network thread: a whole datagram (encodeDatagram) for one client; the

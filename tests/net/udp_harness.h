@@ -19,6 +19,7 @@
 #include "net/server_tick.h"
 #include "proto/packet.h"
 #include "proto/session_seal.h"
+#include "proto/token_proof.h"
 
 namespace steerd::net {
 
@@ -115,21 +116,32 @@ struct ClientSession {
     d.drop = seal.unprotect(datagram, plain);
     if (d.drop == wire::DropReason::kNone) wire::decodeDatagram(plain, d);
     if (d.drop == wire::DropReason::kNone && d.packet.has_accept() && !seal.ready()) {
-      if (const auto k = wire::clientSessionKeys(keys, d.packet.accept().public_key()))
-        seal = wire::SessionSeal(*k);
+      const wire::Accept& a = d.packet.accept();
+      acceptProofOk = !tokenKeys || wire::acceptProofValid(tokenKeys->serverToClient, a.public_key(),
+                                                           keys.publicKey, a.key_proof());
+      auto k = wire::clientSessionKeys(keys, a.public_key());
+      if (k && tokenKeys)
+        *k = wire::bindSessionKeys(*k, tokenKeys->clientToServer, tokenKeys->serverToClient, false);
+      if (k && acceptProofOk) seal = wire::SessionSeal(*k);
     }
   }
+  // `token`: a ClientToken (issueToken), whose private token is sent and whose keys are proved;
+  // anything else is sent as it is, as a token (to test what the server makes of it).
   wire::Packet connectRequest(const std::string& token) {
     seal = wire::SessionSeal();  // a new session (the key pair stays: the server must cope)
+    std::string error;
+    tokenKeys = token.empty() ? std::nullopt : wire::parseClientToken(token, error);
     wire::Packet req;
-    req.mutable_connect_request()->set_token(token);
+    req.mutable_connect_request()->set_token(tokenKeys ? tokenKeys->privateToken : token);
     return req;
   }
   wire::Packet connectResponse(const std::string& token) const {
     wire::Packet resp;
-    resp.mutable_connect_response()->set_cookie(cookie);
-    resp.mutable_connect_response()->set_token(token);
-    resp.mutable_connect_response()->set_public_key(keys.publicKey);
+    auto* r = resp.mutable_connect_response();
+    r->set_cookie(cookie);
+    r->set_public_key(keys.publicKey);
+    r->set_token(tokenKeys ? tokenKeys->privateToken : token);
+    if (tokenKeys) r->set_key_proof(wire::connectProof(tokenKeys->clientToServer, cookie, keys.publicKey));
     return resp;
   }
   static wire::Packet positionInput(std::uint32_t sequence, float x, float y, float vx, float vy,
@@ -151,6 +163,8 @@ struct ClientSession {
   std::uint32_t ackBits = 0;
   wire::KeyPair keys = wire::KeyPair::generate();  // this client's, for the session's keys
   wire::SessionSeal seal;                          // ready once the Accept came
+  std::optional<wire::ClientTokenKeys> tokenKeys;  // from the token connectRequest was given
+  bool acceptProofOk = true;                       // the last Accept proved the token's keys
   std::vector<std::uint8_t> sealed;                // the last datagram sent
   std::string cookie;
 };
