@@ -138,8 +138,25 @@ std::size_t InterpolationBuffer::depthAhead(double renderTick) const {
       std::count_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.tick > renderTick; }));
 }
 
+namespace {
+
+EntityMotion motionBetween(const EntityView& a, const EntityView& b, double ticks) {
+  if (!(ticks > 0.0)) return {};
+  return {static_cast<float>((static_cast<double>(b.x) - a.x) / ticks),
+          static_cast<float>((static_cast<double>(b.y) - a.y) / ticks),
+          static_cast<float>(wrapAngle(static_cast<double>(b.heading) - a.heading) / ticks)};
+}
+
+}  // namespace
+
 void InterpolationBuffer::sample(double renderTick, Sample& out) const {
+  sampleEntities(renderTick, out);
+  out.motion.resize(out.entities.size());  // the paths that draw one snapshot as it is: no motion
+}
+
+void InterpolationBuffer::sampleEntities(double renderTick, Sample& out) const {
   out.entities.clear();
+  out.motion.clear();
   out.renderTick = renderTick;
   out.aheadTicks = 0.0;
   if (entries_.empty()) {
@@ -188,9 +205,12 @@ void InterpolationBuffer::interpolate(std::size_t ai, double renderTick, Sample&
       const std::ptrdiff_t j = B.complete ? -1 : findForward(static_cast<std::ptrdiff_t>(ai) + 2, a->id);
       if (j < 0) {
         out.entities.push_back(*a);
+        out.motion.emplace_back();
       } else {
         const auto jj = static_cast<std::size_t>(j);
-        out.entities.push_back(lerpEntity(*a, *find(entries_[jj], a->id), at(ai, jj)));
+        const EntityView& later = *find(entries_[jj], a->id);
+        out.entities.push_back(lerpEntity(*a, later, at(ai, jj)));
+        out.motion.push_back(motionBetween(*a, later, static_cast<double>(entries_[jj].tick) - A.tick));
       }
       ++a;
     } else if (a == A.entities.end() || b->id < a->id) {
@@ -198,11 +218,14 @@ void InterpolationBuffer::interpolate(std::size_t ai, double renderTick, Sample&
       const std::ptrdiff_t p = A.complete ? -1 : findBackward(static_cast<std::ptrdiff_t>(ai) - 1, b->id);
       if (p >= 0) {
         const auto pp = static_cast<std::size_t>(p);
-        out.entities.push_back(lerpEntity(*find(entries_[pp], b->id), *b, at(pp, ai + 1)));
+        const EntityView& earlier = *find(entries_[pp], b->id);
+        out.entities.push_back(lerpEntity(earlier, *b, at(pp, ai + 1)));
+        out.motion.push_back(motionBetween(earlier, *b, static_cast<double>(B.tick) - entries_[pp].tick));
       }
       ++b;
     } else {
       out.entities.push_back(lerpEntity(*a, *b, t));
+      out.motion.push_back(motionBetween(*a, *b, static_cast<double>(B.tick) - A.tick));
       ++a;
       ++b;
     }
@@ -242,6 +265,7 @@ void InterpolationBuffer::extrapolate(double renderTick, Sample& out) const {
     const std::ptrdiff_t p = findBackward(static_cast<std::ptrdiff_t>(li) - 1, id);
     if (p < 0) {
       out.entities.push_back(e);  // no earlier position: no velocity, held
+      out.motion.emplace_back();
       continue;
     }
     const Entry& P = entries_[static_cast<std::size_t>(p)];
@@ -254,6 +278,8 @@ void InterpolationBuffer::extrapolate(double renderTick, Sample& out) const {
     x.z = static_cast<float>(e.z + (static_cast<double>(e.z) - prev.z) / span * used);
     x.heading = wrapAngle(e.heading + wrapAngle(static_cast<double>(e.heading) - prev.heading) / span * used);
     out.entities.push_back(x);
+    // Moving while extrapolated; held (past the bound) it stands.
+    out.motion.push_back(out.kind == SampleKind::kStalled ? EntityMotion{} : motionBetween(prev, e, span));
   }
 }
 

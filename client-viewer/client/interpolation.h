@@ -40,6 +40,13 @@ enum class SampleKind : std::uint8_t {
 };
 const char* sampleKindName(SampleKind kind);
 
+// How an entity moves where it is drawn: from the two snapshots it is drawn between (or the last
+// two it was in, when extrapolated), per tick. What an animation reads (speed, turning).
+struct EntityMotion {
+  float vx = 0.0f, vy = 0.0f;  // m per tick
+  float turnRate = 0.0f;       // radians per tick, counter-clockwise
+};
+
 struct Sample {
   SampleKind kind = SampleKind::kEmpty;
   double renderTick = 0.0;
@@ -47,6 +54,7 @@ struct Sample {
   std::uint32_t toTick = 0;          // the one after it (interpolating), else fromTick
   double aheadTicks = 0.0;           // how far past the newest snapshot the render tick is (0 if not)
   std::vector<EntityView> entities;  // sorted by id
+  std::vector<EntityMotion> motion;  // entities[i]'s; zero where only one snapshot holds it
 };
 
 class InterpolationBuffer {
@@ -91,6 +99,7 @@ class InterpolationBuffer {
   // entries only; -1 when none.
   std::ptrdiff_t findBackward(std::ptrdiff_t from, std::uint32_t id) const;
   std::ptrdiff_t findForward(std::ptrdiff_t from, std::uint32_t id) const;
+  void sampleEntities(double renderTick, Sample& out) const;
   void interpolate(std::size_t a, double renderTick, Sample& out) const;
   void extrapolate(double renderTick, Sample& out) const;
 

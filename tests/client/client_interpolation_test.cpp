@@ -33,6 +33,31 @@ TEST(InterpolationTest, EmptyBufferGivesNoEntities) {
   EXPECT_TRUE(s.entities.empty());
 }
 
+// What an animation reads: each entity's velocity and turn rate between the snapshots it is drawn
+// from, per tick; the same while extrapolated, and none once held or with one snapshot only.
+TEST(InterpolationTest, MotionIsTheChangeBetweenTheSnapshotsDrawnFrom) {
+  InterpolationBuffer buf;
+  ASSERT_TRUE(buf.push(10, std::vector<EntityView>{ev(1, 0.0f, 0.0f, 3.0f), ev(2, 5.0f, 5.0f)}, true));
+  ASSERT_TRUE(buf.push(12, std::vector<EntityView>{ev(1, 2.0f, -1.0f, -3.0f), ev(3, 1.0f, 1.0f)}, true));
+  Sample s;
+  buf.sample(11.0, s);
+  ASSERT_EQ(s.kind, SampleKind::kInterpolated);
+  ASSERT_EQ(s.motion.size(), s.entities.size());
+  ASSERT_EQ(s.entities[0].id, 1u);
+  EXPECT_FLOAT_EQ(s.motion[0].vx, 1.0f);  // 2 m over 2 ticks
+  EXPECT_FLOAT_EQ(s.motion[0].vy, -0.5f);
+  // 3 to -3 rad is a turn of 2 pi - 6 counter-clockwise (the short way, through pi).
+  EXPECT_NEAR(s.motion[0].turnRate, (2 * kPi - 6.0) / 2.0, 1e-6);
+  EXPECT_EQ(s.motion[1].vx, 0.0f);  // id 2: leaving, drawn from one snapshot
+  buf.sample(13.0, s);
+  ASSERT_EQ(s.kind, SampleKind::kExtrapolated);
+  ASSERT_EQ(s.motion.size(), s.entities.size());
+  EXPECT_FLOAT_EQ(s.motion[0].vx, 1.0f);
+  buf.sample(100.0, s);
+  ASSERT_EQ(s.kind, SampleKind::kStalled);
+  EXPECT_EQ(s.motion[0].vx, 0.0f);
+}
+
 TEST(InterpolationTest, MidpointIsExact) {
   InterpolationBuffer buf;
   const std::vector<EntityView> a{ev(1, 0.0f, 0.0f, 0.0f, 3), ev(2, 10.0f, 20.0f, 1.0f)};
