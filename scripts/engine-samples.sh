@@ -42,5 +42,7 @@ rc=0
 # Mono's DllImport("steerd-client") finds libsteerd-client.so on LD_LIBRARY_PATH (no dllmap needed).
 LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
   timeout 120 mono "$exe" "$server" "$seconds" || rc=1
-STEERD_CLIENT_LIB=$lib timeout 120 python3 client-viewer/bindings/python/example.py "$server" "$seconds" || rc=1
+# (No __pycache__ left in the checkout.)
+STEERD_CLIENT_LIB=$lib PYTHONDONTWRITEBYTECODE=1 timeout 120 python3 client-viewer/bindings/python/example.py \
+  "$server" "$seconds" || rc=1
 exit $rc
