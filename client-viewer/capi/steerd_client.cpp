@@ -67,6 +67,15 @@ namespace {
 
 bool alive(const steerd_client* c) { return c != nullptr && c->magic == kAlive; }
 
+// Why this thread's last steerd_client_create failed: there is no handle to keep it in (errno's
+// way, per thread, so threads creating clients at once do not see each other's).
+thread_local std::string createError;
+
+steerd_status createFailed(steerd_status s, std::string why) {
+  createError = std::move(why);
+  return s;
+}
+
 steerd_status fail(const steerd_client* c, steerd_status s, std::string message) {
   if (alive(c)) const_cast<steerd_client*>(c)->error = std::move(message);
   return s;
@@ -145,41 +154,48 @@ const char* steerd_status_name(steerd_status status) {
 }
 
 steerd_status steerd_client_create(const steerd_client_options* options, steerd_client** out) {
-  if (options == nullptr || out == nullptr) return STEERD_ERR_NULL;
-  *out = nullptr;
+  if (out != nullptr) *out = nullptr;
+  if (options == nullptr || out == nullptr) return createFailed(STEERD_ERR_NULL, "options or out is NULL");
+  createError.clear();
   try {
     auto c = std::make_unique<steerd_client>();
     steerd::client::ClientOptions o;
     std::string host;
     std::uint16_t port = 0;
-    if (options->server == nullptr) return STEERD_ERR_BAD_ARGUMENT;
-    if (!steerd::client::splitHostPort(options->server, host, port).empty()) return STEERD_ERR_BAD_ARGUMENT;
+    if (options->server == nullptr) return createFailed(STEERD_ERR_BAD_ARGUMENT, "no server address");
+    if (const std::string e = steerd::client::splitHostPort(options->server, host, port); !e.empty())
+      return createFailed(STEERD_ERR_BAD_ARGUMENT, e);
     asio::ip::udp::resolver resolver(c->io);
     asio::error_code ec;
     const auto found = resolver.resolve(asio::ip::udp::v4(), host, std::to_string(port), ec);
     if (ec || found.empty()) {
       const auto found6 = resolver.resolve(host, std::to_string(port), ec);
-      if (ec || found6.empty()) return STEERD_ERR_BAD_ARGUMENT;
+      if (ec || found6.empty())
+        return createFailed(STEERD_ERR_BAD_ARGUMENT,
+                            "cannot resolve " + host + (ec ? ": " + ec.message() : ""));
       o.server = found6.begin()->endpoint();
     } else {
       o.server = found.begin()->endpoint();
     }
     if (options->token != nullptr && options->token_size > 0) {
-      if (options->token_size > 4096) return STEERD_ERR_BAD_ARGUMENT;
+      if (options->token_size > 4096)
+        return createFailed(STEERD_ERR_BAD_ARGUMENT, "a connect token is at most 4096 bytes");
       o.token.assign(reinterpret_cast<const char*>(options->token), options->token_size);
     }
     o.noBody = options->no_body != 0;
     o.fetchScene = options->fetch_scene != 0;
     if (options->connect_timeout > 0.0) {
       if (!isFiniteTime(options->connect_timeout) || options->connect_timeout > 3600.0)
-        return STEERD_ERR_BAD_ARGUMENT;
+        return createFailed(STEERD_ERR_BAD_ARGUMENT, "connect_timeout must be finite, at most 3600 s");
       o.connectTimeout = std::chrono::duration<double>(options->connect_timeout);
     }
     c->client = std::make_unique<Client>(c->io, std::move(o));
     *out = c.release();
     return STEERD_OK;
+  } catch (const std::exception& e) {
+    return createFailed(STEERD_ERR_INTERNAL, e.what());
   } catch (...) {
-    return STEERD_ERR_INTERNAL;
+    return createFailed(STEERD_ERR_INTERNAL, "unknown failure");
   }
 }
 
@@ -194,7 +210,8 @@ void steerd_client_destroy(steerd_client* c) {
 }
 
 const char* steerd_client_last_error(const steerd_client* c) {
-  if (!alive(c)) return "null or destroyed handle";
+  if (c == nullptr) return createError.empty() ? "no error" : createError.c_str();
+  if (!alive(c)) return "destroyed handle";
   if (!c->error.empty()) return c->error.c_str();
   return c->client->stateMessage().c_str();
 }
@@ -301,7 +318,7 @@ steerd_status steerd_client_entities(steerd_client* c, double now, steerd_entity
     if (count == nullptr || (out == nullptr && capacity > 0)) return STEERD_ERR_NULL;
     if (!isFiniteTime(now)) return fail(c, STEERD_ERR_BAD_ARGUMENT, "now is not a finite number");
     *count = 0;
-    if (!c->client->connected()) return fail(c, STEERD_ERR_STATE, "not connected");
+    if (!c->client->connected()) return STEERD_OK;  // a render loop draws nothing, as before a snapshot
     c->client->sample(c->at(now), c->sample);
     const double perSecond = c->client->server().tickRate;  // motion is per tick
     const auto& es = c->sample.entities;

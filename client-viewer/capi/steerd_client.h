@@ -28,8 +28,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(_WIN32)
+#if defined(_WIN32) && defined(STEERD_CLIENT_BUILD)
 #define STEERD_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define STEERD_API __declspec(dllimport)
 #else
 #define STEERD_API __attribute__((visibility("default")))
 #endif
@@ -52,6 +54,7 @@ typedef enum steerd_status {
   STEERD_ERR_FULL = 6,             /* a bounded queue is full (commands waiting for acknowledgement) */
   STEERD_ERR_INTERNAL = 7          /* a failure inside the library (out of memory, a socket error) */
 } steerd_status;
+/* A few words for a status ("bad argument"), for messages; never NULL. */
 STEERD_API const char* steerd_status_name(steerd_status status);
 
 typedef enum steerd_connection_state {
@@ -75,13 +78,16 @@ typedef struct steerd_client_options {
   double connect_timeout; /* seconds; 0: 5 */
 } steerd_client_options;
 
-/* Creates a client (nothing is sent until steerd_client_connect). */
+/* Creates a client (nothing is sent until steerd_client_connect). A host name in `server` is
+ * resolved here, which blocks the calling thread on DNS: give a numeric address from a frame
+ * loop. On failure *out is NULL and steerd_client_last_error(NULL) says why, on this thread. */
 STEERD_API steerd_status steerd_client_create(const steerd_client_options* options, steerd_client** out);
 /* Sends a goodbye if connected, closes the socket and frees the client. NULL is ignored. */
 STEERD_API void steerd_client_destroy(steerd_client* client);
 
 /* Why the last call on this client failed, or the state's reason (refused, timed out): a message
- * owned by the client, valid until its next call. Never NULL. */
+ * owned by the client, valid until its next call. With NULL: why the calling thread's last
+ * steerd_client_create failed. Never NULL. */
 STEERD_API const char* steerd_client_last_error(const steerd_client* client);
 
 STEERD_API steerd_status steerd_client_connect(steerd_client* client, double now);
@@ -121,7 +127,7 @@ typedef struct steerd_entity {
 /* The entities interpolated for drawing at `now` (the server's time less the interpolation
  * delay). Writes up to `capacity` into `out` and the number there are into `*count`;
  * STEERD_ERR_BUFFER_TOO_SMALL when there are more (call again with a bigger buffer). Before the
- * first snapshot: STEERD_OK and 0. */
+ * first snapshot, and when not connected: STEERD_OK and 0. */
 STEERD_API steerd_status steerd_client_entities(steerd_client* client, double now, steerd_entity* out,
                                                 size_t capacity, size_t* count);
 
@@ -178,7 +184,8 @@ typedef struct steerd_control_message {
   char error[160]; /* a refused result's reason, NUL-terminated (cut to fit) */
 } steerd_control_message;
 /* Results and events received since the last call, in the server's order, each once (at most 4096
- * kept; older ones are dropped and counted in steerd_stats.messages_dropped). */
+ * kept; older ones are dropped and counted in steerd_stats.messages_dropped). Takes up to
+ * `capacity`; the rest stay queued: call again while *count == capacity. Events have ok 0. */
 STEERD_API steerd_status steerd_client_take_messages(steerd_client* client, steerd_control_message* out,
                                                      size_t capacity, size_t* count);
 /* The same, whole: the next message as a serialized steerd.wire.ControlMessage. *size 0: none.
