@@ -70,8 +70,11 @@ int main(int argc, char** argv) {
     }
     if (!options.replay.empty() && options.serve) return steerd::runReplayServe(options);
     if (!options.replay.empty()) {
-      const steerd::record::ReplayResult r = steerd::record::replayRecording(
-          {options.replay, options.threads, steerd::scenarioOptionsOf(options).navCacheDir});
+      const steerd::record::ReplayResult r =
+          steerd::record::replayRecording({.path = options.replay,
+                                           .threads = options.threads,
+                                           .navCacheDir = steerd::scenarioOptionsOf(options).navCacheDir,
+                                           .maxClients = options.maxClients});
       for (const auto& d : r.details) std::printf("  %s\n", d.c_str());
       std::printf("%s\n", r.summary.c_str());
       return r.exitCode();

@@ -417,6 +417,7 @@ int runRealtime(const Options& fleetOptions) {
     header.set_tick_rate(options.tickRate);
     header.set_player_intents(options.playerInput == "intent");
     header.set_max_agents(options.maxAgents);
+    header.set_max_clients(netConfig.maxClients);
     header.set_send_rate(options.sendRate);
     header.set_started_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
                                    std::chrono::system_clock::now().time_since_epoch())

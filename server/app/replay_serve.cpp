@@ -47,7 +47,7 @@ int runReplayServe(const Options& options) {
   record::ReplayResult opened;
   auto playback =
       record::ReplayPlayback::open({options.replay, options.threads, scenarioOptionsOf(options).navCacheDir,
-                                    options.interestRadius, true, options.clientKbps},
+                                    options.interestRadius, true, options.clientKbps, options.maxClients},
                                    *endpoint, opened, &metrics);
   if (!playback) {
     std::printf("%s\n", opened.summary.c_str());

@@ -25,6 +25,11 @@ inline constexpr std::size_t kFrameOverheadBytes = 16;  // length, its check, th
 inline constexpr std::uint32_t kMaxFrameBytes = 4u << 20;
 // A tick with more events than this is not recorded (the recording stops) nor replayed (damage).
 inline constexpr int kMaxEventsPerTick = 262'144;
+// Reloads of the scenario before one tick (SIGHUP or --watch: one now and then); each is a
+// scenario load in the replay.
+inline constexpr int kMaxReloadsPerTick = 8;
+// --max-clients' range: a header stating more is refused.
+inline constexpr std::uint64_t kMaxClientsLimit = 100'000;
 
 // A frame length's check: the low 32 bits of XXH3-64 of the length's 4 bytes, seeded.
 std::uint32_t frameLengthCheck(std::uint32_t length);

@@ -29,19 +29,20 @@ std::vector<std::string> differences(const World& world, const Tick& recorded) {
       parts += (parts.empty() ? "" : ", ") + std::string(statePartName(static_cast<StatePart>(p)));
   }
   if (!parts.empty()) out.push_back("parts that differ: " + parts);
-  // Players, each on its own.
+  // Players, each on its own; the first 16 named (a crafted tick may list half a million).
   std::string players;
+  std::size_t playersDiffering = 0;
   std::unordered_map<std::uint32_t, std::uint32_t> replayedPlayers;
   for (const auto& [id, h] : d.external) replayedPlayers[id] = static_cast<std::uint32_t>(h);
   for (const std::uint64_t packed : recorded.player_hashes()) {
     const auto id = static_cast<std::uint32_t>(packed >> 32);
     const auto it = replayedPlayers.find(id);
-    if (it == replayedPlayers.end()) {
-      players += (players.empty() ? "" : ", ") + std::to_string(id) + " (gone in the replay)";
-    } else if (it->second != static_cast<std::uint32_t>(packed)) {
-      players += (players.empty() ? "" : ", ") + std::to_string(id);
-    }
+    const bool gone = it == replayedPlayers.end();
+    if (!gone && it->second == static_cast<std::uint32_t>(packed)) continue;
+    if (++playersDiffering <= 16)
+      players += (players.empty() ? "" : ", ") + std::to_string(id) + (gone ? " (gone in the replay)" : "");
   }
+  if (playersDiffering > 16) players += fmt::format(" and {} more", playersDiffering - 16);
   if (!players.empty()) out.push_back("players that differ: " + players);
   // Blocks are compared over the recorded index count: with another count the split differs, and
   // every block may.
@@ -191,6 +192,8 @@ std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::Sess
     bad = fmt::format("agents {} (at most 4,000,000)", header.agents());
   } else if (header.max_agents() < 1 || header.max_agents() > 4'000'000) {
     bad = fmt::format("max agents {} (1 to 4,000,000)", header.max_agents());
+  } else if (header.max_clients() > kMaxClientsLimit) {
+    bad = fmt::format("max clients {} (0 to {})", header.max_clients(), kMaxClientsLimit);
   } else if (!header.builtin_scenario().empty() &&
              std::find(builtins.begin(), builtins.end(), header.builtin_scenario()) == builtins.end()) {
     bad = "built-in scenario '" + header.builtin_scenario() + "', which this build does not have";
@@ -221,6 +224,9 @@ std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::Sess
   config.tickRate = header.tick_rate();
   config.sendRate = header.send_rate() > 0.0 ? header.send_rate() : config.sendRate;
   if (options.snapshotEveryTick) config.sendRate = config.tickRate;
+  // A headless replay's snapshots would go nowhere (and snapshots never change the world): none
+  // are built, so a recorded client costs no view of the world (tens of bytes per agent each).
+  if (live == nullptr) config.sendRate = 0.0;
   config.controller.maxAgents = static_cast<std::size_t>(header.max_agents());
   config.playerInput =
       header.player_intents() ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
@@ -231,6 +237,9 @@ std::unique_ptr<Replayer> Replayer::open(const ReplayOptions& options, net::Sess
   r->tick_ = std::make_unique<net::ServerTick>(*r->world_, *r->session_, r->transport_, config.tickRate);
   r->tick_->setObserver(r.get());
   r->lastHash_ = r->world_->stateHash();
+  r->path_ = options.path;
+  r->maxClients_ = options.maxClients;
+  r->headerMaxClients_ = header.max_clients();
   r->result_.outcome = ReplayResult::Outcome::kEqual;  // so far
   r->started_ = std::chrono::steady_clock::now();
   return r;
@@ -257,6 +266,30 @@ bool Replayer::finish(ReplayResult::Outcome outcome, std::string summary) {
 bool Replayer::damaged(std::string what) {
   return finish(ReplayResult::Outcome::kDamaged,
                 fmt::format("replay: damaged recording after tick {}: {}", world_->tick(), what));
+}
+
+bool Replayer::refused(std::uint64_t tick, std::string what) {
+  return finish(ReplayResult::Outcome::kRefused,
+                fmt::format("replay: {}: refused at tick {}: {}", path_, tick, what));
+}
+
+std::string Replayer::tooManyClients(std::uint32_t id) const {
+  const std::size_t n = recordedClients_.size();
+  if (headerMaxClients_ > 0 && n > headerMaxClients_) {
+    return fmt::format(
+        "client {} joins, making {} clients connected at once, more than the {} its server admitted (the "
+        "header's max_clients): not what a server writes",
+        id, n, headerMaxClients_);
+  }
+  if (n <= maxClients_) return {};
+  return fmt::format(
+      "client {} joins, making {} clients connected at once, more than --max-clients {} admits (each "
+      "client costs the replay memory); if the file is trusted, replay it with {}",
+      id, n, maxClients_,
+      headerMaxClients_ > 0
+          ? fmt::format("--max-clients {} (its server's)", headerMaxClients_)
+          : fmt::format("a larger --max-clients (at most {}; the file does not say its server's)",
+                        kMaxClientsLimit));
 }
 
 void Replayer::afterStep(const World& world, const std::vector<net::NetEvent>&) {
@@ -294,7 +327,16 @@ bool Replayer::next(std::int64_t steadyNs) {
     return damaged(fmt::format("tick {} holds {} events (at most {})", frame.tick().tick(),
                                frame.tick().events_size(), kMaxEventsPerTick));
   }
+  if (frame.tick().reload_text_size() > kMaxReloadsPerTick) {
+    return damaged(fmt::format("tick {} holds {} reloads (at most {})", frame.tick().tick(),
+                               frame.tick().reload_text_size(), kMaxReloadsPerTick));
+  }
   const Tick& t = frame.tick();
+  // One frame per tick, in order: a tick that jumps is not what a server writes.
+  if (t.tick() != world.tick() + 1) {
+    return damaged(fmt::format("frame {} is for tick {}, but the replay's next tick is {}", reader_->frames(),
+                               t.tick(), world.tick() + 1));
+  }
   const auto differs = [&](std::uint64_t tick) {
     result.differingTick = tick;
     return finish(ReplayResult::Outcome::kDiffers,
@@ -321,8 +363,11 @@ bool Replayer::next(std::int64_t steadyNs) {
     const std::uint32_t id = event->clientId;
     if ((id & ReplayTransport::kLiveClientBit) != 0)
       return damaged(fmt::format("client id {} before tick {} is out of range", id, t.tick()));
-    if (event->kind == net::NetEvent::Kind::kJoin && !recordedClients_.insert(id).second)
-      return damaged(fmt::format("client {} joins twice before tick {}", id, t.tick()));
+    if (event->kind == net::NetEvent::Kind::kJoin) {
+      if (!recordedClients_.insert(id).second)
+        return damaged(fmt::format("client {} joins twice before tick {}", id, t.tick()));
+      if (std::string why = tooManyClients(id); !why.empty()) return refused(t.tick(), std::move(why));
+    }
     if (event->kind == net::NetEvent::Kind::kLeave) recordedClients_.erase(id);
     switch (event->kind) {
       case net::NetEvent::Kind::kJoin:

@@ -28,6 +28,9 @@ struct ReplayOptions {
   // and a slowed playback stays smooth. Snapshots never change the world.
   bool snapshotEveryTick = false;
   double clientKbps = 256.0;  // --serve: each watcher's snapshot byte budget (steerd --client-kbps)
+  // --max-clients: recorded clients connected at once (each costs the replay memory). A recording
+  // that has more, or more than its own header's max_clients, is refused at that tick.
+  std::size_t maxClients = 256;
 };
 
 struct ReplayResult {
@@ -36,6 +39,7 @@ struct ReplayResult {
     kDiffers,     // a tick's state differs from the recording's
     kDamaged,     // the file fails its checks at some frame
     kUnreadable,  // not a recording, another version, or its scenario does not load
+    kRefused,     // asks for more than a replay allows (clients at once): said at its tick
   };
   Outcome outcome = Outcome::kUnreadable;
   std::uint64_t ticks = 0;          // ticks replayed and found equal
@@ -44,7 +48,10 @@ struct ReplayResult {
   std::uint64_t joins = 0, leaves = 0, inputs = 0, controls = 0;  // events replayed, by kind
   std::vector<std::string> details;                               // what differs, or why it could not go on
   std::string summary;                                            // one line
-  int exitCode() const { return outcome == Outcome::kEqual ? 0 : outcome == Outcome::kUnreadable ? 2 : 1; }
+  int exitCode() const {
+    if (outcome == Outcome::kEqual) return 0;
+    return outcome == Outcome::kUnreadable || outcome == Outcome::kRefused ? 2 : 1;
+  }
 };
 
 // The session's network, played back: each tick's recorded events go in (`next`), and what the
@@ -110,6 +117,9 @@ class Replayer final : public net::TickObserver {
   explicit Replayer(net::SessionTransport* live) : transport_(live) {}
   bool finish(ReplayResult::Outcome outcome, std::string summary);
   bool damaged(std::string what);
+  bool refused(std::uint64_t tick, std::string what);
+  // A recorded join that would make more clients at once than the replay admits: why, else empty.
+  std::string tooManyClients(std::uint32_t id) const;
   void afterStep(const World& world, const std::vector<net::NetEvent>& events) override;
   std::unique_ptr<RecordingReader> reader_;
   Header header_;
@@ -124,6 +134,9 @@ class Replayer final : public net::TickObserver {
   const Tick* checking_ = nullptr;        // the recorded tick the step in progress is checked against
   std::vector<std::string> differences_;  // what differs, found in afterStep
   std::unordered_set<std::uint32_t> recordedClients_;  // joined and not left
+  std::string path_;
+  std::size_t maxClients_ = 0;          // --max-clients
+  std::uint64_t headerMaxClients_ = 0;  // the recording server's (0: not stated)
   bool done_ = false;
   std::chrono::steady_clock::time_point started_;
 };

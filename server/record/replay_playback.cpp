@@ -11,15 +11,18 @@ namespace steerd::record {
 
 namespace {
 
-// The recording's last tick: one pass over its frames (their checks too), up to its end or the
-// first frame that fails them.
+// The recording's last tick: one pass over its frames (their checks too), up to its end, the
+// first frame that fails them, or the first tick out of sequence (where the replay stops too; a
+// hostile tick number would stretch the timeline to it).
 std::uint64_t lastTickOf(const std::string& path, std::uint64_t firstTick) {
   std::string error;
   auto reader = RecordingReader::open(path, error);
   std::uint64_t last = firstTick;
   Frame frame;
   while (reader && reader->next(frame) == RecordingReader::Status::kFrame) {
-    if (frame.has_tick()) last = std::max<std::uint64_t>(last, frame.tick().tick());
+    if (!frame.has_tick()) continue;
+    if (frame.tick().tick() != last + 1) break;
+    last = frame.tick().tick();
   }
   return last;
 }

@@ -50,6 +50,13 @@ void SessionRecorder::afterStep(const World& world, const std::vector<net::NetEv
     writer_.reset();
     return;
   }
+  if (reloads_.size() > static_cast<std::size_t>(kMaxReloadsPerTick)) {
+    error_ = fmt::format("{} reloads before tick {}, more than a recording holds ({})", reloads_.size(),
+                         world.tick(), kMaxReloadsPerTick);
+    spdlog::error("recording stopped after {} ticks: {}; the server plays on", ticks_, error_);
+    writer_.reset();
+    return;
+  }
   for (std::string& text : reloads_) t.add_reload_text(std::move(text));
   reloads_.clear();
   const StateDigest d = world.stateDigest(kDigestBlocks);

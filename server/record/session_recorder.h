@@ -28,7 +28,9 @@ class SessionRecorder final : public net::TickObserver {
 
   void afterStep(const World& world, const std::vector<net::NetEvent>& events) override;
   // The scenario file's text, reloaded (archetypes) between ticks: kept in the next tick's frame.
-  void reloaded(std::string text) { reloads_.push_back(std::move(text)); }
+  void reloaded(std::string text) {
+    if (!failed()) reloads_.push_back(std::move(text));
+  }
   // Writes the End frame and closes the file; false (error() says why) when the recording failed.
   bool finish();
 
