@@ -1,6 +1,8 @@
 #include "nav/navmesh_cache.h"
 
 #include <array>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -48,23 +50,70 @@ std::optional<std::vector<unsigned char>> readRegularFile(const std::string& pat
   return bytes;
 }
 
+std::string keyFilePath(const std::string& dir) {
+  return (std::filesystem::path(dir) / kKeyFileName).string();
+}
+
+// The key file's bytes, when it is this user's own regular file that nobody else may read or
+// write: whoever reads it can seal cache files this server hands to Detour, and whoever writes it
+// can make the server trust theirs. Nothing, with `why` empty, when there is none; nothing, with
+// `why` saying what is wrong and what to do, when it is not such a file.
+std::optional<std::vector<unsigned char>> readKeyFile(const std::string& path, std::string& why) {
+  // O_NOFOLLOW: a link is not the install's own file; O_NONBLOCK: a FIFO does not hang the open.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::nullopt;
+    why = path +
+          (errno == ELOOP ? std::string(": a symbolic link, not a regular file")
+                          : ": cannot open: " + std::string(std::strerror(errno))) +
+          "; remove it (a new key is made on the next store)";
+    return std::nullopt;
+  }
+  struct stat st {};
+  std::vector<unsigned char> bytes(crypto_auth_KEYBYTES + 1);
+  ssize_t got = -1;
+  if (::fstat(fd, &st) != 0) {
+    why = path + ": cannot stat: " + std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    why = path + ": not a regular file; remove it (a new key is made on the next store)";
+  } else if (st.st_uid != ::geteuid()) {
+    why = path + ": owned by uid " + std::to_string(st.st_uid) + ", not this user (uid " +
+          std::to_string(::geteuid()) + "); remove it (a new key is made on the next store) or chown it";
+  } else if ((st.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    why = path + ": mode " + mode +
+          " lets group or others at the navmesh cache key (who reads it can seal cache files this "
+          "server trusts); chmod 600 " +
+          path;
+  } else {
+    got = ::read(fd, bytes.data(), bytes.size());
+    if (got < 0) why = path + ": cannot read: " + std::strerror(errno);
+  }
+  ::close(fd);
+  if (got < 0) return std::nullopt;
+  bytes.resize(static_cast<std::size_t>(got));
+  return bytes;
+}
+
 // The install's cache key (`dir`/navmesh-cache.key, 32 random bytes, owner-only), made when
 // `create` and missing. Files are sealed with it: a cache copied from elsewhere, or edited and
 // re-sealed without the key, is never passed to Detour.
 std::optional<CacheKey> cacheKey(const std::string& dir, bool create, std::string& why) {
-  const std::string path = (std::filesystem::path(dir) / kKeyFileName).string();
+  const std::string path = keyFilePath(dir);
   std::string readWhy;
-  if (auto bytes = readRegularFile(path, 64, readWhy)) {
+  if (auto bytes = readKeyFile(path, readWhy)) {
     CacheKey key{};
     if (bytes->size() != key.size()) {
-      why = path + ": not a cache key";
+      why = path + ": not a cache key (" + std::to_string(key.size()) +
+            " bytes); remove it (a new key is made on the next store)";
       return std::nullopt;
     }
     std::copy(bytes->begin(), bytes->end(), key.begin());
     return key;
   }
   if (!readWhy.empty() || !create) {
-    why = readWhy.empty() ? path + ": no cache key" : path + ": " + readWhy;
+    why = readWhy.empty() ? path + ": no cache key" : readWhy;
     return std::nullopt;
   }
   if (sodium_init() < 0) {
@@ -121,6 +170,13 @@ class Reader {
 
 }  // namespace
 
+std::string cacheKeyProblem(const std::string& dir) {
+  std::string why;
+  if (cacheKey(dir, false, why)) return {};
+  std::error_code ec;
+  return std::filesystem::exists(std::filesystem::symlink_status(keyFilePath(dir), ec)) ? why : std::string{};
+}
+
 std::string cacheFilePath(const std::string& dir, std::uint64_t key) {
   char name[64];
   std::snprintf(name, sizeof name, "navmesh-%016llx.bin", static_cast<unsigned long long>(key));
@@ -157,6 +213,13 @@ std::optional<NavMeshTiles> loadCachedTiles(const std::string& dir, std::uint64_
   if (!r.get(t.origin) || !r.get(t.tileWidth) || !r.get(t.tilesX) || !r.get(t.tilesY) ||
       !r.get(t.maxPolysPerTile) || !r.get(count))
     return damaged("truncated header");
+  // The grid as a build makes it (Detour allocates the whole grid up front and packs tile and
+  // polygon indices into 22 bits), before anything is sized from it.
+  if (t.tilesX < 1 || t.tilesY < 1 ||
+      static_cast<double>(t.tilesX) * static_cast<double>(t.tilesY) > kMaxNavTiles || t.maxPolysPerTile < 1 ||
+      t.maxPolysPerTile > (1 << 16) || !(t.tileWidth > 0.0f) || !std::isfinite(t.tileWidth) ||
+      !std::isfinite(t.origin[0]) || !std::isfinite(t.origin[1]) || !std::isfinite(t.origin[2]))
+    return damaged("a tile grid no build makes");
   if (static_cast<std::uint64_t>(count) >
       static_cast<std::uint64_t>(t.tilesX) * static_cast<std::uint64_t>(t.tilesY))
     return damaged("more tiles than its grid");
@@ -165,6 +228,8 @@ std::optional<NavMeshTiles> loadCachedTiles(const std::string& dir, std::uint64_
     std::uint32_t size = 0;
     if (!r.get(tile.x) || !r.get(tile.y) || !r.get(size) || !r.take(size, tile.data))
       return damaged("truncated tile");
+    if (tile.x < 0 || tile.x >= t.tilesX || tile.y < 0 || tile.y >= t.tilesY)
+      return damaged("a tile outside its grid");
     t.tiles.push_back(std::move(tile));
   }
   if (!r.atEnd()) return damaged("trailing bytes");

@@ -782,6 +782,7 @@ ScenarioLoad loadScenarioProto(pb::Scenario scenario, const std::string& display
   std::vector<nav::NavMesh::Edge> outline;
   if (scenario.has_navmesh()) {
     NavLoad nav = loadNavMesh(scenario, options.navCacheDir, level.mesh.get());
+    if (!nav.warning.empty()) result.warnings.push_back(displayName + ": " + nav.warning);
     if (!nav.error.empty()) {
       result.errors.push_back(displayName + ": navmesh: " + nav.error);
       return result;

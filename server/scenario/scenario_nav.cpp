@@ -136,7 +136,7 @@ nav::NavInput navInputOf(const pb::Scenario& s, const nav::TriangleMesh* levelMe
 
 namespace {
 
-NavLoad loadNavInput(const nav::NavInput& in, const std::string& cacheDir);
+NavLoad loadNavInput(const nav::NavInput& in, std::string cacheDir);
 
 }  // namespace
 
@@ -168,8 +168,14 @@ NavLoad loadNavMesh(const pb::Scenario& s, const std::string& cacheDir, const na
 
 namespace {
 
-NavLoad loadNavInput(const nav::NavInput& in, const std::string& cacheDir) {
+NavLoad loadNavInput(const nav::NavInput& in, std::string cacheDir) {
   NavLoad out;
+  if (!cacheDir.empty()) {
+    if (const std::string problem = nav::cacheKeyProblem(cacheDir); !problem.empty()) {
+      out.warning = "the navmesh cache " + cacheDir + " is not used: " + problem;
+      cacheDir.clear();
+    }
+  }
   std::vector<float> costs;
   for (const auto& a : in.areas) costs.push_back(a.cost);
   const std::uint64_t key = nav::navInputKey(in);

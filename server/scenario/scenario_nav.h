@@ -28,6 +28,9 @@ struct NavLoad {
   std::shared_ptr<const nav::NavMesh> mesh;
   std::string error;  // empty on success
   std::string note;   // "built in 120 ms (16 tiles, 3,512 polygons)" or "from cache FILE"
+  // What the operator has to fix for the cache to be used (its key file open to others): the
+  // mesh is built and not stored.
+  std::string warning;
   // A mesh level's walkable outline (the same ground, not shrunk by the agent radius): the walls
   // bodies keep within, ground on each edge's left.
   std::vector<nav::NavMesh::Edge> outline;

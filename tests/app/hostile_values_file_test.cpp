@@ -3,7 +3,11 @@
 // now an error naming the field, the limit and the file's figure, before anything is built.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 
 #include "scenario_text.h"
 
@@ -39,6 +43,51 @@ TEST(HostileValuesFile, ANavmeshOverTwentyKilometresIsRefusedWithItsFigures) {
   for (const auto& e : r.errors)
     said = said || (e.find("cells, over the limit of 50000000") != std::string::npos);
   EXPECT_TRUE(said) << r.errors[0];
+}
+
+// Issue 38: inside the cell and tile bounds, a 20 km world at 2.8 m cells (and tiles of 512 m)
+// kept --check-scenario busy for 43 s. Its build is estimated first and refused with the figure.
+TEST(HostileValuesFile, ANavmeshEstimatedPastItsTimeLimitIsRefusedQuicklyWithTheFigure) {
+  const std::string text = replacedIn(replacedIn(kGood, "max { x: 100 y: 100 }", "max { x: 20000 y: 19000 }"),
+                                      "spawns {", "navmesh { cell_size: 2.8 tile_size: 512 }\nspawns {");
+  const auto t0 = std::chrono::steady_clock::now();
+  const ScenarioLoad r = loadScenarioText(text, "t.txtpb", {1, 1, 0}, false);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 1.0);
+  ASSERT_EQ(r.errors.size(), 1u) << r.errors[0];
+  EXPECT_NE(r.errors[0].find("t.txtpb: navmesh: the build is estimated at "), std::string::npos)
+      << r.errors[0];
+  EXPECT_NE(r.errors[0].find(" s (20000 x 19000 m at cell_size 2.80: "), std::string::npos) << r.errors[0];
+  EXPECT_NE(r.errors[0].find("over the limit of 10 s: raise cell_size"), std::string::npos) << r.errors[0];
+}
+
+// Issue 38: the navmesh cache's key seals what reaches Detour; a key file others may read is said
+// (naming it, with the chmod that fixes it), and the cache is neither read nor written meanwhile.
+TEST(HostileValuesFile, ANavmeshCacheKeyOthersMayReadIsAWarningAndTheCacheIsLeftAlone) {
+  namespace fs = std::filesystem;
+  const std::string dir =
+      (fs::temp_directory_path() / ("steerd-keymode-" + std::to_string(::getpid()))).string();
+  fs::remove_all(dir);
+  const std::string text = replacedIn(kGood, "spawns {", "navmesh { cell_size: 0.5 }\nspawns {");
+  ScenarioLoad r = loadScenarioText(text, "t.txtpb", {1, 1, 0, dir}, false);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+  EXPECT_NE(r.summary.find("cached as"), std::string::npos) << r.summary;
+  const std::string key = dir + "/navmesh-cache.key";
+  fs::permissions(key, fs::perms::group_read | fs::perms::others_read, fs::perm_options::add);  // 0644
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+
+  r = loadScenarioText(text, "t.txtpb", {1, 1, 0, dir}, false);
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find(key + ": mode 0644"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("chmod 600 " + key), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.summary.find("navmesh built in"), std::string::npos) << r.summary;  // not from the cache
+  std::size_t after = 0;
+  for (const auto& e : fs::directory_iterator(dir)) after += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(after, files);
+  fs::remove_all(dir);
 }
 
 // Found by the scenario fuzzer: a world 7.8e14 m tall has about 1.2e19 navmesh cells, and the

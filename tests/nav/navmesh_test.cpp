@@ -4,6 +4,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nav/navmesh.h"
 #include "nav/navmesh_cache.h"
@@ -241,10 +245,28 @@ TEST(NavmeshCache, HostileFilesAreMissesNotCrashes) {
   EXPECT_FALSE(loadCachedTiles(dir, key, why));
   EXPECT_NE(why.find("not sealed"), std::string::npos) << why;
 
+  // Sealed with the install's key but with a grid no build makes (Detour would allocate the whole
+  // grid before the tile checks), or a tile outside its grid: damage, never handed to Detour.
+  for (const auto& change : std::vector<std::function<void(NavMeshTiles&)>>{
+           [](NavMeshTiles& t) { t.tilesX = 1 << 20; },
+           [](NavMeshTiles& t) { t.tilesY = -3; },
+           [](NavMeshTiles& t) { t.maxPolysPerTile = 1 << 30; },
+           [](NavMeshTiles& t) { t.tileWidth = std::nanf(""); },
+           [](NavMeshTiles& t) { t.tiles[0].x = t.tilesX; },
+       }) {
+    NavMeshTiles odd = built.tiles;
+    change(odd);
+    ASSERT_EQ(storeCachedTiles(dir, key, odd), "");
+    EXPECT_FALSE(loadCachedTiles(dir, key, why));
+    EXPECT_TRUE(why.find("a tile grid no build makes") != std::string::npos ||
+                why.find("a tile outside its grid") != std::string::npos)
+        << why;
+  }
+
   // A key file that is not one: a miss.
   std::filesystem::remove(path);
   ASSERT_EQ(storeCachedTiles(dir, key, built.tiles), "");
-  { std::ofstream(dir + "/navmesh-cache.key", std::ios::trunc) << "short"; }
+  { std::ofstream(dir + "/navmesh-cache.key", std::ios::trunc) << "short"; }  // keeps its mode 0600
   EXPECT_FALSE(loadCachedTiles(dir, key, why));
   EXPECT_NE(why.find("not a cache key"), std::string::npos) << why;
 
@@ -263,6 +285,63 @@ TEST(NavmeshCache, HostileFilesAreMissesNotCrashes) {
   EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(other);
+}
+
+// Issue 38: the install's key seals cache files that reach Detour, so only this user's own regular
+// file that nobody else may read or write is used. Anything else is said, naming the file and what
+// to do, and neither loads nor stores use the cache.
+TEST(NavmeshCache, AKeyFileOthersCouldReadOrReplaceIsRefusedWithWhatToDo) {
+  namespace fs = std::filesystem;
+  const NavInput in = fieldWithGap();
+  const NavBuildResult built = buildNavMeshTiles(in);
+  ASSERT_EQ(built.error, "");
+  const std::string dir =
+      (fs::temp_directory_path() / ("steerd-navcache-k-" + std::to_string(::getpid()))).string();
+  fs::remove_all(dir);
+  const std::uint64_t key = navInputKey(in);
+  const std::string keyFile = dir + "/navmesh-cache.key";
+  std::string why;
+  EXPECT_EQ(cacheKeyProblem(dir), "");  // none made yet: the first store makes it
+  ASSERT_EQ(storeCachedTiles(dir, key, built.tiles), "");
+  EXPECT_EQ(fs::status(keyFile).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(cacheKeyProblem(dir), "");
+  ASSERT_TRUE(loadCachedTiles(dir, key, why)) << why;
+
+  // Mode 0644: the file named, its mode, and the command that fixes it.
+  fs::permissions(keyFile, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                               fs::perms::others_read);
+  const std::string problem = cacheKeyProblem(dir);
+  EXPECT_NE(problem.find(keyFile + ": mode 0644"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("chmod 600 " + keyFile), std::string::npos) << problem;
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  EXPECT_NE(why.find("chmod 600"), std::string::npos) << why;
+  EXPECT_NE(storeCachedTiles(dir, key, built.tiles).find("chmod 600"), std::string::npos);
+  // Group-writable only is refused too; 0600 again is used again.
+  fs::permissions(keyFile, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_write);
+  EXPECT_NE(cacheKeyProblem(dir).find("mode 0620"), std::string::npos) << cacheKeyProblem(dir);
+  fs::permissions(keyFile, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(cacheKeyProblem(dir), "");
+  EXPECT_TRUE(loadCachedTiles(dir, key, why)) << why;
+
+  // A link to a key, even a good one: not the install's own file.
+  fs::rename(keyFile, dir + "/real.key");
+  fs::create_symlink(dir + "/real.key", keyFile);
+  EXPECT_NE(cacheKeyProblem(dir).find("symbolic link"), std::string::npos) << cacheKeyProblem(dir);
+  EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  fs::remove(keyFile);
+  // A FIFO where the key goes: refused at once, not waited on.
+  ASSERT_EQ(::mkfifo(keyFile.c_str(), 0600), 0);
+  EXPECT_NE(cacheKeyProblem(dir).find("not a regular file"), std::string::npos) << cacheKeyProblem(dir);
+  fs::remove(keyFile);
+  // Another user's key (only root can make one to try).
+  if (::geteuid() == 0) {
+    fs::rename(dir + "/real.key", keyFile);
+    ASSERT_EQ(::chown(keyFile.c_str(), 65534, 65534), 0);
+    EXPECT_NE(cacheKeyProblem(dir).find("owned by uid 65534"), std::string::npos) << cacheKeyProblem(dir);
+    EXPECT_FALSE(loadCachedTiles(dir, key, why));
+  }
+  fs::remove_all(dir);
 }
 
 TEST(PathPlanner, ServesABudgetPerCallInRequestOrder) {
