@@ -528,8 +528,9 @@ TEST(MovementWorkedExample, TheCodeGivesTheEquationsBits) {
       const PlayerState pushed = resolveContacts({next.position, next.velocity}, kLimits.r, code);
       EXPECT_TRUE(sameBits(row.pushed, pushed.position));
       EXPECT_TRUE(sameBits(row.slid, pushed.velocity));
-      EXPECT_EQ(row.blocked, moveBlocked(body.position, pushed.position, kLimits.r, code) &&
-                                 isClear(body.position, kLimits.r, code));
+      // No substep here takes the centre through a shape, so only the end's overlap decides.
+      EXPECT_EQ(row.blocked,
+                !isClear(pushed.position, kLimits.r, code) && isClear(body.position, kLimits.r, code));
       // A step of one substep's length is one substep (h / 0.05 and 8 h / 0.25 are below 1).
       const PlayerState one = stepPlayer({body.position, body.velocity}, {move, r.h}, bodyLimits(), code);
       EXPECT_TRUE(sameBits(row.end.p, one.position) && sameBits(row.end.v, one.velocity));
