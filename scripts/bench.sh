@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record|levels] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record|levels|capi] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -34,6 +34,10 @@
 #   levels the sample levels (scenarios/levels/, docs/LEVELS.md): load and navmesh build time, cold
 #          and from the cache, navmesh size, then the tick and goals a second of 1,000 and 4,000
 #          walkers on each (steerd --level, 900 ticks, 2 threads; LEVEL_AGENTS overrides "1000 4000")
+#   capi   bench/client_frame: what a game's frame costs the client library, N clients (CAPI_CLIENTS,
+#          default 200) against a live steerd (default scenario, no player bodies), each updated and
+#          its entities read 60 times a second for 5 s, through the C API (libsteerd-client) and
+#          through the C++ Client: microseconds per client-frame, and the ratio
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -44,24 +48,56 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths | control | churn | players | record | levels) ;;
+  all | micro | tick | net | crowd | paths | control | churn | players | record | levels | capi) ;;
   -h | --help)
-    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record|levels] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|churn|players|record|levels|capi] [flags...]" >&2
     exit 2
     ;;
 esac
 
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
-cmake --build --preset release --target steerd bench_steering bench_tick snapshot_bytes snapshot_build crowd_crossing command_throughput churn player_motion recording -j"$(nproc)"
+cmake --build --preset release --target steerd bench_steering bench_tick snapshot_bytes snapshot_build crowd_crossing command_throughput churn player_motion recording \
+  steerd_client_c client_frame_capi client_frame_cpp -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
 min_time=${STEERD_BENCH_MIN_TIME:-0.05}
+
+if [ "$mode" = capi ]; then
+  n=${CAPI_CLIENTS:-200}
+  # A fresh server for each run (a run's clients leave by timing out), C++ and C API in turn,
+  # three rounds: the median of each.
+  lines=()
+  for round in 1 2 3; do
+    for kind in cpp capi; do
+      port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+      build/release/server/app/steerd --bind 127.0.0.1 --port "$port" --metrics-port 0 --threads 1 \
+        --status-interval 0 --max-clients "$((n + 8))" --max-clients-per-address 0 >/dev/null 2>&1 &
+      server=$!
+      sleep 1
+      line=$("$out/client_frame_$kind" "127.0.0.1:$port" "$n" 5) || true
+      kill "$server" 2>/dev/null
+      wait "$server" 2>/dev/null || true
+      echo "round $round: $line"
+      lines+=("$line")
+    done
+  done
+  python3 - "${lines[@]}" <<'PY'
+import re, statistics, sys
+us = {"C++": [], "C API": []}
+for line in sys.argv[1:]:
+    m = re.match(r"(C\+\+|C API): .* ([0-9.]+) us a client-frame", line)
+    if m: us[m.group(1)].append(float(m.group(2)))
+cpp, capi = statistics.median(us["C++"]), statistics.median(us["C API"])
+print(f"median us a client-frame: C++ {cpp:.2f}, C API {capi:.2f}; C API / C++ {capi / cpp:.2f}x")
+PY
+  exit 0
+fi
 
 if [ "$mode" = levels ]; then
   python3 - build/release/server/app/steerd scenarios/levels "${LEVEL_AGENTS:-1000 4000}" <<'PY'
