@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "proto/scenario.pb.h"
@@ -16,6 +17,7 @@
 #include "scenario/default_scenario.h"
 #include "scenario/scenario_brains.h"
 #include "scenario/scenario_check.h"
+#include "scenario/scenario_enums.h"
 #include "scenario/scenario_hints.h"
 #include "scenario/scenario_nav.h"
 #include "scenario/scenario_tile.h"
@@ -56,6 +58,13 @@ bool inside(const pb::Bounds& b, const pb::Vec2& p) {
 std::string archetypeField(int i, const pb::Archetype& a) {
   return "archetypes[" + std::to_string(i) + "] (" + quoted(a.name()) + ")";
 }
+
+// The file's kinds are scenario.proto's BehaviourKind values after BEHAVIOUR_UNSPECIFIED (1 to
+// BehaviourKind_MAX, in the table's order; tests/world/behaviour_table_test.cpp checks the names).
+// A kind appended to the proto with no row in kBehaviourTable fails here.
+static_assert(pb::BEHAVIOUR_UNSPECIFIED == 0 && pb::BehaviourKind_MIN == 0 &&
+                  kBehaviourTable.size() == static_cast<std::size_t>(pb::BehaviourKind_MAX),
+              "every scenario.proto BehaviourKind has a row in kBehaviourTable (world/behaviour_table.h)");
 
 // The table's row for a file's kind (null for BEHAVIOUR_UNSPECIFIED or a number no row has).
 const BehaviourRow* rowOf(pb::BehaviourKind k) { return behaviourRowNamed(pb::BehaviourKind_Name(k)); }
@@ -477,26 +486,43 @@ void validate(const pb::Scenario& s, Checker& c) {
 
 float orDefault(float v, float fallback) { return v > 0.0f ? v : fallback; }
 
-BehaviourKind kindOf(pb::BehaviourKind k) {
-  const BehaviourRow* row = rowOf(k);
-  return row != nullptr ? row->kind : BehaviourKind::kWander;  // unreachable: validated
+// The builder's enums from the file's. Every number reaching them was checked (checkEnumValues,
+// and validate's "kind: missing"), so one that no case names is a bug in that check: it throws,
+// and never becomes some other value. A value appended to a proto enum fails the static_assert
+// beside its function until the function maps it.
+[[noreturn]] void unchecked(const char* what, int number) {
+  throw std::logic_error(std::string("scenario builder: ") + what + " " + std::to_string(number) +
+                         " was not refused by the check");
 }
 
+BehaviourKind kindOf(pb::BehaviourKind k) {
+  const BehaviourRow* row = rowOf(k);  // every kind has a row (behaviour_table.h's static_assert)
+  if (row == nullptr) unchecked("BehaviourKind", k);
+  return row->kind;
+}
+
+static_assert(pb::TargetKind_MAX == pb::FETCH_ORDER, "targetOf maps every TargetKind");
 TargetKind targetOf(pb::TargetKind t) {
   switch (t) {
+    case pb::NEAREST:
+      return TargetKind::kNearest;
     case pb::GROUP_LEADER:
       return TargetKind::kGroupLeader;
     case pb::GROUP_CENTROID:
       return TargetKind::kGroupCentroid;
     case pb::FETCH_ORDER:
       return TargetKind::kFetchOrder;
-    default:
-      return TargetKind::kNearest;
+    default:  // proto's sentinels, and numbers the check refused
+      unchecked("TargetKind", t);
   }
 }
 
+static_assert(pb::Combiner_MAX == pb::PRIORITY_GROUPS, "combinerOf maps every Combiner");
 CombinerKind combinerOf(pb::Combiner c) {
   switch (c) {
+    case pb::COMBINER_UNSPECIFIED:
+    case pb::WEIGHTED_TRUNCATED_RUNNING_SUM:
+      return CombinerKind::kWeightedTruncatedRunningSum;
     case pb::WEIGHTED_BLEND:
       return CombinerKind::kWeightedBlend;
     case pb::PRIORITY:
@@ -506,7 +532,35 @@ CombinerKind combinerOf(pb::Combiner c) {
     case pb::PRIORITY_GROUPS:
       return CombinerKind::kPriorityGroups;
     default:
-      return CombinerKind::kWeightedTruncatedRunningSum;
+      unchecked("Combiner", c);
+  }
+}
+
+static_assert(pb::Deceleration_MAX == pb::DECELERATION_FAST, "decelerationOf maps every Deceleration");
+float decelerationOf(pb::Deceleration d) {  // Buckland's: seconds to cover the distance
+  switch (d) {
+    case pb::DECELERATION_NORMAL:
+      return 2.0f;
+    case pb::DECELERATION_SLOW:
+      return 3.0f;
+    case pb::DECELERATION_FAST:
+      return 1.0f;
+    default:
+      unchecked("Deceleration", d);
+  }
+}
+
+static_assert(pb::Side_MAX == pb::RIGHT, "keepToOf maps every Side");
+steer::KeepTo keepToOf(pb::Side side) {
+  switch (side) {
+    case pb::SIDE_UNSPECIFIED:
+      return steer::KeepTo::kEither;
+    case pb::LEFT:
+      return steer::KeepTo::kLeft;
+    case pb::RIGHT:
+      return steer::KeepTo::kRight;
+    default:
+      unchecked("Side", side);
   }
 }
 
@@ -534,9 +588,7 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   if (pointOrAgent(beh)) {
     spec.atPoint = !beh.waypoint().empty();
     if (spec.atPoint) spec.point = names.waypoints.at(beh.waypoint());
-    spec.deceleration = beh.deceleration() == pb::DECELERATION_SLOW   ? 3.0f
-                        : beh.deceleration() == pb::DECELERATION_FAST ? 1.0f
-                                                                      : 2.0f;
+    spec.deceleration = decelerationOf(beh.deceleration());
     spec.slowRadius = beh.slow_radius();
     if (beh.target_radius() > 0.0f) spec.targetRadius = beh.target_radius();
   }
@@ -545,9 +597,7 @@ BehaviourSpec specOf(const pb::Behaviour& beh, const Names& names) {
   if (beh.ray_length() > 0.0f) spec.rayLength = beh.ray_length();
   if (beh.time_horizon() > 0.0f) spec.timeHorizon = beh.time_horizon();
   spec.lookAhead = beh.look_ahead();
-  spec.keepTo = beh.keep_to() == pb::LEFT    ? steer::KeepTo::kLeft
-                : beh.keep_to() == pb::RIGHT ? steer::KeepTo::kRight
-                                             : steer::KeepTo::kEither;
+  spec.keepTo = keepToOf(beh.keep_to());
   if (beh.danger_tolerance() > 0.0f) spec.dangerTolerance = beh.danger_tolerance();
   spec.contextArgmax = beh.context_chooser() == pb::CONTEXT_ARGMAX;
   spec.contextDotDanger = beh.context_danger() == pb::DANGER_DOT;
@@ -733,9 +783,15 @@ std::unique_ptr<World> build(const pb::Scenario& s, const Names& names, std::vec
 namespace {
 
 // Everything after the parse: the level, the checks, the navmesh, the world.
+// `where`: the text parser's field locations, for errors with the file's line:col (none for a
+// generated scenario).
 ScenarioLoad loadScenarioProto(pb::Scenario scenario, const std::string& displayName,
-                               const std::string& baseDir, const ScenarioOptions& options, bool buildWorld) {
+                               const std::string& baseDir, const ScenarioOptions& options, bool buildWorld,
+                               const google::protobuf::TextFormat::ParseInfoTree* where = nullptr) {
   ScenarioLoad result;
+  // Numbers no enum value names (`kind: 99` parses: proto3's enums are open) are refused first:
+  // everything after reads the enums as their values.
+  if (checkEnumValues(scenario, displayName, where, result.errors) > 0) return result;
   LevelData level;
   if (!applyLevel(scenario, baseDir, level, result.errors)) return result;
   result.warnings = level.warnings;
@@ -818,6 +874,8 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
   ParseErrors parseErrors(displayName, result.errors);
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&parseErrors);
+  google::protobuf::TextFormat::ParseInfoTree where;
+  parser.WriteLocationsTo(&where);
   if (!parser.ParseFromString(text, &scenario)) {
     // The parser finds a missing '}' only at the end of the file: say where the block opened.
     for (const scenario_hints::Position& at : scenario_hints::unclosedBraces(text)) {
@@ -827,7 +885,7 @@ ScenarioLoad loadScenarioText(const std::string& text, const std::string& displa
     if (result.errors.empty()) result.errors.push_back(displayName + ": not a valid scenario");
     return result;
   }
-  return loadScenarioProto(std::move(scenario), displayName, baseDir, options, buildWorld);
+  return loadScenarioProto(std::move(scenario), displayName, baseDir, options, buildWorld, &where);
 }
 
 LevelRunOptions levelRunOptionsOf(const ScenarioOptions& o) {

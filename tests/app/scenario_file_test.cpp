@@ -155,6 +155,62 @@ TEST(ScenarioFile, UnknownBehaviourKindIsASyntaxErrorWithItsPlace) {
   expectError(replaced("kind: OBSTACLE_AVOIDANCE", "kind: OBSTACLE_AVOIDANCEE"), "t.txtpb:");
 }
 
+// proto3's enums are open: the text parser takes `kind: 99` (any number) where it would refuse
+// `kind: WANDERR`. A number no value names is refused too, with the field's line:col, and never
+// runs as some other value (a kind of 99 used to become WANDER).
+TEST(ScenarioFile, EnumNumbersNoValueNamesAreRefusedWithTheirPlace) {
+  const auto onlyError = [](const std::string& text) {
+    const ScenarioLoad r = load(text);
+    EXPECT_EQ(r.world, nullptr);
+    EXPECT_EQ(r.errors.size(), 1u);
+    return r.errors.empty() ? std::string("(no error)") : r.errors[0];
+  };
+  // Line 12, "  behaviours { kind: OBSTACLE_AVOIDANCE weight: 4 }": `kind` at column 16.
+  std::string e = onlyError(replaced("kind: OBSTACLE_AVOIDANCE", "kind: 99"));
+  EXPECT_EQ(e.rfind("t.txtpb:12:16: archetypes[0].behaviours[0].kind: 99 is no BehaviourKind (one of "
+                    "BEHAVIOUR_UNSPECIFIED, WANDER, SEPARATION, ",
+                    0),
+            0u)
+      << e;
+  EXPECT_NE(e.find("LOOK_WHERE_GOING)"), std::string::npos) << e;
+  // Line 16, "  name: \"chaser\" combiner: 17".
+  e = onlyError(replaced("name: \"chaser\"", "name: \"chaser\" combiner: 17"));
+  EXPECT_EQ(
+      e.rfind("t.txtpb:16:18: archetypes[1].combiner: 17 is no Combiner (one of COMBINER_UNSPECIFIED, ", 0),
+      0u)
+      << e;
+  // Line 18, the chaser's PURSUE_NEAREST, a negative number.
+  e = onlyError(replaced("range: 40 }", "range: 40 target: -3 }"));
+  EXPECT_EQ(e.rfind("t.txtpb:18:74: archetypes[1].behaviours[0].target: -3 is no TargetKind (one of NEAREST, "
+                    "GROUP_LEADER, GROUP_CENTROID, FETCH_ORDER)",
+                    0),
+            0u)
+      << e;
+  // Deeper (a brain state's behaviour), and every one in the file, not only the first.
+  const std::string deep = replaced("kind: OBSTACLE_AVOIDANCE", "kind: 27") +
+                           "brains { archetype: \"chaser\" states { name: \"s\"\n"
+                           "  behaviours { kind: ARRIVE deceleration: 5 keep_to: 3 waypoint: \"a\" } } }\n";
+  const ScenarioLoad r = load(deep);
+  EXPECT_EQ(r.world, nullptr);
+  ASSERT_EQ(r.errors.size(), 3u) << r.errors[0];
+  EXPECT_EQ(r.errors[0].rfind("t.txtpb:12:16: archetypes[0].behaviours[0].kind: 27 is no BehaviourKind", 0),
+            0u)
+      << r.errors[0];
+  EXPECT_EQ(
+      r.errors[1].rfind("t.txtpb:23:29: brains[0].states[0].behaviours[0].deceleration: 5 is no "
+                        "Deceleration (one of DECELERATION_NORMAL, DECELERATION_SLOW, DECELERATION_FAST)",
+                        0),
+      0u)
+      << r.errors[1];
+  EXPECT_EQ(r.errors[2].rfind("t.txtpb:23:45: brains[0].states[0].behaviours[0].keep_to: 3 is no Side", 0),
+            0u)
+      << r.errors[2];
+  // A number a value names is that value.
+  const ScenarioLoad named = load(replaced("kind: OBSTACLE_AVOIDANCE", "kind: 5"));
+  ASSERT_TRUE(named.errors.empty()) << named.errors[0];
+  EXPECT_EQ(named.world->archetypes()[0].behaviours[0].kind, BehaviourKind::kObstacleAvoidance);
+}
+
 TEST(ScenarioFile, UnknownArchetypeNamesAreNamed) {
   expectError(replaced("target_archetype: \"walker\"", "target_archetype: \"walkr\""),
               "archetypes[1] (\"chaser\").behaviours[0].target_archetype: no archetype named \"walkr\"");
