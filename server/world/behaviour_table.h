@@ -6,7 +6,9 @@
 //
 // Adding a kind: its enum value and row here (in the same order), its value in
 // proto/scenario.proto's BehaviourKind (the same name as `fileName`), and its case in
-// AgentEval::evaluate. docs/ARCHITECTURE.md, "Adding a behaviour".
+// AgentEval::evaluate. docs/ARCHITECTURE.md, "Adding a behaviour". A kind with no row fails to
+// compile: the static_asserts at the end of this file (against this enum) and in scenario_file.cpp
+// (against the proto's).
 #pragma once
 
 #include <array>
@@ -162,9 +164,24 @@ constexpr bool rowsInEnumOrder() {
   }
   return true;
 }
+// Whether `V` is a value its enum names. C++ cannot list an enum's values, but GCC and Clang spell a
+// template argument that no enumerator names as a cast, "(steerd::BehaviourKind)26", and a named
+// one by its name (magic_enum's way; the static_assert below it checks that they still do).
+template <auto V>
+constexpr bool isNamedEnumerator() {
+  const std::string_view signature = __PRETTY_FUNCTION__;
+  const std::size_t at = signature.rfind("V = ");
+  return at != std::string_view::npos && signature[at + 4] != '(';
+}
+static_assert(isNamedEnumerator<BehaviourKind::kWander>() &&
+                  !isNamedEnumerator<static_cast<BehaviourKind>(255)>(),
+              "this compiler spells enum template arguments in a way isNamedEnumerator does not know");
 }  // namespace detail
 static_assert(detail::rowsInEnumOrder(), "kBehaviourTable's rows must be in BehaviourKind order");
-static_assert(kBehaviourTable.size() == static_cast<std::size_t>(BehaviourKind::kLookWhereGoing) + 1,
-              "every BehaviourKind has a row");
+// Rows are in enum order from 0, so the table covers every kind when the value after its last row
+// is no kind: a kind appended to the enum with no row fails here (scenario_file.cpp checks the
+// table against scenario.proto's BehaviourKind too).
+static_assert(!detail::isNamedEnumerator<static_cast<BehaviourKind>(kBehaviourTable.size())>(),
+              "every BehaviourKind has a row in kBehaviourTable");
 
 }  // namespace steerd
