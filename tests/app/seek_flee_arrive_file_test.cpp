@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "scenario/scenario_hints.h"
 #include "scenario_text.h"
@@ -448,16 +449,35 @@ TEST(TuningFile, TuningIsCheckedAndWarnedAboutOnOtherKinds) {
 // both choosers): on seed 001's race, every combination keeps its racers going round the track
 // (waypoints passed) and out of the obstacles. Measured, the slowest of 6 racers in 60 s: masked
 // with discs (the default) 5 waypoints, argmax 3, dot danger 3, argmax with dot danger 8.
+// Each option reaches the behaviour and changes the race: the four runs end in four different
+// worlds (with an option ignored, two of them would be the same run).
 TEST(ContextOptionsFile, EveryChooserAndDangerWriterRacesRound) {
   std::ifstream in(std::string(STEERD_SCENARIOS_DIR) + "/context-race.txtpb");
   const std::string race((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_NE(race.find("kind: CONTEXT_SEEK_WAYPOINTS"), std::string::npos);
-  for (const std::string options : {"", "context_chooser: CONTEXT_ARGMAX", "context_danger: DANGER_DOT",
-                                    "context_chooser: CONTEXT_ARGMAX context_danger: DANGER_DOT"}) {
+  struct Case {
+    std::string options;
+    bool argmax, dotDanger;
+  };
+  std::vector<std::uint64_t> ends;  // each run's final state hash
+  for (const Case& c : {Case{"", false, false}, Case{"context_chooser: CONTEXT_ARGMAX", true, false},
+                        Case{"context_danger: DANGER_DOT", false, true},
+                        Case{"context_chooser: CONTEXT_ARGMAX context_danger: DANGER_DOT", true, true}}) {
+    const std::string& options = c.options;
     ScenarioLoad r =
         load(replacedIn(race, "kind: CONTEXT_SEEK_WAYPOINTS", "kind: CONTEXT_SEEK_WAYPOINTS " + options));
     ASSERT_TRUE(r.errors.empty()) << r.errors[0];
     World& w = *r.world;
+    int racers = 0;  // behaviours of the kind, each with the options the file gave
+    for (const Archetype& arch : w.archetypes()) {
+      for (const BehaviourSpec& spec : arch.behaviours) {
+        if (spec.kind != BehaviourKind::kContextSeekWaypoints) continue;
+        ++racers;
+        EXPECT_EQ(spec.contextArgmax, c.argmax) << "'" << options << "'";
+        EXPECT_EQ(spec.contextDotDanger, c.dotDanger) << "'" << options << "'";
+      }
+    }
+    EXPECT_GT(racers, 0) << "'" << options << "'";
     const AgentColumns& a = w.agents();
     std::vector<int> last(a.size(), -1), passed(a.size(), 0);
     int inside = 0;
@@ -477,6 +497,9 @@ TEST(ContextOptionsFile, EveryChooserAndDangerWriterRacesRound) {
                          << " waypoints in 60 s";
     EXPECT_EQ(inside, 0) << "'" << options << "'";
     std::printf("context options '%s': slowest racer passed %d waypoints in 60 s\n", options.c_str(), fewest);
+    for (std::size_t k = 0; k < ends.size(); ++k)
+      EXPECT_NE(w.stateHash(), ends[k]) << "'" << options << "' ran the same race as run " << k;
+    ends.push_back(w.stateHash());
   }
 }
 

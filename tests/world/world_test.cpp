@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "load_scenario.h"
@@ -199,14 +200,23 @@ TEST(World, BodiesAreNeverLeftInsideObstacles) {
   World w(g, {walker({arriveAt({80, 50})})}, {});
   const AgentId id = w.spawn(0, {20, 50});
   MotionQualityMonitor monitor(w.config().dt);
-  for (int i = 0; i < 300; ++i) {
+  std::uint64_t contacts = 0;  // ticks on which the contact pass pushed it out (measured: 204)
+  float closest = 1e9f;        // its nearest approach to the obstacle's centre
+  // 20 s: at 2 m/s it reaches the obstacle's surface, 24.5 m off, after about 13 s.
+  for (int i = 0; i < 600; ++i) {
     w.step();
     monitor.observe(w);
+    contacts += w.lastTickCounters().obstacleContacts;
     const auto s = w.slotOf(id);
-    ASSERT_GE(std::hypot(w.agents().px[s] - 50, w.agents().py[s] - 50), 5.0f + 0.5f - 1e-3f) << "tick " << i;
+    const float d = std::hypot(w.agents().px[s] - 50, w.agents().py[s] - 50);
+    closest = std::min(closest, d);
+    ASSERT_GE(d, 5.0f + 0.5f - 1e-3f) << "tick " << i;
   }
   EXPECT_EQ(monitor.summary().insideObstacleMax, 0u);
-  EXPECT_GT(w.lastTickCounters().obstacleContacts + 1, 0u);
+  // It was the contact pass that kept it out: the walker pressed against the obstacle (touching
+  // it) and was pushed back, not steered round or stopped short.
+  EXPECT_GT(contacts, 0u);
+  EXPECT_LT(closest, 5.0f + 0.5f + 0.01f);
 }
 
 TEST(World, ABodyCreepingAlongAnObstacleTurnsBackToAGoalBehindIt) {
