@@ -10,6 +10,10 @@
 #   obj_fuzzer, gltf_fuzzer, tiled_fuzzer
 #                   level files (OBJ, glTF .gltf/.glb, Tiled .tmx/.tmj), seeded with
 #                   scenarios/levels/: RUNS / 100 each
+#   recording_fuzzer recording files through the loader and the replay (headless or served, small
+#                   worlds, 64 ticks), seeded with generated recordings: RUNS / 100
+#   config_fuzzer   --config file text through the limits, CLI11's parser and every flag's check,
+#                   seeded with generated configs: RUNS / 10
 # A crash or sanitizer report fails the script and leaves the input in build/fuzz/crash-*.
 # Usage: scripts/fuzz.sh [RUNS]                   the scaled runs above (default RUNS 200000)
 #        scripts/fuzz.sh --all RUNS [TARGET...]   every target (or those named) RUNS times each
@@ -34,9 +38,10 @@ STEERD_EXTRA_PACKAGES="${extra[*]}" scripts/deps.sh
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEERD_FUZZ=ON \
   -DSTEERD_BUILD_TESTS=OFF -DSTEERD_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER_LAUNCHER= >/dev/null
 cmake --build build/fuzz --target packet_fuzzer control_fuzzer scenario_fuzzer navcache_fuzzer obj_fuzzer gltf_fuzzer \
-  tiled_fuzzer -j "$(nproc)"
+  tiled_fuzzer recording_fuzzer config_fuzzer -j "$(nproc)"
 mkdir -p build/fuzz/corpus build/fuzz/control-corpus build/fuzz/scenario-corpus build/fuzz/navcache-corpus \
-  build/fuzz/obj-corpus build/fuzz/gltf-corpus build/fuzz/tiled-corpus
+  build/fuzz/obj-corpus build/fuzz/gltf-corpus build/fuzz/tiled-corpus build/fuzz/recording-corpus \
+  build/fuzz/config-corpus
 cp scenarios/levels/*.obj build/fuzz/obj-corpus/
 cp scenarios/levels/*.gltf build/fuzz/gltf-corpus/
 # The Tiled fuzzer's first byte picks the format: odd for XML (.tmx), even for JSON.
@@ -89,6 +94,65 @@ seeds = {
 for name, data in seeds.items():
     open(os.path.join(d, name), 'wb').write(data)
 PY
+python3 - build/fuzz/recording-corpus <<'PY'
+# Seeds: recordings, hand-encoded (proto/recording.proto). The first byte is the fuzzer's mode: 1
+# (frames given as u16 length + payload, checksummed by the fuzzer), 3 (the same, served), 0 (a
+# whole file as is: the framing's checks).
+import sys, os, struct
+d = sys.argv[1]
+def varint(n):
+    out = b''
+    while True:
+        b = n & 0x7f; n >>= 7
+        out += bytes([b | (0x80 if n else 0)])
+        if not n: return out
+def field(num, wt, payload):
+    key = varint(num << 3 | wt)
+    return key + (varint(len(payload)) + payload if wt == 2 else payload)
+def f64(v): return struct.pack('<d', v)
+def f32(v): return struct.pack('<f', v)
+def header(builtin=b'crowd', agents=40, text=None, max_clients=8):
+    h = field(3, 2, b'fuzz') + field(6, 0, varint(7)) + field(7, 0, varint(agents))
+    h += field(5, 2, builtin) if text is None else field(4, 2, text)
+    h += field(8, 1, f64(30.0)) + field(9, 0, varint(1)) + field(10, 0, varint(500)) + field(11, 1, f64(20.0))
+    h += field(15, 0, varint(max_clients))
+    return field(1, 2, h)
+def event(kind, client, extra=b''):
+    return field(2, 2, field(1, 0, varint(kind)) + field(2, 0, varint(client)) + extra)
+point = lambda x, y: field(1, 5, f32(x)) + field(2, 5, f32(y))
+move = field(3, 2, field(1, 2, field(1, 0, varint(1)) + field(6, 5, f32(1.0)) + field(8, 5, f32(1 / 30))))
+spawn = field(4, 2, field(1, 2, field(1, 0, varint(1)) + field(2, 2, field(1, 2, b'boid') + field(2, 2, point(5, 5)))))
+def tick(n, events=b'', reload=b''):
+    return field(2, 2, field(1, 0, varint(n)) + events + (field(3, 2, reload) if reload else b'') +
+                 field(4, 1, struct.pack('<Q', 0)))
+end = field(3, 2, field(1, 0, varint(3)))
+def chunks(*frames): return b''.join(struct.pack('<H', len(f)) + f for f in frames)
+text = b'name: "f"\nbounds { min { x: 0 y: 0 } max { x: 50 y: 50 } }\narchetypes { name: "a" limits { radius: 0.5 mass: 1 max_speed: 2 max_force: 5 } behaviours { kind: WANDER weight: 1 } }\nspawns { archetype: "a" count: 5 min { x: 5 y: 5 } max { x: 10 y: 10 } }\n'
+session = chunks(header(), tick(1, event(0, 1) + event(0, 2, field(6, 0, b'\x01') + field(7, 0, b'\x01'))),
+                 tick(2, event(2, 1, move) + event(3, 2, spawn)), tick(3, event(1, 1)), end)
+seeds = {
+  'session': b'\x01' + session,
+  'served': b'\x03' + session,
+  'text': b'\x01' + chunks(header(text=text, agents=0), tick(1, event(0, 1), reload=text)),
+  'joins': b'\x01' + chunks(header(max_clients=0), tick(1, b''.join(event(0, i) for i in range(1, 40)))),
+  'raw': b'\x00STEERREC\x01\x00\x00\x00' + session,
+}
+for name, data in seeds.items():
+    open(os.path.join(d, name), 'wb').write(data)
+PY
+python3 - build/fuzz/config-corpus <<'PY'
+# Seeds: --config files (TOML and INI), keys as the flags'.
+import sys, os
+d = sys.argv[1]
+seeds = {
+  'toml': 'tick-rate = 20\nsend-rate = 10\nmax-clients = 64\nlog-format = "json"\nallow-debug = true\n',
+  'ini': '[default]\nscenario = "default"\nseed = 3\nthreads = 2\ninterest-radius = 80.5\nbind = "127.0.0.1"\n',
+  'lists': 'expect = ["pen:sheep>=0.9@120", "a:b>=0.5@10"]\nheadless = true\nticks = 30\n',
+  'bad': 'tick-rat = 20\n[a.b.c]\nport = 70000\n',
+}
+for name, text in seeds.items():
+    open(os.path.join(d, name), 'w').write(text)
+PY
 cd build/fuzz
 # fuzz TARGET SCALE MAX_LEN CORPUS: runs RUNS/SCALE inputs (RUNS with --all) unless not chosen.
 fuzz() {
@@ -121,3 +185,5 @@ fuzz navcache_fuzzer 100 4096 navcache-corpus
 fuzz obj_fuzzer 100 16384 obj-corpus
 fuzz gltf_fuzzer 100 16384 gltf-corpus
 fuzz tiled_fuzzer 100 16384 tiled-corpus
+fuzz recording_fuzzer 100 65536 recording-corpus
+fuzz config_fuzzer 10 4096 config-corpus

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 #include <utility>
 
@@ -46,23 +47,33 @@ ScenarioOptions scenarioOptionsOf(const Options& o) {
 // A config file is read whole by CLI11's parser: a device (/dev/urandom) would be read without end
 // and deeply nested section headers made it allocate without bound (std::bad_alloc), so only a
 // regular file of a config's size, with headers a few levels deep, is handed to it.
-std::string configFileProblem(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return path + " is not a regular file";
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxConfigBytes)
-    return path + " is larger than " + std::to_string(kMaxConfigBytes / 1024) + " KiB";
-  std::ifstream in(path);
+std::string configTextProblem(const std::string& text, const std::string& name) {
+  if (text.size() > kMaxConfigBytes)
+    return name + " is larger than " + std::to_string(kMaxConfigBytes / 1024) + " KiB";
+  std::istringstream in(text);
   int lineNumber = 0;
   for (std::string line; std::getline(in, line);) {
     ++lineNumber;
     const auto start = line.find_first_not_of(" \t");
     if (start == std::string::npos || line[start] != '[') continue;
     if (std::count(line.begin(), line.end(), '.') > kMaxConfigSectionDepth)
-      return path + ":" + std::to_string(lineNumber) + ": a section header more than " +
+      return name + ":" + std::to_string(lineNumber) + ": a section header more than " +
              std::to_string(kMaxConfigSectionDepth) + " levels deep";
   }
   return {};
+}
+
+std::string configFileProblem(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return path + " is not a regular file";
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxConfigBytes)
+    return path + " is larger than " + std::to_string(kMaxConfigBytes / 1024) + " KiB";
+  std::ifstream in(path, std::ios::binary);
+  std::string text(kMaxConfigBytes + 1, '\0');  // a file that grew since is still read no further
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return configTextProblem(text, path);
 }
 
 // "host:port" as a token names a server: something before the last colon, a port after it.
@@ -76,7 +87,10 @@ std::string hostPortProblem(const std::string& s) {
   return {};
 }
 
-std::optional<int> parseOptions(int argc, char** argv, Options& out) {
+namespace {
+
+// parseOptions, or (`configText` given) the text of a --config file instead of a command line.
+std::optional<int> parseWith(int argc, char** argv, const std::string* configText, Options& out) {
   CLI::App app{"steerd: server-authoritative steering server for game NPCs"};
   app.option_defaults()->always_capture_default();
   const auto names = scenarioNames();
@@ -270,7 +284,12 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   app.add_option("--status-interval", out.statusInterval, "Seconds between status lines (0: none)")
       ->check(CLI::Range(0.0, 3600.0));
   try {
-    app.parse(argc, argv);
+    if (configText != nullptr) {
+      std::istringstream in(*configText);
+      app.parse_from_stream(in);  // what --config FILE does with the file's text
+    } else {
+      app.parse(argc, argv);
+    }
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; every refused flag or config file exits 2, the usage-error
     // convention (CLI11's own codes, 100 and up, mean nothing to a shell script or an orchestrator).
@@ -358,6 +377,20 @@ std::optional<int> parseOptions(int argc, char** argv, Options& out) {
   }
   if (out.threads == 0) out.threads = std::max(1u, std::thread::hardware_concurrency());
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int> parseOptions(int argc, char** argv, Options& out) {
+  return parseWith(argc, argv, nullptr, out);
+}
+
+std::optional<int> parseConfigText(const std::string& text, Options& out) {
+  if (const std::string problem = configTextProblem(text, "config"); !problem.empty()) {
+    std::fprintf(stderr, "--config: %s\nRun with --help for more information.\n", problem.c_str());
+    return 2;
+  }
+  return parseWith(0, nullptr, &text, out);
 }
 
 }  // namespace steerd

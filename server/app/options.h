@@ -77,6 +77,11 @@ struct Options {
 // Parses argv. On --help or a bad flag, prints to stdout/stderr and returns the exit code to use;
 // otherwise fills `out` and returns nullopt.
 std::optional<int> parseOptions(int argc, char** argv, Options& out);
+// The text of a --config file, parsed as --config FILE reads it (the same limits on its size and
+// section depth first, the same keys, checks and exit codes), with no command line around it.
+std::optional<int> parseConfigText(const std::string& text, Options& out);
+// Why such a text is not handed to the parser (`name`: how messages call it), or empty.
+std::string configTextProblem(const std::string& text, const std::string& name);
 
 struct ScenarioOptions;
 // What a scenario load needs of the options (seed, threads, agents, navmesh cache).

@@ -109,6 +109,33 @@ TEST(Options, ConfigFileErrorsAreUsageErrors) {
   EXPECT_NE(parse({"--config", bad.path()}, o).value_or(0), 0);  // the flag's own range check
 }
 
+// What the config fuzzer drives: a config file's text, parsed as --config FILE parses the file.
+TEST(Options, ConfigTextParsesAsTheFileWould) {
+  const std::string text = "tick-rate = 20\nsend-rate = 10\nmax-clients = 64\nlog-format = \"json\"\n";
+  ConfigFile file(text);
+  Options fromFile, fromText;
+  ASSERT_FALSE(parse({"--config", file.path()}, fromFile).has_value());
+  ASSERT_FALSE(parseConfigText(text, fromText).has_value());
+  EXPECT_EQ(fromText.tickRate, 20.0);
+  EXPECT_EQ(fromText.sendRate, fromFile.sendRate);
+  EXPECT_EQ(fromText.maxClients, fromFile.maxClients);
+  EXPECT_EQ(fromText.logFormat, "json");
+  // Refused as the file is: a misspelt key, a value out of range, a check after the parse, and the
+  // limits on size and section depth that come before the parser.
+  for (const std::string& bad :
+       {std::string("tick-rat = 20\n"), std::string("tick-rate = 5000\n"),
+        std::string("send-rate = 60\ntick-rate = 30\n"),
+        "[" + std::string(40, 'a') + std::string(20, '.') + "b]\n", std::string(300 * 1024, '#')}) {
+    Options o;
+    ::testing::internal::CaptureStderr();
+    const auto rc = parseConfigText(bad, o);
+    const std::string said = ::testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(rc.has_value()) << bad.substr(0, 40);
+    EXPECT_NE(*rc, 0) << bad.substr(0, 40);
+    EXPECT_FALSE(said.empty()) << bad.substr(0, 40);
+  }
+}
+
 TEST(Options, LogFormatIsTextOrJson) {
   Options o;
   EXPECT_FALSE(parse({}, o).has_value());
