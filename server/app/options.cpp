@@ -195,7 +195,10 @@ std::optional<int> parseWith(int argc, char** argv, const std::string* configTex
                "Give every client the control role (spawn, despawn and command NPCs; local development "
                "only: in production give control tokens with --issue-token ID --role control)")
       ->envname("STEERD_ALLOW_CONTROL");
-  app.add_option("--max-agents", out.maxAgents, "Live agents past which control API spawns are refused")
+  app.add_option("--max-agents", out.maxAgents,
+                 "Live agents past which control API spawns are refused. The default, 100000, is what "
+                 "2 vCPUs tick at 30 Hz in the default scenario's mix (25 ms a tick on 2 threads; "
+                 "200000 take 47 ms, past a tick's 33 ms: docs/PERFORMANCE.md); raise it with the cores")
       ->check(CLI::Range(std::size_t{1}, std::size_t{4'000'000}));
   app.add_flag("--allow-debug", out.allowDebug,
                "Send the debug stream of one agent (brain state, transitions, behaviour forces; about 5 a "

@@ -63,7 +63,7 @@ struct Options {
   std::vector<std::string> publicAddresses;  // this server's "host:port", as tokens name it
   std::string playerInput = "intent";        // "intent" (the server moves the body) or "position" (validated)
   bool allowControl = false;                 // every client gets the control role (local development)
-  std::size_t maxAgents = 200000;            // the control API refuses spawns past this many live agents
+  std::size_t maxAgents = 100000;            // the control API refuses spawns past this many live agents
 
   // Running under Agones.
   bool agones = false;                    // follow the SDK lifecycle through the sidecar's HTTP API

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
+#include "control/command_cost.h"
 #include "steering/vec2.h"
 
 namespace steerd::control {
@@ -109,7 +111,20 @@ bool navigates(const Archetype& a) {
 
 }  // namespace
 
-Controller::Controller(World& world, ControllerConfig config) : world_(world), config_(config) {}
+namespace {
+
+CommandQueue::Limits limitsOf(const ControllerConfig& c) {
+  CommandQueue::Limits l;
+  l.laneUnits = std::max<std::uint32_t>(c.clientBudget, 1);
+  l.tickUnits = std::max<std::uint32_t>(c.tickBudget, 1);
+  l.laneQueueUnits = static_cast<std::uint64_t>(l.laneUnits) * std::max<std::uint32_t>(c.queueTicks, 1);
+  return l;
+}
+
+}  // namespace
+
+Controller::Controller(World& world, ControllerConfig config)
+    : world_(world), config_(config), queue_(limitsOf(config)) {}
 
 SubscriberId Controller::addSubscriber(Subscriber subscriber) {
   Sub s;
@@ -117,23 +132,26 @@ SubscriberId Controller::addSubscriber(Subscriber subscriber) {
   s.used = true;
   // A removed subscriber's place is taken again: a server that has seen a million control
   // clients come and go keeps as many places as were ever connected at once.
-  for (std::size_t i = 0; i < subs_.size(); ++i) {
-    if (!subs_[i].used) {
-      subs_[i] = std::move(s);
-      return static_cast<SubscriberId>(i + 1);
-    }
-  }
-  subs_.push_back(std::move(s));
-  return static_cast<SubscriberId>(subs_.size());
+  std::size_t place = 0;
+  while (place < subs_.size() && subs_[place].used) ++place;
+  if (place == subs_.size()) subs_.emplace_back();
+  const auto id = static_cast<SubscriberId>(place + 1);
+  s.lane = queue_.open(id);
+  subs_[place] = std::move(s);
+  return id;
 }
 
 void Controller::removeSubscriber(SubscriberId id) {
-  if (id == 0 || id > subs_.size()) return;
+  if (id == 0 || id > subs_.size() || !subs_[id - 1].used) return;
+  // Its queued commands are still applied, in turn, but answer to nobody: its place may be taken
+  // again first, and the newcomer gets a lane of its own.
+  queue_.close(subs_[id - 1].lane);
   subs_[id - 1] = Sub{};
-  // Its queued commands are still applied, but answer to nobody: the place may be reused first.
-  for (Queued& q : queue_) {
-    if (q.from == id) q.from = 0;
-  }
+}
+
+CommandQueue::LaneId Controller::laneOf(SubscriberId id) const {
+  if (id == 0 || id > subs_.size() || !subs_[id - 1].used) return CommandQueue::kNobody;
+  return subs_[id - 1].lane;
 }
 
 std::string Controller::subscribe(SubscriberId id, const Subscribe& filter) {
@@ -157,24 +175,56 @@ std::string Controller::subscribe(SubscriberId id, const Subscribe& filter) {
   s.active = true;
   s.kinds = kinds;
   s.archetypes = std::move(archetypes);
-  // What changes from here on is news; what was true before subscribing is not.
-  for (Seen& seen : seen_) seen = Seen{};
-  const AgentColumns& agents = world_.agents();
-  for (std::size_t slot = 0; slot < agents.size(); ++slot) track(agents.id[slot]);
+  // What changes from here on is news; what was true before subscribing is not: a fresh look at
+  // every agent. At a boundary it is taken once, after the last command (however many subscribe
+  // there, a flood costs one look; nothing in between reads what it resets).
+  rescanDue_ = true;
+  if (!applying_) rescan();
   return {};
 }
 
-void Controller::submit(SubscriberId from, Command command) { queue_.push_back({from, std::move(command)}); }
+void Controller::rescan() {
+  rescanDue_ = false;
+  ++last_.rescans;
+  for (Seen& seen : seen_) seen = Seen{};
+  const AgentColumns& agents = world_.agents();
+  for (std::size_t slot = 0; slot < agents.size(); ++slot) track(agents.id[slot]);
+}
+
+void Controller::submit(SubscriberId from, Command command) {
+  const std::uint32_t cost = workUnitsOf(command, world_.agentCount());
+  queue_.push(laneOf(from), std::move(command), cost);
+}
+
+bool Controller::hasRoom(SubscriberId from, const Command& command) const {
+  return queue_.hasRoom(laneOf(from), workUnitsOf(command, world_.agentCount()));
+}
 
 void Controller::applyPending() {
+  last_ = Boundary{};
+  applying_ = true;
   // Commands submitted while applying (a result callback that submits) wait for the next boundary.
-  std::vector<Queued> batch;
-  batch.swap(queue_);
-  for (const Queued& q : batch) {
-    const CommandResult r = apply(q.from, q.command);
-    if (q.from > 0 && q.from <= subs_.size() && subs_[q.from - 1].callbacks.onResult)
-      subs_[q.from - 1].callbacks.onResult(r);
-  }
+  const CommandQueue::Drained d = queue_.drain([this](SubscriberId owner, CommandQueue::Entry& e) {
+    CommandResult r;
+    if (e.refused.empty()) {
+      r = apply(owner, e.command);
+    } else {
+      r.set_sequence(e.command.sequence());
+      r.set_tick(world_.tick());
+      r.set_status(STATUS_ERROR);
+      r.set_error("command: " + e.refused);
+      ++rejected_;
+    }
+    if (owner > 0 && owner <= subs_.size() && subs_[owner - 1].used && subs_[owner - 1].callbacks.onResult)
+      subs_[owner - 1].callbacks.onResult(r);
+  });
+  applying_ = false;
+  if (rescanDue_) rescan();
+  last_.applied = d.applied;
+  last_.work = d.work;
+  last_.deferred = d.deferred;
+  last_.refused = d.refused;
+  last_.waiting = d.waiting;
 }
 
 CommandResult Controller::apply(SubscriberId from, const Command& c) {
@@ -266,11 +316,18 @@ CommandResult Controller::apply(SubscriberId from, const Command& c) {
           return fail({"spawn.tags[" + std::to_string(i) + "]",
                        "a world holds at most " + std::to_string(World::kMaxMarkNames) + " tag names"});
       }
-      // Everything checked: now it happens, all of it.
+      // Everything checked: now it happens, all of it. The world refuses only when every agent
+      // index is taken (those of agents gone in the last 64 ticks wait), before changing anything.
+      AgentId id = 0;
+      try {
+        id = world_.spawn(static_cast<ArchetypeIndex>(a), vecOf(s.position()), v, path);
+      } catch (const std::length_error&) {
+        return fail({"spawn", "every agent index is taken (those of agents gone in the last " +
+                                  std::to_string(World::kIndexReuseDelayTicks) + " ticks wait)"});
+      }
       std::vector<std::int32_t> tags;
       for (int i = 0; i < s.tags_size(); ++i)
         tags.push_back(world_.markIndex(World::MarkKind::kTag, s.tags(i), true));
-      const AgentId id = world_.spawn(static_cast<ArchetypeIndex>(a), vecOf(s.position()), v, path);
       if (s.has_heading()) world_.setHeading(id, heading);
       if (state >= 0) world_.setBrainState(id, state);
       for (const std::int32_t t : tags) world_.setMark(World::MarkKind::kTag, id, t, true);

@@ -91,7 +91,10 @@ void GameSession::beforeTick() {
   for (const auto& [id, player] : order_) {
     if (player->link) takeCommands(id, *player);
   }
+  // As far as the control budget goes: the rest wait for later ticks (docs/CONTROL.md, "Budget").
   controller_.applyPending();
+  metrics_.commandsDeferred.fetch_add(controller_.lastBoundary().deferred, std::memory_order_relaxed);
+  metrics_.commandsQueueFull.fetch_add(controller_.lastBoundary().refused, std::memory_order_relaxed);
 }
 
 void GameSession::setSnapshotEpoch(std::uint32_t epoch) {

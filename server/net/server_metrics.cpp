@@ -145,6 +145,14 @@ std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& p
           commandsApplied.load(kRelaxed));
   counter(out, "steerd_commands_rejected_total", "Control commands refused with an error result.",
           commandsRejected.load(kRelaxed));
+  counter(out, "steerd_commands_deferred_total",
+          "Control commands that waited past a tick boundary, their client's or the tick's work budget "
+          "spent (each counted once).",
+          commandsDeferred.load(kRelaxed));
+  counter(out, "steerd_commands_queue_full_total",
+          "Control commands refused because their client's queue held 2 s of its budget (also in "
+          "steerd_commands_rejected_total).",
+          commandsQueueFull.load(kRelaxed));
   counter(out, "steerd_control_events_total", "Events queued for control clients.",
           controlEvents.load(kRelaxed));
   counter(out, "steerd_control_events_dropped_total",

@@ -74,6 +74,9 @@ struct ServerMetrics {
   Counter controlEventsDropped{0};                  // over a client's rate or queue (EVENT_OVERFLOW)
   Counter controlBytes{0};                          // ControlReply datagram bytes sent
   Counter controlResends{0};                        // results and events sent again (not acknowledged)
+  // Commands that waited past a tick boundary, their client's or the tick's budget spent; and those
+  // refused because their client's queue held its bound (also in commandsRejected).
+  Counter commandsDeferred{0}, commandsQueueFull{0};
   Counter lateTicks{0}, ticks{0};
   std::atomic<std::uint64_t> agents{0}, clients{0};
   std::atomic<std::int64_t> lastTickSteadyNs{0};  // steady_clock time of the last completed tick
