@@ -59,7 +59,8 @@ Run runOnce(const std::string& scenario, std::size_t agents, unsigned threads, s
   auto world = openScenario(scenario, o).world;
   control::Controller controller(*world);
   net::ServerMetrics metrics;
-  net::ControlLink link(1, net::ControlLimits{});
+  const net::ControlLimits limits{};
+  net::ControlLink link(1, limits);
   const control::SubscriberId sub = controller.addSubscriber(
       {.onEvent = [&](const control::Event& e) { link.event(e, metrics); },
        .onResult = [&](const control::CommandResult& r) { link.result(r, metrics); }});
@@ -81,7 +82,7 @@ Run runOnce(const std::string& scenario, std::size_t agents, unsigned threads, s
   std::uniform_real_distribution<double> u(0, 1);
   std::vector<AgentId> spawned;  // made by this run's spawn commands (from their results)
   std::unordered_set<std::uint32_t> spawnSequences;
-  std::uint32_t sequence = 0, packetNumber = 0, lastMessage = 0;
+  std::uint32_t sequence = 0, packetNumber = 0, lastMessage = 0, lastResult = 0;
   double credit = 0;
   const double dt = world->config().dt;
   Run run;
@@ -91,7 +92,11 @@ Run runOnce(const std::string& scenario, std::size_t agents, unsigned threads, s
   for (std::uint32_t t = 0; t < ticks; ++t) {
     // The client's datagrams for this tick (not timed): commands at `rate`, acks of everything.
     std::vector<std::vector<std::uint8_t>> datagrams;
-    credit += rate * dt;
+    // Commands wait at the client, as the client library's do (16,384 at most), while the server
+    // holds its window's worth (1,024) past the last result (the window counts from the next
+    // command taken, and a command is taken before it is answered): none is dropped and none
+    // needs resending when the control budget holds commands back.
+    credit = std::min(credit + rate * dt, 16384.0);
     wire::Packet p;
     wire::Control* c = p.mutable_control();
     auto flush = [&] {
@@ -102,7 +107,7 @@ Run runOnce(const std::string& scenario, std::size_t agents, unsigned threads, s
       datagrams.push_back(bytes);
       c->Clear();
     };
-    for (; credit >= 1.0; credit -= 1.0) {
+    for (; credit >= 1.0 && sequence - lastResult < limits.window; credit -= 1.0) {
       control::Command* cmd = c->add_commands();
       cmd->set_sequence(++sequence);
       const double k = u(rng);
@@ -157,6 +162,7 @@ Run runOnce(const std::string& scenario, std::size_t agents, unsigned threads, s
       wire::decodeDatagram(d.bytes, decoded);
       for (const auto& m : decoded.packet.control_reply().messages()) {
         lastMessage = std::max(lastMessage, m.sequence());
+        if (m.has_result()) lastResult = std::max(lastResult, m.result().sequence());
         if (m.has_result() && spawnSequences.erase(m.result().sequence()) &&
             m.result().status() == control::STATUS_OK)
           spawned.push_back(m.result().agent());
