@@ -14,9 +14,31 @@
 
 #include "client/client.h"
 #include "proto/session_seal.h"
+#include "proto/token_proof.h"
+#include "proto/wire.pb.h"
 
 namespace steerd::client {
 namespace {
+
+// The connect token the clients here hold (a ClientToken, as steerd --issue-token prints it): its
+// private part the fake server records, its keys the fake server proves as a real one would.
+const wire::SessionKey kClientToServer = [] {
+  wire::SessionKey k;
+  k.fill(0x11);
+  return k;
+}();
+const wire::SessionKey kServerToClient = [] {
+  wire::SessionKey k;
+  k.fill(0x22);
+  return k;
+}();
+std::string testToken() {
+  wire::ClientToken t;
+  t.set_private_token(std::string("tok\0en", 6));
+  t.set_client_to_server_key(std::string(kClientToServer.begin(), kClientToServer.end()));
+  t.set_server_to_client_key(std::string(kServerToClient.begin(), kServerToClient.end()));
+  return t.SerializeAsString();
+}
 
 using udp = asio::ip::udp;
 using namespace std::chrono_literals;
@@ -135,15 +157,20 @@ class FakeServer {
           return;
         }
         const wire::KeyPair keys = wire::KeyPair::generate();
-        const auto sessionKeys = wire::serverSessionKeys(keys, p.connect_response().public_key());
-        if (!sessionKeys) {
+        auto sessionKeys = wire::serverSessionKeys(keys, p.connect_response().public_key());
+        if (!sessionKeys ||
+            !wire::connectProofValid(kClientToServer, p.connect_response().cookie(),
+                                     p.connect_response().public_key(), p.connect_response().key_proof())) {
           ++badDatagrams;
           return;
         }
+        *sessionKeys = wire::bindSessionKeys(*sessionKeys, kClientToServer, kServerToClient, true);
         seal_ = wire::SessionSeal(*sessionKeys);
         wire::Packet a;
         auto* acc = a.mutable_accept();
         acc->set_public_key(keys.publicKey);
+        acc->set_key_proof(
+            wire::acceptProof(kServerToClient, keys.publicKey, p.connect_response().public_key()));
         acc->set_client_id(7);
         acc->set_player_entity(42);
         acc->set_tick_rate(30.0f);
@@ -234,7 +261,7 @@ bool pump(asio::io_context& io, Client& client, FakeServer& server, Done done) {
 ClientOptions optionsFor(const FakeServer& server) {
   ClientOptions o;
   o.server = server.endpoint();
-  o.token = std::string("tok\0en", 6);
+  o.token = testToken();
   o.inputRateHz = 60.0;
   o.pingInterval = 0.05s;
   o.resendInterval = 0.05s;

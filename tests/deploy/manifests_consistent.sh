@@ -506,7 +506,9 @@ else
     fi
     libs=$(ldd "$bin")
     for soname in $(readelf -d "$bin" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p'); do
-      path=$(awk -v s="$soname" '$1 == s && $2 == "=>" { print $3 }' <<<"$libs")
+      # The dynamic loader (ld-linux, libc6's) is listed by its path, without "=>": PIC code that
+      # reaches thread-locals through __tls_get_addr names it as a library of its own.
+      path=$(awk -v s="$soname" '($1 == s && $2 == "=>") { print $3 } ($1 ~ ("/" s "$")) { print $1 }' <<<"$libs")
       [ -n "$path" ] || { bad "$bin: ldd cannot resolve $soname"; continue; }
       pkg=
       for candidate in "$path" "$(readlink -f "$path")" "${path/#\/usr\/lib//lib}" "${path/#\/lib//usr/lib}"; do

@@ -44,15 +44,24 @@ grep -q "refused this viewer" "$tmp/err" && grep -q -- "--token" "$tmp/err" ||
   { echo "no token: unclear message:"; cat "$tmp/err"; exit 1; }
 echo "no token: exit $rc: $(grep 'refused' "$tmp/err")"
 
-# 3. A forged token (right format, wrong key): refused too.
-printf '%s\n' "$(head -c 80 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/forged"
+# 3. A forged token (right format, made with another key): refused too.
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$tmp/otherkey"
+"$steerd" --token-key "$tmp/otherkey" --issue-token 42 >"$tmp/forged" || { echo "--issue-token failed"; exit 1; }
 view --server "127.0.0.1:$port" --token "$tmp/forged" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "refused this viewer" "$tmp/err" ||
   { echo "forged token: exit $rc:"; cat "$tmp/err"; exit 1; }
 echo "forged token: exit $rc: $(grep 'refused' "$tmp/err")"
 
-# 4. A token signed with the server's key: in, and a screenshot.
+# 3b. Bytes that are no connect token at all: a clear message, no handshake.
+printf '%s\n' "$(head -c 80 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/garbage"
+view --server "127.0.0.1:$port" --token "$tmp/garbage" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "connect token" "$tmp/err" ||
+  { echo "garbage token: exit $rc:"; cat "$tmp/err"; exit 1; }
+echo "garbage token: exit $rc: $(grep 'connect token' "$tmp/err" | head -n1)"
+
+# 4. A token sealed with the server's key: in, and a screenshot.
 "$steerd" --token-key "$tmp/key" --issue-token 42 >"$tmp/token" || { echo "--issue-token failed"; exit 1; }
 view --server "127.0.0.1:$port" --token "$tmp/token" >"$tmp/out" 2>"$tmp/err"
 rc=$?
