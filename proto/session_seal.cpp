@@ -114,6 +114,7 @@ DropReason SessionSeal::unprotect(std::span<const std::uint8_t> d, std::vector<s
   if (static_cast<std::uint16_t>(d[6] | d[7] << 8) != static_cast<std::uint16_t>(sequence))
     return DropReason::kBadSeal;
   if (window_.replayed(sequence)) return DropReason::kReplayed;
+  if (window_.ahead(sequence, maxJump_)) return DropReason::kImplausibleSequence;
   const std::size_t sealedBytes = d.size() - kHeaderBytes - kSealSequenceBytes;
   plain.resize(kHeaderBytes + sealedBytes - kSealTagBytes);
   std::memcpy(plain.data(), d.data(), kHeaderBytes);

@@ -63,6 +63,10 @@ class ReplayWindow {
   static constexpr std::size_t kSize = 256;
   ReplayWindow() { seen_.fill(kEmpty); }
   bool replayed(std::uint64_t sequence) const;
+  // More than `by` ahead of the newest opened (none opened yet: never).
+  bool ahead(std::uint64_t sequence, std::uint64_t by) const {
+    return any_ && sequence > newest_ && sequence - newest_ > by;
+  }
   void accept(std::uint64_t sequence);
 
  private:
@@ -91,11 +95,17 @@ class SessionSeal {
   // other kinds copied. The framing is checked first (kTruncated, kOversized, ...).
   DropReason unprotect(std::span<const std::uint8_t> datagram, std::vector<std::uint8_t>& plain);
   std::uint64_t lastOpened() const { return lastOpened_; }
+  // From now on a sequence more than `sequences` ahead of the newest opened is kImplausibleSequence,
+  // before it is opened: one datagram (its sender's bug, or a client poisoning its own session)
+  // cannot move the window so far that every datagram after it counts as replayed. The server
+  // uses the header's limit (kMaxSequenceJump); by default there is none.
+  void refuseJumpsOver(std::uint64_t sequences) { maxJump_ = sequences; }
 
  private:
   SessionKeys keys_{};
   bool ready_ = false;
   ReplayWindow window_;
+  std::uint64_t maxJump_ = ~std::uint64_t{0};
   std::uint64_t lastOpened_ = 0;
 };
 

@@ -197,7 +197,8 @@ hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
 
 # The server.
 server_args=(--bind 0.0.0.0 --port 7777 --metrics-port 9100 --threads "$threads" --seed "$seed"
-  --max-clients $((players * 2 + 16)) --interest-radius "$radius" --status-interval 10)
+  --max-clients $((players * 2 + 16)) --max-clients-per-address 0 --interest-radius "$radius"
+  --status-interval 10)  # every player comes from the tester's one address
 [ -z "$scenario" ] || server_args+=(--scenario "$scenario")
 log "steerd ${server_args[*]} (in $srv_ns, $srv_ip)"
 ip netns exec "$srv_ns" "$steerd" "${server_args[@]}" 2>"$out/server.log" &

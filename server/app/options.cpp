@@ -142,6 +142,12 @@ std::optional<int> parseWith(int argc, char** argv, const std::string* configTex
   app.add_option("--max-clients", out.maxClients, "Clients admitted at once; more are refused")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}))
       ->envname("STEERD_MAX_CLIENTS");
+  app.add_option("--max-clients-per-address", out.maxClientsPerAddress,
+                 "Sessions one address (an IPv4 address, an IPv6 /64) may hold at once, so one machine "
+                 "cannot take every slot; more than one, for players sharing a home or office NAT; "
+                 "loopback is not counted; 0: no cap")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{100'000}))
+      ->envname("STEERD_MAX_CLIENTS_PER_ADDRESS");
   app.add_option("--client-kbps", out.clientKbps, "Snapshot bandwidth budget per client, kbit/s")
       ->check(CLI::Range(8.0, 100'000.0))
       ->envname("STEERD_CLIENT_KBPS");
@@ -156,14 +162,12 @@ std::optional<int> parseWith(int argc, char** argv, const std::string* configTex
   app.add_option("--client-timeout", out.clientTimeout, "Seconds of silence before a client is dropped")
       ->check(CLI::Range(0.5, 3600.0));
   app.add_option("--token-key", out.tokenKeyFile,
-                 "File with a 64-hex-digit key shared with the matchmaker: only clients with a connect token "
-                 "sealed with it, and its keys, get in")
+                 "File with a 64-hex-digit key shared with the matchmaker: only clients with a connect token sealed with it, and its keys, get in")
       ->check(CLI::ExistingFile)
       ->envname("STEERD_TOKEN_KEY_FILE");
   app.add_option(
          "--issue-token", out.issueToken,
-         "Print a connect token for this client id, sealed with --token-key, with its keys, and exit (a "
-         "matchmaker's job)")
+         "Print a connect token for this client id, sealed with --token-key, with its keys, and exit (a matchmaker's job)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
   app.add_option("--token-ttl", out.tokenTtl, "Seconds a token from --issue-token stays valid")
       ->check(CLI::Range(1.0, 1e9));

@@ -49,6 +49,8 @@ struct Options {
   std::uint16_t metricsPort = 9100;  // HTTP /metrics and /healthz; 0: the system picks one
   double sendRate = 20.0;            // snapshots per second
   std::size_t maxClients = 256;
+  // Sessions one address may hold at once; 0: no cap.
+  std::size_t maxClientsPerAddress = 4;
   double clientKbps = 256.0;
   bool snapshotsInTick = false;              // build snapshots within the tick, not beside the next one
   float interestRadius = 0.0f;               // m; 0: whole world

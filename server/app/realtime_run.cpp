@@ -327,14 +327,15 @@ int runRealtime(const Options& fleetOptions) {
   netConfig.bind = fleetOptions.bind;
   netConfig.port = fleetOptions.port;
   netConfig.maxClients = fleetOptions.maxClients;
+  netConfig.maxClientsPerAddress = fleetOptions.maxClientsPerAddress;
   netConfig.clientTimeoutSeconds = fleetOptions.clientTimeout;
   netConfig.allowDebug = fleetOptions.allowDebug;
   netConfig.allowControl = fleetOptions.allowControl;
   if (!fleetOptions.tokenKeyFile.empty()) {
     std::string error;
     netConfig.tokenKey = net::readTokenKeyFile(fleetOptions.tokenKeyFile, error);
-    if (!netConfig.tokenKey) {
     netConfig.publicAddresses = fleetOptions.publicAddresses;
+    if (!netConfig.tokenKey) {
       spdlog::error("{}", error);
       return 2;
     }

@@ -20,14 +20,15 @@ int runReplayServe(const Options& options) {
   config.bind = options.bind;
   config.port = options.port;
   config.maxClients = options.maxClients;
+  config.maxClientsPerAddress = options.maxClientsPerAddress;
   config.clientTimeoutSeconds = options.clientTimeout;
   config.allowDebug = options.allowDebug;
   config.replayControls = true;
   if (!options.tokenKeyFile.empty()) {
     std::string error;
     config.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
-    if (!config.tokenKey) {
     config.publicAddresses = options.publicAddresses;
+    if (!config.tokenKey) {
       spdlog::error("{}", error);
       return 2;
     }

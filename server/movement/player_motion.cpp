@@ -29,11 +29,16 @@ bool segmentsCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
          ((d3 > 0.0f) != (d4 > 0.0f) || d3 == 0.0f || d4 == 0.0f) && !(d1 == 0.0f && d2 == 0.0f);
 }
 
-// Whether moving the body's centre from `from` to `to` goes through a wall.
-bool crossesWall(Vec2 from, Vec2 to, const CollisionScene& scene, std::vector<std::uint32_t>& scratch) {
+// Whether moving the body's centre from `from` to `to` goes through a wall or into an obstacle
+// (its centre inside the obstacle's own circle, whatever the body's radius).
+bool crossesShape(Vec2 from, Vec2 to, const CollisionScene& scene, std::vector<std::uint32_t>& scratch) {
   bool crosses = false;
   scene.near(
-      from, steer::distance(from, to), scratch, [](std::uint32_t) {},
+      from, steer::distance(from, to), scratch,
+      [&](std::uint32_t i) {
+        const Circle& c = scene.obstacles()[i];
+        if (lengthSq(c.centre - nearestOnSegment(c.centre, from, to)) < c.radius * c.radius) crosses = true;
+      },
       [&](std::uint32_t j) {
         const Segment& w = scene.walls()[j];
         if (segmentsCross(from, to, w.from, w.to)) crosses = true;
@@ -186,6 +191,11 @@ bool isClearWith(Vec2 position, float radius, const CollisionScene& scene,
   return clear;
 }
 
+bool moveBlockedWith(Vec2 from, Vec2 to, float radius, const CollisionScene& scene,
+                     std::vector<std::uint32_t>& scratch) {
+  return !isClearWith(to, radius, scene, scratch) || crossesShape(from, to, scene, scratch);
+}
+
 }  // namespace
 
 PlayerState resolveContacts(PlayerState state, float radius, const CollisionScene& scene) {
@@ -196,6 +206,11 @@ PlayerState resolveContacts(PlayerState state, float radius, const CollisionScen
 bool isClear(Vec2 position, float radius, const CollisionScene& scene) {
   std::vector<std::uint32_t> scratch;
   return isClearWith(position, radius, scene, scratch);
+}
+
+bool moveBlocked(Vec2 from, Vec2 to, float radius, const CollisionScene& scene) {
+  std::vector<std::uint32_t> scratch;
+  return moveBlockedWith(from, to, radius, scene, scratch);
 }
 
 PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, const steer::BodyLimits& limits,
@@ -227,8 +242,7 @@ PlayerState stepPlayer(const PlayerState& state, const PlayerIntent& intent, con
     // A gap narrower than the body (a rock beside a wall): the pushes cannot all be met, or one of
     // them pushes the body through the wall. Then the substep is not taken: the body stops where
     // it was clear.
-    const bool blocked = !isClearWith(resolved.position, limits.radius, scene, scratch) ||
-                         crossesWall(s.position, resolved.position, scene, scratch);
+    const bool blocked = moveBlockedWith(s.position, resolved.position, limits.radius, scene, scratch);
     if (blocked && isClearWith(s.position, limits.radius, scene, scratch)) {
       s.velocity = {};
     } else {

@@ -111,6 +111,12 @@ PlayerState resolveContacts(PlayerState state, float radius, const CollisionScen
 // the bounds' reach of the shapes. A substep whose push-out leaves the body overlapping (a gap
 // narrower than the body) is not taken: the body stops clear.
 bool isClear(Vec2 position, float radius, const CollisionScene& scene);
+// Whether the scene blocks a body of `radius` going from `from` to `to` in one move: it would end
+// overlapping a shape (not isClear), or its centre's path crosses a wall or enters an obstacle.
+// The one test of what keeps a player out of the scene: stepPlayer does not take a blocked substep
+// (its substeps are too short to reach an obstacle's inside, so that part never decides there),
+// and the server refuses a blocked position-mode input, whose moves can be longer.
+bool moveBlocked(Vec2 from, Vec2 to, float radius, const CollisionScene& scene);
 
 // --- implementation of the template ------------------------------------------------------------
 

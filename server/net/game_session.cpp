@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "movement/wire_collision.h"
@@ -64,6 +65,9 @@ void GameSession::beforeTick() {
     events_.swap(held_);
     held_.clear();
   }
+  // Position mode: this tick's time is there to spend before its inputs (intent mode adds it as
+  // it applies the inputs, after the tick's joins).
+  if (config_.playerInput == PlayerInputMode::kPosition) accrueBanks();
   for (NetEvent& e : events_) {
     switch (e.kind) {
       case NetEvent::Kind::kJoin:
@@ -185,6 +189,7 @@ void GameSession::join(const NetEvent& e) {
   a->set_debug_allowed(endpoint_.debugAllowed());
   a->set_control_allowed(e.controlRole);
   a->set_public_key(e.publicKey);
+  if (!e.acceptProof.empty()) a->set_key_proof(e.acceptProof);
   const steer::BodyLimits& pl = world_.archetypes()[playerArchetype_].limits;
   wire::PlayerLimits* limits = a->mutable_player_limits();
   limits->set_radius(pl.radius);
@@ -192,7 +197,6 @@ void GameSession::join(const NetEvent& e) {
   limits->set_max_speed(pl.maxSpeed);
   limits->set_max_force(pl.maxForce);
   limits->set_max_turn_rate(pl.maxTurnRate);
-  if (!e.acceptProof.empty()) a->set_key_proof(e.acceptProof);
   a->set_player_intents(config_.playerInput == PlayerInputMode::kIntent);
   for (const auto& arch : world_.archetypes()) a->add_archetypes(arch.name);
   OutDatagram d{clientId, {}};
@@ -270,16 +274,23 @@ void GameSession::intentInput(Player& p, const wire::Input& in) {
   if (!anyNew) metrics_.drop(wire::DropReason::kStaleInput);
 }
 
-void GameSession::applyIntents() {
+// Time passes for every client alike; what it does not spend now it may spend a little later
+// (inputs come in bursts), never more than kMaxBankSeconds ahead. However many inputs a client
+// sends, its body goes no farther than max speed allows over the time that passed, plus that.
+void GameSession::accrueBanks() {
   const double tickSeconds = 1.0 / config_.tickRate;
+  for (const auto& [id, player] : order_) {
+    player->bank = std::min(player->bank + tickSeconds, tickSeconds + kMaxBankSeconds);
+  }
+}
+
+void GameSession::applyIntents() {
+  accrueBanks();
   const steer::BodyLimits& limits = world_.archetypes()[playerArchetype_].limits;
   for (const auto& [id, player] : order_) {
     Player& p = *player;
     const AgentId body = p.body;
     if (body == kNoBody || !world_.isAlive(body)) continue;
-    // Time passes for every client alike; what it does not spend now it may spend a little later
-    // (inputs come in bursts), never more than kMaxIntentBankSeconds ahead.
-    p.bank = std::min(p.bank + tickSeconds, tickSeconds + kMaxIntentBankSeconds);
     while (!p.pending.empty()) {
       const auto next = p.pending.begin();
       if (p.anyInput && next->first != p.lastSequence + 1) {
@@ -311,7 +322,9 @@ void GameSession::applyIntents() {
   }
 }
 
-// The newest input says where the player is; the server checks it can be (bounds, speed, jumps).
+// The newest input says where the player is; the server checks it can be there: in bounds, within
+// reach of where it was (the bank: max speed over the time that passed, however many inputs say
+// so), and with the scene as intent mode has it (movement::moveBlocked).
 void GameSession::positionInput(Player& p, const wire::Input& in) {
   const wire::PlayerInput& newest = in.inputs(0);
   if (p.anyInput && newest.sequence() <= p.lastSequence) {
@@ -324,19 +337,29 @@ void GameSession::positionInput(Player& p, const wire::Input& in) {
   const AgentColumns& a = world_.agents();
   const std::uint32_t slot = world_.slotOf(body);
   const steer::Vec2 last{a.px[slot], a.py[slot]};
-  // First input: a teleport to anywhere in bounds is allowed (the client chose where to start).
-  const float elapsed =
-      p.anyInput
-          ? static_cast<float>(std::max<std::uint64_t>(1, world_.tick() - p.lastInputTick) / config_.tickRate)
-          : 1e9f;
-  const ValidatedInput v = validateInput(newest, last, elapsed, limits_);
+  // First input: a teleport to any free spot in bounds (the client chose where to start).
+  const float reach =
+      p.anyInput ? static_cast<float>(p.bank) * limits_.maxSpeed : std::numeric_limits<float>::infinity();
+  const ValidatedInput v = validateInput(newest, last, reach, limits_);
   if (v.verdict == InputVerdict::kRejected) {
     metrics_.drop(wire::DropReason::kBadInput);
+    return;
+  }
+  if (v.overReach) metrics_.inputsOverReach.fetch_add(1, std::memory_order_relaxed);
+  // Through a wall or a rock, or into one: refused, the body stays where it was (clamping it to
+  // the scene's edge would need a second model of the scene; the next input tries again from here).
+  const float radius = world_.archetypes()[playerArchetype_].limits.radius;
+  if (movement::moveBlocked(p.anyInput ? last : v.position, v.position, radius, collision_)) {
+    metrics_.inputsBlocked.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   if (v.verdict == InputVerdict::kClamped) metrics_.inputsClamped.fetch_add(1, std::memory_order_relaxed);
   metrics_.inputsApplied.fetch_add(1, std::memory_order_relaxed);
   world_.setExternalState(body, v.position, v.velocity);
+  // A move spends its length at max speed; the first one (a teleport) leaves a full bank.
+  const double full = 1.0 / config_.tickRate + kMaxBankSeconds;
+  const double spent = limits_.maxSpeed > 0.0f ? steer::distance(last, v.position) / limits_.maxSpeed : 0.0;
+  p.bank = p.anyInput ? std::max(p.bank - spent, 0.0) : full;
   p.anyInput = true;
   p.lastSequence = newest.sequence();
   p.lastInputTick = world_.tick();

@@ -28,7 +28,7 @@ namespace steerd::net {
 
 // How a client moves its player (steerd --player-input).
 enum class PlayerInputMode : std::uint8_t {
-  kPosition,  // the client says where its player is; the server validates (bounds, speed, jumps)
+  kPosition,  // the client says where its player is; the server validates (bounds, reach, the scene)
   kIntent,    // the client says where it wants to go; the server moves the body (server/movement/)
 };
 
@@ -89,12 +89,14 @@ class GameSession {
   static constexpr std::uint32_t kNoBody = 0xffffffffu;
 
   // Intent inputs: the longest step one may ask for; how many may wait for their turn; how long a
-  // missing one is waited for before it is passed over; how much time a client may bank (its
-  // inputs' dt may add up to the time that passed, plus this).
+  // missing one is waited for before it is passed over.
   static constexpr float kMaxIntentDt = 0.1f;
   static constexpr std::size_t kMaxPendingIntents = 32;
   static constexpr std::uint64_t kIntentGapWaitTicks = 3;
-  static constexpr double kMaxIntentBankSeconds = 0.25;
+  // Both modes: how much time a client may bank beyond the tick at hand. Intent inputs' dt, and
+  // position inputs' moves at max speed, may add up to the time that passed plus this (inputs
+  // come in bursts; a client late after a loss catches up), never more.
+  static constexpr double kMaxBankSeconds = 0.25;
   // What Snapshot.own takes at most (tag, length, five fields), left free in every part.
   static constexpr std::size_t kOwnPlayerBytes = 32;
   // What Snapshot.epoch takes at most (a two-byte tag, a five-byte varint).
@@ -114,10 +116,11 @@ class GameSession {
     std::uint64_t lastInputTick = 0;
     std::unique_ptr<ControlLink> link = nullptr;  // clients with the control role
     control::SubscriberId subscriber = 0;
-    // Intent mode: inputs not applied yet, by sequence; the time the client may still spend; the
-    // tick since which the next one in sequence has been missing (0: none missing).
-    std::map<std::uint32_t, wire::PlayerInput> pending{};
+    // The time the client may still spend moving its body (both modes: accrueBanks). Intent
+    // mode: inputs not applied yet, by sequence; the tick since which the next one in sequence
+    // has been missing (0: none missing).
     double bank = 0.0;
+    std::map<std::uint32_t, wire::PlayerInput> pending{};
     std::uint64_t gapSinceTick = 0;
     // Snapshots: sendRate / tickRate is added each tick, and a snapshot is due at 1. Each client
     // starts at its own phase, so at 20 snapshots a second on 30 ticks the clients are spread over
@@ -142,6 +145,7 @@ class GameSession {
   void leave(std::uint32_t clientId);
   void input(std::uint32_t clientId, const wire::Input& input);
   void positionInput(Player& p, const wire::Input& input);
+  void accrueBanks();  // a tick's time to every client's bank
   void intentInput(Player& p, const wire::Input& input);
   void applyIntents();  // before the tick, every client's due inputs in sequence order
   void debugSelect(std::uint32_t clientId, const wire::DebugSelect& select);

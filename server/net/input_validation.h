@@ -11,7 +11,7 @@ namespace steerd::net {
 struct InputLimits {
   Bounds bounds;
   float maxSpeed = 8.0f;    // m/s, the player archetype's
-  float tolerance = 1.25f;  // slack over maxSpeed for client timing jitter
+  float tolerance = 1.25f;  // slack over maxSpeed in a reported velocity, for client timing jitter
 };
 
 enum class InputVerdict { kAccepted, kClamped, kRejected };
@@ -20,12 +20,15 @@ struct ValidatedInput {
   InputVerdict verdict = InputVerdict::kRejected;
   steer::Vec2 position;
   steer::Vec2 velocity;
+  bool overReach = false;  // the position was farther from `last` than `reach`: clamped to it
 };
 
-// `last` is where the player was after its previous accepted input, `elapsed` the seconds since
-// (at least one tick). Rejects NaN/inf and positions outside the bounds; clamps a velocity over
-// the limit and a jump farther than the limit allows over `elapsed`.
-ValidatedInput validateInput(const wire::PlayerInput& input, steer::Vec2 last, float elapsed,
+// `last` is where the player was after its previous accepted input, `reach` how far (m) it may
+// have gone since (the session's reach budget: max speed over the time since, whatever the number
+// of inputs). Rejects NaN/inf and positions outside the bounds; clamps a velocity over the limit,
+// and a position farther than `reach` to the point that far towards it (the farthest the body
+// can have gone that way: a client late after a loss keeps moving, a fast one gains nothing).
+ValidatedInput validateInput(const wire::PlayerInput& input, steer::Vec2 last, float reach,
                              const InputLimits& limits);
 
 }  // namespace steerd::net

@@ -60,7 +60,10 @@ struct NetProtocol::Connection {
 };
 
 NetProtocol::NetProtocol(const NetConfig& config, ServerMetrics& metrics, DatagramSink sink)
-    : config_(config), metrics_(metrics), sink_(std::move(sink)) {}
+    : config_(config),
+      metrics_(metrics),
+      sink_(std::move(sink)),
+      addressSessions_(config.maxClientsPerAddress) {}
 
 NetProtocol::~NetProtocol() = default;
 
@@ -271,11 +274,11 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
   }
   bool control = config_.allowControl;
   std::optional<std::uint64_t> tokenClient;
+  std::string acceptProof;
+  std::int64_t timeoutNs = nanoseconds(config_.clientTimeoutSeconds);
   if (config_.tokenKey) {
     const TokenCheck t = checkToken(*config_.tokenKey, r.token(), now_.unixSeconds);
     switch (t.verdict) {
-  std::string acceptProof;
-  std::int64_t timeoutNs = nanoseconds(config_.clientTimeoutSeconds);
       case TokenVerdict::kValid:
         break;
       case TokenVerdict::kMissing:
@@ -285,9 +288,6 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
       case TokenVerdict::kInvalid:
         return refuse(wire::REFUSE_TOKEN_INVALID, "connect token not sealed with this server's key");
     }
-  }
-  // A new key from an admitted address is a new client there (a restart on the same port), and
-  // the cookie shows it receives at that address: once it has passed every check, the old
     // The token is not enough: its sender must hold the keys the matchmaker gave the client, which
     // never cross the wire. A token seen on the wire gets nothing, and no session is disturbed.
     if (!wire::connectProofValid(t.clientToServer, r.cookie(), r.public_key(), r.key_proof())) {
@@ -302,6 +302,9 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
     *keys = wire::bindSessionKeys(*keys, t.clientToServer, t.serverToClient, /*serverSide=*/true);
     acceptProof = wire::acceptProof(t.serverToClient, serverKeys.publicKey, r.public_key());
     if (t.timeoutSeconds > 0) timeoutNs = std::min(timeoutNs, nanoseconds(t.timeoutSeconds));
+  }
+  // A new key from an admitted address is a new client there (a restart on the same port), and
+  // the cookie shows it receives at that address: once it has passed every check, the old
   // session ends.
   if (here != connections_.end()) {
     metrics_.sessionsReplaced.fetch_add(1, std::memory_order_relaxed);
@@ -329,17 +332,28 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
     return refuse(wire::REFUSE_SERVER_FULL,
                   "server full (" + std::to_string(config_.maxClients) + " clients)");
   }
+  // Checked once a token or this address's restart has ended the session it replaces: that one
+  // no longer counts.
+  if (addressSessions_.full(from_)) {
+    metrics_.refusalsPerAddress.fetch_add(1, std::memory_order_relaxed);
+    return refuse(wire::REFUSE_ADDRESS_FULL, "this address already holds " +
+                                                 std::to_string(addressSessions_.cap()) +
+                                                 " sessions (--max-clients-per-address)");
+  }
   Connection c;
   c.clientId = nextClientId_++;
   c.endpoint = from_;
   c.seal = wire::SessionSeal(*keys);
+  c.seal.refuseJumpsOver(wire::kMaxSequenceJump);  // the header's rule, on the whole sequence
   c.clientPublicKey = r.public_key();
   c.lastReceivedNs = now_.steadyNs;
   c.acks.received(d.header.sequence);
   c.control = control;
   c.tokenClient = tokenClient;
+  c.timeoutNs = timeoutNs;
   if (tokenClient) sessionOfToken_[*tokenClient] = from_;
   endpointOf_[c.clientId] = from_;
+  addressSessions_.add(from_);
   const std::uint32_t id = c.clientId;
   connections_.emplace(from_, std::move(c));
   metrics_.connects.fetch_add(1, std::memory_order_relaxed);
@@ -350,9 +364,9 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
   e.kind = NetEvent::Kind::kJoin;
   e.clientId = id;
   e.controlRole = control;
-  c.timeoutNs = timeoutNs;
   e.noBody = r.no_body();
   e.publicKey = serverKeys.publicKey;
+  e.acceptProof = std::move(acceptProof);
   events_.push(std::move(e));
 }
 
@@ -366,7 +380,6 @@ void NetProtocol::onConnected(Connection& c, const wire::Decoded& d) {
       metrics_.drop(wire::DropReason::kImplausibleSequence);
       return;
     case wire::Arrival::kNew:
-  e.acceptProof = std::move(acceptProof);
     case wire::Arrival::kTooOld:  // inputs carry their own sequence; an old one is ignored there
       break;
   }
@@ -481,6 +494,7 @@ void NetProtocol::removeConnection(std::map<Address, Connection>::iterator it, w
             : why == wire::DISCONNECT_REPLACED ? "replaced by a new connection (its token or its address)"
                                                : "disconnected");
   endpointOf_.erase(id);
+  addressSessions_.remove(it->first);
   if (const auto& t = it->second.tokenClient) {
     const auto held = sessionOfToken_.find(*t);
     if (held != sessionOfToken_.end() && held->second == it->first) sessionOfToken_.erase(held);
@@ -515,6 +529,7 @@ void NetProtocol::update(NetTime now) {
   for (auto it = connections_.begin(); it != connections_.end();) {
     auto next = std::next(it);
     Connection& c = it->second;
+    const std::int64_t timeout = c.timeoutNs > 0 ? c.timeoutNs : nanoseconds(config_.clientTimeoutSeconds);
     if (now.steadyNs - c.lastReceivedNs > timeout) {
       wire::Packet p;
       p.mutable_disconnect()->set_reason(wire::DISCONNECT_TIMED_OUT);
@@ -529,7 +544,6 @@ void NetProtocol::update(NetTime now) {
     it = next;
   }
   metrics_.setClientSummaries(std::move(summaries));
-    const std::int64_t timeout = c.timeoutNs > 0 ? c.timeoutNs : nanoseconds(config_.clientTimeoutSeconds);
 }
 
 }  // namespace steerd::net

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "net/address_sessions.h"
 #include "net/connect_token.h"
 #include "net/cookie.h"
 #include "net/handoff_queue.h"
@@ -36,14 +37,17 @@ struct NetConfig {
   std::string bind = "0.0.0.0";
   std::uint16_t port = 7777;  // 0: the system picks one (see NetEndpoint::port())
   std::size_t maxClients = 256;
+  // Sessions one address may hold at once (net/address_sessions.h: loopback is not counted); 0:
+  // no cap. A few, for players behind one NAT.
+  std::size_t maxClientsPerAddress = 4;
   double clientTimeoutSeconds = 5.0;
   std::optional<TokenKey> tokenKey;  // set: clients need a connect token sealed with it
   // This server's public "host:port" (--public-address): a token naming servers must name one
   // of these (none known: one with this port).
   std::vector<std::string> publicAddresses;
-  bool allowDebug = false;           // answer DebugSelect (the debug stream); off: dropped, counted
-  bool allowControl = false;         // every client has the control role (else: a control token's)
-  bool replayControls = false;       // pass ReplayControl on (steerd --replay --serve); off: dropped
+  bool allowDebug = false;      // answer DebugSelect (the debug stream); off: dropped, counted
+  bool allowControl = false;    // every client has the control role (else: a control token's)
+  bool replayControls = false;  // pass ReplayControl on (steerd --replay --serve); off: dropped
 };
 
 using Address = asio::ip::udp::endpoint;
@@ -130,6 +134,7 @@ class NetProtocol final : public SessionTransport {
   std::map<Address, Connection> connections_;
   std::unordered_map<std::uint32_t, Address> endpointOf_;
   std::unordered_map<std::uint64_t, Address> sessionOfToken_;  // token client id -> session
+  AddressSessions addressSessions_;                            // connections_ by source address
   std::uint32_t nextClientId_ = 1;
   std::vector<std::vector<std::uint8_t>> scene_;  // one datagram per scene part
 

@@ -118,7 +118,12 @@ std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& p
           "client (a new key) at the same address.",
           sessionsReplaced.load(kRelaxed));
   counter(out, "steerd_refusals_total",
-          "Connection attempts refused (full, bad token, bad key, shutting down).", refusals.load(kRelaxed));
+          "Connection attempts refused (full, address full, bad token, bad key, shutting down).",
+          refusals.load(kRelaxed));
+  counter(out, "steerd_refusals_per_address_total",
+          "Connection attempts refused because their address held --max-clients-per-address sessions "
+          "(also in steerd_refusals_total).",
+          refusalsPerAddress.load(kRelaxed));
   counter(out, "steerd_inputs_applied_total", "Player inputs applied.", inputsApplied.load(kRelaxed));
   counter(out, "steerd_inputs_skipped_total",
           "Intent inputs never received (lost on the way), passed over after waiting for them (at most 32 a "
@@ -126,6 +131,13 @@ std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& p
           inputsSkipped.load(kRelaxed));
   counter(out, "steerd_inputs_clamped_total", "Player inputs clamped to the speed limit.",
           inputsClamped.load(kRelaxed));
+  counter(out, "steerd_inputs_over_reach_total",
+          "Position inputs farther from the body than max speed allows over the time since (plus 0.25 s "
+          "banked), however many inputs: moved only that far.",
+          inputsOverReach.load(kRelaxed));
+  counter(out, "steerd_inputs_blocked_total",
+          "Position inputs refused: the move ends in an obstacle or a wall, or passes through one.",
+          inputsBlocked.load(kRelaxed));
   counter(out, "steerd_snapshots_sent_total", "Snapshots sent (all parts).", snapshotsSent.load(kRelaxed));
   counter(out, "steerd_snapshot_rounds_deferred_total",
           "Ticks whose due snapshots waited for the next one: the last round was still being built.",

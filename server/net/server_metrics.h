@@ -61,9 +61,12 @@ struct ServerMetrics {
   Counter packetsIn{0}, packetsOut{0}, bytesIn{0}, bytesOut{0};
   std::array<Counter, static_cast<std::size_t>(wire::DropReason::kCount)> drops{};
   Counter connects{0}, disconnects{0}, timeouts{0}, refusals{0};
-  Counter sessionsReplaced{0};  // a connection with a token whose client id held a session took it
+  Counter sessionsReplaced{0};    // a connection with a token whose client id held a session took it
+  Counter refusalsPerAddress{0};  // refused: the address held --max-clients-per-address sessions
   Counter inputsApplied{0}, inputsClamped{0};
-  Counter inputsSkipped{0};  // intent inputs never received, passed over after the gap wait
+  Counter inputsSkipped{0};    // intent inputs never received, passed over after the gap wait
+  Counter inputsOverReach{0};  // position inputs farther than the bank allows: clamped to it
+  Counter inputsBlocked{0};    // position inputs through or into the scene: refused
   Counter snapshotsSent{0}, snapshotParts{0}, snapshotBytes{0}, snapshotEntities{0};
   Counter snapshotRoundsDeferred{0};     // ticks whose snapshots waited: the last round was still being built
   Counter sceneParts{0}, sceneBytes{0};  // static scene parts sent on request

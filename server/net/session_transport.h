@@ -24,7 +24,7 @@ struct NetEvent {
   wire::DisconnectReason reason = wire::DISCONNECT_UNSPECIFIED;  // kLeave
   bool controlRole = false;                                      // kJoin: may send Control
   bool noBody = false;                                           // kJoin: no player body
-  std::string publicKey;  // kJoin: the server's key for this session, for the Accept (session_seal.h)
+  std::string publicKey;    // kJoin: the server's key for this session, for the Accept (session_seal.h)
   std::string acceptProof;  // kJoin with a connect token: Accept.key_proof (token_proof.h)
 };
 

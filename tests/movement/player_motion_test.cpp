@@ -160,5 +160,21 @@ TEST(PlayerMotion, AGapNarrowerThanTheBodyStopsItClearInsteadOfSqueezingIn) {
   EXPECT_LT(p.position.y, 50.0f) << "it stopped short of the gap";
 }
 
+// moveBlocked, the scene test stepPlayer's substeps and the server's position inputs share: a move
+// that ends in a shape, crosses a wall, or takes the centre through a rock is blocked, however
+// clear its ends are; one that only grazes a rock (its body, not its centre) is not.
+TEST(PlayerMotion, AMoveIsBlockedThroughAWallOrARockOrIntoOne) {
+  const CollisionScene s = field();
+  EXPECT_FALSE(moveBlocked({40, 30}, {41, 31}, 0.5f, s)) << "open ground";
+  EXPECT_TRUE(moveBlocked({49, 30}, {51, 30}, 0.5f, s)) << "across the wall, both ends clear";
+  EXPECT_TRUE(moveBlocked({49, 30}, {49.8f, 30}, 0.5f, s)) << "ends overlapping the wall";
+  EXPECT_TRUE(moveBlocked({10, 50}, {30, 50}, 0.5f, s)) << "through the rock, both ends clear";
+  EXPECT_TRUE(moveBlocked({10, 50}, {15, 50}, 0.5f, s)) << "ends in the rock";
+  EXPECT_FALSE(moveBlocked({10, 55.4f}, {30, 55.4f}, 0.5f, s)) << "the body grazes the rock's edge";
+  EXPECT_TRUE(moveBlocked({75, 30}, {75, 45}, 0.5f, s)) << "into the building";
+  EXPECT_FALSE(moveBlocked({40, 30}, {40, 30}, 0.5f, s)) << "standing still in the open";
+  EXPECT_TRUE(moveBlocked({20, 50}, {20, 50}, 0.5f, s)) << "standing still in the rock";
+}
+
 }  // namespace
 }  // namespace steerd::movement

@@ -94,8 +94,8 @@ TEST(PlayerIntent, ASpeedHackGetsNoFurtherThanRealTimeAllows) {
   const float moved = start.x - positionOf(s, body).x;
   // No more than a second and a bit of time's worth (the ticks waiting for the drops, the bank).
   const double ticks = static_cast<double>(s.world->tick());
-  EXPECT_LE(moved, speed * static_cast<float>(ticks / 30.0 + GameSession::kMaxIntentBankSeconds) + 0.01f);
-  // 30 ticks of time, plus at most the bank (kMaxIntentBankSeconds and a tick): 12 steps of 0.1 s.
+  EXPECT_LE(moved, speed * static_cast<float>(ticks / 30.0 + GameSession::kMaxBankSeconds) + 0.01f);
+  // 30 ticks of time, plus at most the bank (kMaxBankSeconds and a tick): 12 steps of 0.1 s.
   EXPECT_LE(s.metrics.inputsApplied.load() - applied, 12u);
   EXPECT_GT(s.drops(wire::DropReason::kRateLimited), 0u);
 }

@@ -162,5 +162,28 @@ TEST(SealedSession, AnUnusableKeyFromAnAdmittedAddressLeavesTheSessionAlone) {
   EXPECT_EQ(s.metrics.disconnects.load(), 0u);
 }
 
+// One sealed datagram 2^40 ahead of the client's counter, its header's low 16 bits plausible:
+// dropped as implausible before it moves the seal's window, so the client's next honest datagram
+// is taken (it used to count as replayed, and so did every one after it).
+TEST(SealedSession, ASealSequenceFarAheadIsDroppedAndDoesNotCutTheClientOff) {
+  SimServer s;
+  SimClient c(s);
+  ASSERT_TRUE(c.connect());
+  c.input(1, 40, 40);
+  s.step();
+  ASSERT_EQ(s.metrics.inputsApplied.load(), 1u);
+  const std::uint64_t next = c.seq;
+  c.seq = next + (std::uint64_t{1} << 40);
+  c.input(2, 41, 40);
+  s.step();
+  EXPECT_EQ(s.drops(wire::DropReason::kImplausibleSequence), 1u);
+  EXPECT_EQ(s.metrics.inputsApplied.load(), 1u);
+  c.seq = next;
+  c.input(3, 42, 40);
+  s.step();
+  EXPECT_EQ(s.drops(wire::DropReason::kReplayed), 0u);
+  EXPECT_EQ(s.metrics.inputsApplied.load(), 2u);
+}
+
 }  // namespace
 }  // namespace steerd::net

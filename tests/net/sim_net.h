@@ -92,6 +92,9 @@ struct SimClient : ClientSession {
     static std::uint16_t next = 20000;  // test-local: only gives distinct addresses
     address = Address(asio::ip::make_address("127.0.0.1"), port != 0 ? port : next++);
   }
+  // At `at`: another host (127.0.0.1 is this machine's loopback, which the per-address cap leaves
+  // alone; net/address_sessions.h).
+  SimClient(SimServer& s, Address at) : server(s), address(std::move(at)) {}
   void sendBytes(const std::vector<std::uint8_t>& d) { server.deliver(d, address); }
   void send(const wire::Packet& p, std::size_t minSize = 0) {
     encode(p, minSize);

@@ -110,6 +110,31 @@ TEST(SessionSeal, EachSequenceOpensOnceInAnyOrderWithinTheWindow) {
   EXPECT_EQ(p.server.unprotect(sent[43], opened), DropReason::kReplayed) << "256 behind: cannot tell";
 }
 
+// One datagram sealed 2^40 ahead (the key holder's bug, or a client poisoning its own session)
+// would move the window so far that every honest datagram after it counts as replayed. With the
+// header's limit set (the server's), it is implausible and the window stays where it was.
+TEST(SessionSeal, ASequenceFarAheadDoesNotMoveTheWindowWhenJumpsAreLimited) {
+  Pair p = session();
+  p.server.refuseJumpsOver(kMaxSequenceJump);
+  std::vector<std::uint8_t> sealed, opened;
+  ASSERT_TRUE(p.client.protect(inputDatagram(1), 5, sealed));
+  EXPECT_EQ(p.server.unprotect(sealed, opened), DropReason::kNone);
+  ASSERT_TRUE(p.client.protect(inputDatagram(1), 6 + (std::uint64_t{1} << 40), sealed));
+  EXPECT_EQ(p.server.unprotect(sealed, opened), DropReason::kImplausibleSequence);
+  ASSERT_TRUE(p.client.protect(inputDatagram(1), 6 + kMaxSequenceJump, sealed));
+  EXPECT_EQ(p.server.unprotect(sealed, opened), DropReason::kImplausibleSequence) << "1,025 ahead";
+  ASSERT_TRUE(p.client.protect(inputDatagram(1), 5 + kMaxSequenceJump, sealed));
+  EXPECT_EQ(p.server.unprotect(sealed, opened), DropReason::kNone) << "1,024 ahead: plausible";
+  ASSERT_TRUE(p.client.protect(inputDatagram(1), 6, sealed));
+  EXPECT_EQ(p.server.unprotect(sealed, opened), DropReason::kReplayed) << "a real jump does move it";
+  // Without the limit (the default: the client's side), the jump is taken.
+  Pair q = session();
+  ASSERT_TRUE(q.client.protect(inputDatagram(1), 5, sealed));
+  EXPECT_EQ(q.server.unprotect(sealed, opened), DropReason::kNone);
+  ASSERT_TRUE(q.client.protect(inputDatagram(1), std::uint64_t{1} << 40, sealed));
+  EXPECT_EQ(q.server.unprotect(sealed, opened), DropReason::kNone);
+}
+
 TEST(SessionSeal, HandshakeKindsPassInTheClearAndSealedKindsNever) {
   for (int type = Packet::kConnectRequest; type <= kLastPacketType; ++type) {
     const bool handshake = type == Packet::kConnectRequest || type == Packet::kChallenge ||
