@@ -105,7 +105,10 @@ class FakeServer {
   std::vector<wire::Scene> sceneParts;
   std::set<std::uint32_t> loseOnce;
   int sceneRequests = 0, maxPartsAsked = 0;
-  bool debugAllowed = false;     // what Accept says
+  bool debugAllowed = false;  // what Accept says
+  // false: the Accept of a man in the middle, who has no token keys and so cannot prove them.
+  bool proveAccept = true;
+  int acceptsSent = 0;
   int notAllocatedRefusals = 0;  // refuse this many ConnectResponses first with REFUSE_NOT_ALLOCATED
   std::vector<wire::DebugSelect> debugSelects;      // as received
   std::vector<wire::ReplayControl> replayControls;  // as received
@@ -169,8 +172,9 @@ class FakeServer {
         wire::Packet a;
         auto* acc = a.mutable_accept();
         acc->set_public_key(keys.publicKey);
-        acc->set_key_proof(
-            wire::acceptProof(kServerToClient, keys.publicKey, p.connect_response().public_key()));
+        if (proveAccept)
+          acc->set_key_proof(
+              wire::acceptProof(kServerToClient, keys.publicKey, p.connect_response().public_key()));
         acc->set_client_id(7);
         acc->set_player_entity(42);
         acc->set_tick_rate(30.0f);
@@ -184,6 +188,7 @@ class FakeServer {
         acc->add_archetypes("boid");
         acc->add_archetypes("player");
         acc->set_debug_allowed(debugAllowed);
+        ++acceptsSent;
         send(a);
         return;
       }
@@ -781,6 +786,23 @@ TEST(ClientConnectionTest, NotAllocatedYetIsRetriedUntilAdmittedOrTheConnectTime
   }));
   EXPECT_EQ(waiting.state(), ClientState::kTimedOut);
   EXPECT_NE(waiting.stateMessage().find("not allocated yet"), std::string::npos) << waiting.stateMessage();
+}
+
+// A client with a connect token takes keys only from an Accept that proves the token's
+// server-to-client key: one from a man in the middle (its own key pair, no proof) is ignored, and
+// the attempt ends in a timeout instead of a session the middle could read.
+TEST(ClientConnectionTest, AnAcceptWithoutTheTokensProofIsIgnored) {
+  asio::io_context io;
+  FakeServer server(io, FakeServer::Mode::kAccept);
+  server.proveAccept = false;
+  ClientOptions o = optionsFor(server);
+  o.connectTimeout = 1s;
+  Client client(io, o);
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pump(io, client, server, [&] { return server.acceptsSent >= 3; }));
+  EXPECT_EQ(client.state(), ClientState::kAwaitingAccept);
+  ASSERT_TRUE(pump(io, client, server, [&] { return client.state() == ClientState::kTimedOut; }));
+  EXPECT_FALSE(client.connected());
 }
 
 TEST(ClientConnectionTest, TimesOutWhenNobodyAnswers) {
