@@ -68,19 +68,21 @@ rc=$?
 [ $rc -eq 0 ] && [ -s "$tmp/shot.png" ] || { echo "valid token: exit $rc:"; cat "$tmp/err"; exit 1; }
 echo "valid token: $(cat "$tmp/out")"
 
-# 5. The server shuts down (SIGTERM) while the viewer is connected: exit non-zero, say so.
+# 5. The server shuts down (SIGTERM) while the viewer is connected: exit non-zero, say so. A file
+# of its own for what it says: the last step's "connected to" is in $tmp/err, and the loop below
+# can read before the background viewer's redirection has emptied a shared one.
 after=20
-view --server "127.0.0.1:$port" --token "$tmp/token" >"$tmp/out" 2>"$tmp/err" &
+view --server "127.0.0.1:$port" --token "$tmp/token" >"$tmp/out" 2>"$tmp/err5" &
 viewer_pid=$!
 # (Up to 60 s: under a loaded machine Xvfb and the viewer once took more than 15 s to start.)
-for _ in $(seq 600); do grep -q "connected to" "$tmp/err" && break; sleep 0.1; done
-grep -q "connected to" "$tmp/err" || { echo "shutdown: the viewer did not connect:"; cat "$tmp/err"; kill $viewer_pid 2>/dev/null; exit 1; }
+for _ in $(seq 600); do grep -q "connected to" "$tmp/err5" && break; sleep 0.1; done
+grep -q "connected to" "$tmp/err5" || { echo "shutdown: the viewer did not connect:"; cat "$tmp/err5"; kill $viewer_pid 2>/dev/null; exit 1; }
 sleep 1
 kill -TERM "$pid"
 wait "$pid" 2>/dev/null
 pid=
 wait $viewer_pid
 rc=$?
-[ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "shutdown: exit $rc:"; cat "$tmp/err"; exit 1; }
-grep -q "shut down" "$tmp/err" || { echo "shutdown: unclear message:"; cat "$tmp/err"; exit 1; }
-echo "server shutdown: exit $rc: $(grep 'shut down' "$tmp/err")"
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "shutdown: exit $rc:"; cat "$tmp/err5"; exit 1; }
+grep -q "shut down" "$tmp/err5" || { echo "shutdown: unclear message:"; cat "$tmp/err5"; exit 1; }
+echo "server shutdown: exit $rc: $(grep 'shut down' "$tmp/err5")"
