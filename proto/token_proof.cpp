@@ -29,12 +29,6 @@ bool sameProof(const std::string& expected, std::string_view got) {
   return got.size() == expected.size() && sodium_memcmp(expected.data(), got.data(), got.size()) == 0;
 }
 
-bool toKey(const std::string& bytes, SessionKey& key) {
-  if (bytes.size() != key.size()) return false;
-  std::copy(bytes.begin(), bytes.end(), key.begin());
-  return true;
-}
-
 SessionKey bind(const SessionKey& exchanged, const SessionKey& tokenKey) {
   SessionKey out{};
   crypto_generichash(out.data(), out.size(), exchanged.data(), exchanged.size(), tokenKey.data(),
@@ -43,6 +37,12 @@ SessionKey bind(const SessionKey& exchanged, const SessionKey& tokenKey) {
 }
 
 }  // namespace
+
+bool sessionKeyFrom(std::string_view bytes, SessionKey& key) {
+  if (bytes.size() != key.size()) return false;
+  std::copy(bytes.begin(), bytes.end(), key.begin());
+  return true;
+}
 
 std::optional<ClientTokenKeys> parseClientToken(std::string_view bytes, std::string& error) {
   ClientToken t;
@@ -53,8 +53,8 @@ std::optional<ClientTokenKeys> parseClientToken(std::string_view bytes, std::str
     return std::nullopt;
   }
   ClientTokenKeys k;
-  if (!toKey(t.client_to_server_key(), k.clientToServer) ||
-      !toKey(t.server_to_client_key(), k.serverToClient)) {
+  if (!sessionKeyFrom(t.client_to_server_key(), k.clientToServer) ||
+      !sessionKeyFrom(t.server_to_client_key(), k.serverToClient)) {
     error = "connect token without its two 32-byte keys";
     return std::nullopt;
   }

@@ -23,6 +23,9 @@ struct ClientTokenKeys {
   std::uint64_t expiresUnixSeconds = 0;
 };
 
+// Copies 32 bytes into `key`; false (key untouched) for any other length.
+bool sessionKeyFrom(std::string_view bytes, SessionKey& key);
+
 // Reads a serialized ClientToken; nullopt and `error` set when it is not one (or its keys are not
 // 32 bytes each).
 std::optional<ClientTokenKeys> parseClientToken(std::string_view bytes, std::string& error);

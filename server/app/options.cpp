@@ -162,12 +162,13 @@ std::optional<int> parseWith(int argc, char** argv, const std::string* configTex
   app.add_option("--client-timeout", out.clientTimeout, "Seconds of silence before a client is dropped")
       ->check(CLI::Range(0.5, 3600.0));
   app.add_option("--token-key", out.tokenKeyFile,
-                 "File with a 64-hex-digit key shared with the matchmaker: only clients with a connect token sealed with it, and its keys, get in")
+                 "File with a 64-hex-digit key shared with the matchmaker: only clients with a connect token "
+                 "sealed with it, and its keys, get in")
       ->check(CLI::ExistingFile)
       ->envname("STEERD_TOKEN_KEY_FILE");
-  app.add_option(
-         "--issue-token", out.issueToken,
-         "Print a connect token for this client id, sealed with --token-key, with its keys, and exit (a matchmaker's job)")
+  app.add_option("--issue-token", out.issueToken,
+                 "Print a connect token for this client id, sealed with --token-key, with its keys, and exit "
+                 "(a matchmaker's job)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 62));
   app.add_option("--token-ttl", out.tokenTtl, "Seconds a token from --issue-token stays valid")
       ->check(CLI::Range(1.0, 1e9));

@@ -1,5 +1,7 @@
 #include "net/connect_token.h"
 
+#include "proto/token_proof.h"
+
 #include <sodium.h>
 
 #include <algorithm>
@@ -20,12 +22,6 @@ std::string additionalData(std::uint64_t expires) {
 void randomKey(wire::SessionKey& k) { randombytes_buf(k.data(), k.size()); }
 
 std::string keyBytes(const wire::SessionKey& k) { return std::string(k.begin(), k.end()); }
-
-bool toKey(const std::string& bytes, wire::SessionKey& key) {
-  if (bytes.size() != key.size()) return false;
-  std::copy(bytes.begin(), bytes.end(), key.begin());
-  return true;
-}
 
 TokenCheck verdictOnly(TokenVerdict v) {
   TokenCheck c;
@@ -142,8 +138,8 @@ TokenCheck checkToken(const TokenKey& key, std::string_view bytes, std::uint64_t
   wire::PrivateTokenBody body;
   TokenCheck out;
   if (!body.ParseFromString(plain) || body.expires_unix_s() != token.expires_unix_s() ||
-      !toKey(body.client_to_server_key(), out.clientToServer) ||
-      !toKey(body.server_to_client_key(), out.serverToClient)) {
+      !wire::sessionKeyFrom(body.client_to_server_key(), out.clientToServer) ||
+      !wire::sessionKeyFrom(body.server_to_client_key(), out.serverToClient)) {
     return verdictOnly(TokenVerdict::kInvalid);
   }
   out.clientId = body.client_id();
