@@ -144,25 +144,26 @@ struct ClientStats {
   std::uint64_t snapshotParts = 0;  // parts decoded (light: read and taken)
   std::uint64_t snapshotsComplete = 0;
   std::uint64_t partsDuplicate = 0;
-  std::uint64_t partsStale = 0;            // older than every baseline held (ring full)
-  std::uint64_t partsBaselineMissing = 0;  // coded against a baseline no longer (or never) held
-  std::uint64_t partsMalformed = 0;        // decodeSnapshotPart refused it, or part counts disagree
-  std::uint64_t partsOtherEpoch = 0;       // a served replay's, from before its latest seek
-  std::uint64_t replayStatuses = 0;        // ReplayStatus received (a served replay)
-  std::uint64_t replayEpochs = 0;          // times the buffers started afresh (its seeks)
-  std::uint64_t snapshotsAbandoned = 0;    // ticks whose parts never all arrived
-  std::uint64_t pongsIgnored = 0;          // implausible echoed time
-  std::uint64_t sceneRequests = 0;         // SceneRequests sent
-  std::uint64_t scenePartsMalformed = 0;   // decodeScenePart refused it, or part counts disagree
-  std::uint32_t scenePartsReceived = 0;    // distinct parts held
-  std::uint32_t scenePartCount = 0;        // parts the scene has (0: not known yet)
-  std::uint64_t debugInfos = 0;            // DebugInfo received for the watched agent
-  std::uint64_t commandsSent = 0;          // commands queued by sendCommand
-  std::uint64_t commandsAcknowledged = 0;  // ... and acknowledged by the server
-  std::uint64_t controlMessages = 0;       // results and events delivered (each once, in order)
-  std::uint64_t controlDuplicates = 0;     // results and events received again (resends)
-  std::array<std::uint64_t, 5> samples{};  // sample() results, by SampleKind
-  std::uint64_t decodeFailures() const;    // drops, malformed or baseline-less parts, bad scene parts
+  std::uint64_t partsStale = 0;             // older than every baseline held (ring full)
+  std::uint64_t partsBaselineMissing = 0;   // coded against a baseline no longer (or never) held
+  std::uint64_t partsMalformed = 0;         // decodeSnapshotPart refused it, or part counts disagree
+  std::uint64_t partsOtherEpoch = 0;        // a served replay's, from before its latest seek
+  std::uint64_t replayStatuses = 0;         // ReplayStatus received (a served replay)
+  std::uint64_t replayEpochs = 0;           // times the buffers started afresh (its seeks)
+  std::uint64_t snapshotsAbandoned = 0;     // ticks whose parts never all arrived
+  std::uint64_t pongsIgnored = 0;           // implausible echoed time
+  std::uint64_t sceneRequests = 0;          // SceneRequests sent
+  std::uint64_t scenePartsMalformed = 0;    // decodeScenePart refused it, or part counts disagree
+  std::uint32_t scenePartsReceived = 0;     // distinct parts held
+  std::uint32_t scenePartCount = 0;         // parts the scene has (0: not known yet)
+  std::uint64_t debugInfos = 0;             // DebugInfo received for the watched agent
+  std::uint64_t commandsSent = 0;           // commands queued by sendCommand
+  std::uint64_t commandsAcknowledged = 0;   // ... and acknowledged by the server
+  std::uint64_t controlMessages = 0;        // results and events delivered (each once, in order)
+  std::uint64_t controlDuplicates = 0;      // results and events received again (resends)
+  std::uint64_t controlUntakenDropped = 0;  // delivered but never taken (65,536 kept), the oldest
+  std::array<std::uint64_t, 5> samples{};   // sample() results, by SampleKind
+  std::uint64_t decodeFailures() const;     // drops, malformed or baseline-less parts, bad scene parts
 };
 
 }  // namespace steerd::client

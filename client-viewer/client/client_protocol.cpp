@@ -339,6 +339,7 @@ ClientStats ClientProtocol::stats(TimePoint now) const {
   s.commandsAcknowledged = control.acknowledged;
   s.controlMessages = control.delivered;
   s.controlDuplicates = control.duplicates;
+  s.controlUntakenDropped = control.untakenDropped;
   s.samples = samples_;
   return s;
 }

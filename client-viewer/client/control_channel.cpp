@@ -54,6 +54,10 @@ void ControlChannel::onReply(const wire::ControlReply& r) {
   if (r.messages_size() > 0) ackDirty_ = true;
   wire::ControlMessage next;
   while (messages_.next(next)) {
+    if (delivered_.size() == kMaxUntaken) {
+      delivered_.pop_front();
+      ++counters_.untakenDropped;
+    }
     delivered_.push_back(std::move(next));
     ++counters_.delivered;
   }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <vector>
 
@@ -21,6 +22,8 @@ class ControlChannel {
   static constexpr std::chrono::milliseconds kAckRepeat{250};
   static constexpr int kMaxDatagramsPerUpdate = 8;
   static constexpr std::size_t kMaxMessagesHeld = 8192;  // received out of order, not yet delivered
+  // Delivered but not taken, at most: a caller that never takes loses the oldest (counted).
+  static constexpr std::size_t kMaxUntaken = 65536;
 
   // Commands unacknowledged longer than `resendInterval` go again; at most `maxUnacknowledged` wait.
   ControlChannel(std::chrono::duration<double> resendInterval, std::size_t maxUnacknowledged)
@@ -37,6 +40,7 @@ class ControlChannel {
   std::size_t unacknowledged() const { return commands_.size(); }
   struct Counters {
     std::uint64_t sent = 0, acknowledged = 0, delivered = 0, duplicates = 0;
+    std::uint64_t untakenDropped = 0;  // delivered, then dropped untaken (kMaxUntaken)
   };
   const Counters& counters() const { return counters_; }
 
@@ -45,7 +49,7 @@ class ControlChannel {
   std::size_t maxUnacknowledged_;
   wire::ReliableOutbox<control::Command> commands_{std::numeric_limits<std::size_t>::max()};
   wire::ReliableInbox<wire::ControlMessage> messages_{kMaxMessagesHeld};
-  std::vector<wire::ControlMessage> delivered_;  // not yet taken
+  std::deque<wire::ControlMessage> delivered_;  // not yet taken
   bool ackDirty_ = false;
   TimePoint lastSend_{};
   Counters counters_;

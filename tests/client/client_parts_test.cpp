@@ -239,6 +239,28 @@ TEST(ClientControlChannel, MessagesAreDeliveredOnceInOrderAndAcknowledgedAtOnce)
   EXPECT_EQ(out.packets.size(), 2u);
 }
 
+TEST(ClientControlChannel, ACallerThatNeverTakesLosesTheOldestCounted) {
+  ControlChannel channel(100ms, 16);
+  std::uint32_t seq = 0;
+  for (std::uint16_t packet = 0; packet < 70; ++packet) {
+    wire::ControlReply r;
+    r.set_packet(packet);
+    for (int i = 0; i < 1000; ++i) {
+      wire::ControlMessage* m = r.add_messages();
+      m->set_sequence(++seq);
+      m->mutable_event();
+    }
+    channel.onReply(r);
+  }
+  EXPECT_EQ(channel.counters().delivered, 70000u);
+  EXPECT_EQ(channel.counters().untakenDropped, 70000u - ControlChannel::kMaxUntaken);
+  std::vector<wire::ControlMessage> taken;
+  channel.take(taken);
+  ASSERT_EQ(taken.size(), ControlChannel::kMaxUntaken);
+  EXPECT_EQ(taken.front().sequence(), 70000u - ControlChannel::kMaxUntaken + 1);  // the newest kept
+  EXPECT_EQ(taken.back().sequence(), 70000u);
+}
+
 TEST(ClientControlChannel, ManyCommandsTakeSeveralDatagramsEachWithinTheBodyLimit) {
   ControlChannel channel(100ms, 10000);
   RecordingOutbox out;
