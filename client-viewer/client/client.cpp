@@ -94,12 +94,6 @@ Client::~Client() {
 
 void Client::start() { socket_->startReceiving(); }
 
-bool Client::connect(TimePoint now) {
-  if (state() != ClientState::kIdle) return false;
-  start();
-  return ClientProtocol::connect(now);
-}
-
 asio::ip::udp::endpoint Client::localEndpoint() const {
   std::error_code ec;
   return socket_->socket.local_endpoint(ec);

@@ -38,20 +38,24 @@ class Client : public ClientProtocol {
   Client(asio::io_context& io, ClientOptions options);
   ~Client() override;
 
-  // Begins receiving (idempotent). connect() calls it.
+  // Begins receiving (idempotent). connect() calls it, through ClientProtocol's too.
   void start();
-  // Starts the handshake: sends a ConnectRequest now. Only from kIdle; returns false otherwise.
-  bool connect(TimePoint now = Clock::now());
-  void update(TimePoint now = Clock::now()) { ClientProtocol::update(now); }
-  std::optional<PredictedPlayer> predictedPlayer(TimePoint now = Clock::now()) const {
-    return ClientProtocol::predictedPlayer(now);
-  }
-  ClientStats stats(TimePoint now = Clock::now()) const { return ClientProtocol::stats(now); }
+  // ClientProtocol's calls with `now`, and without it on steady_clock's time.
+  using ClientProtocol::connect;
+  using ClientProtocol::predictedPlayer;
+  using ClientProtocol::stats;
+  using ClientProtocol::update;
+  bool connect() { return connect(Clock::now()); }
+  void update() { update(Clock::now()); }
+  std::optional<PredictedPlayer> predictedPlayer() const { return predictedPlayer(Clock::now()); }
+  ClientStats stats() const { return stats(Clock::now()); }
 
   asio::ip::udp::endpoint localEndpoint() const;
   Executor executor() const;
 
  private:
+  void willConnect() override { start(); }
+
   struct Socket;  // shared with the receive pending, which may outlive the Client
   std::shared_ptr<Socket> socket_;
 };

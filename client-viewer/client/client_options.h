@@ -65,8 +65,9 @@ struct ClientOptions {
   // While watchAgent() has an agent, its DebugSelect is repeated this often (the server ends a
   // stream nobody repeats within 3 s).
   std::chrono::duration<double> debugSelectInterval{1.0};
-  // Called on the client's strand each time a snapshot becomes whole (every part in), with its tick
-  // and the arrival time of its last part: a load tester measures snapshot intervals with it.
+  // Called each time a snapshot becomes whole (every part in), with its tick and the arrival time of
+  // its last part, from onDatagram (a Client's: on its strand): a load tester measures snapshot
+  // intervals with it.
   std::function<void(std::uint32_t tick, TimePoint arrival)> onSnapshot;
   // No player body (ConnectResponse.no_body): a game-logic client or an observer. Inputs carry
   // only the snapshot acknowledgement; snapshots still come.

@@ -48,6 +48,8 @@ void ClientProtocol::deliver(const wire::Packet& packet, std::size_t minBytes) {
 }
 
 bool ClientProtocol::connect(TimePoint now) {
+  if (handshake_.state() != ClientState::kIdle) return false;
+  willConnect();
   if (!handshake_.connect(now, *this)) return false;
   rates_.start(now);
   return true;

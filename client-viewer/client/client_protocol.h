@@ -149,6 +149,10 @@ class ClientProtocol : private PacketOutbox {
 
   ClientStats stats(TimePoint now) const;
 
+ protected:
+  // Called by connect() before the first packet goes (a Client starts receiving there).
+  virtual void willConnect() {}
+
  private:
   void deliver(const wire::Packet& packet, std::size_t minBytes) override;  // seal and send
   // A packet of the connection (not a stateless handshake answer): acks, loss, liveness. False

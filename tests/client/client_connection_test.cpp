@@ -1,18 +1,28 @@
-// The Client against a small fake server on 127.0.0.1 with a real UDP socket: the handshake,
-// snapshots (two parts, a delta against the acked baseline, a lost part), the static scene,
-// garbage, refusal, timeouts and disconnects. The fake speaks the protocol through proto/packet.h and
-// proto/snapshot_codec.h, as the real server does.
+// The client against a small fake server: the handshake, snapshots (two parts, a delta against the
+// acked baseline, a lost part, light ones), the static scene, the debug stream, a served replay,
+// garbage, refusal, timeouts and disconnects. Most tests run ClientProtocol (client_protocol.h) on
+// simulated time: datagrams go through queues and the clock advances 1 ms a step, so every window
+// ("nothing more for 200 ms", a timeout) is exact and nothing depends on the machine's speed. Client
+// keeps a real UDP socket on 127.0.0.1 for what only it does: one end-to-end connection, datagrams
+// from other addresses, and destruction with a receive pending. The fake speaks the protocol
+// through proto/packet.h and proto/snapshot_codec.h, as the real server does.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <deque>
+#include <limits>
+#include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "client/client.h"
+#include "client/client_protocol.h"
 #include "proto/session_seal.h"
 #include "proto/token_proof.h"
 #include "proto/wire.pb.h"
@@ -41,41 +51,29 @@ std::string testToken() {
 }
 
 using udp = asio::ip::udp;
+using Datagram = std::vector<std::uint8_t>;
 using namespace std::chrono_literals;
 
+// The server's side of the protocol, without a transport: handle() takes each datagram the client
+// sent, and what the fake sends waits in `outbox` until a transport (the simulated link or a UDP
+// socket) takes it to the client.
 class FakeServer {
  public:
   enum class Mode { kAccept, kRefuse, kSilent };
 
-  FakeServer(asio::io_context& io, Mode mode)
-      : mode_(mode), socket_(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
-    socket_.non_blocking(true);
-  }
-
-  udp::endpoint endpoint() const { return socket_.local_endpoint(); }
-
-  // Handles every datagram waiting.
-  void poll() {
-    for (;;) {
-      std::error_code ec;
-      udp::endpoint from;
-      const std::size_t n = socket_.receive_from(asio::buffer(buffer_), from, 0, ec);
-      if (ec) return;
-      handle(from, std::span<const std::uint8_t>(buffer_.data(), n));
-    }
-  }
+  explicit FakeServer(Mode mode) : mode_(mode) {}
 
   // A packet of the connection: the next sequence number, sealed with the session's keys.
   void send(const wire::Packet& p) {
     wire::PacketHeader h{static_cast<std::uint8_t>(p.body_case()), 0, acks_.ack(), acks_.ackBits()};
-    std::vector<std::uint8_t> bytes;
+    Datagram bytes;
     ASSERT_TRUE(wire::encodeDatagram(h, p, bytes));
     sendRaw(sealed(bytes));
   }
   // A whole datagram, made by hand, as the server would send it: sealed (when its kind is) with
   // the next sequence.
-  std::vector<std::uint8_t> sealed(const std::vector<std::uint8_t>& plain) {
-    std::vector<std::uint8_t> out;
+  Datagram sealed(const Datagram& plain) {
+    Datagram out;
     EXPECT_TRUE(seal_.protect(plain, sequence_++, out));
     return out;
   }
@@ -86,44 +84,23 @@ class FakeServer {
   }
   // A stateless answer, as the real server sends them: sequence 0, no acks.
   void sendStateless(const wire::Packet& p) {
-    std::vector<std::uint8_t> bytes;
+    Datagram bytes;
     ASSERT_TRUE(wire::encodeDatagram({static_cast<std::uint8_t>(p.body_case()), 0, 0, 0}, p, bytes));
     sendRaw(bytes);
   }
-  void sendRaw(const std::vector<std::uint8_t>& bytes) { socket_.send_to(asio::buffer(bytes), client_); }
+  void sendRaw(const Datagram& bytes) { outbox.push_back(bytes); }
   void skipSequence() { ++sequence_; }  // as if a datagram was lost
 
-  // Counters and what was last received.
-  int badDatagrams = 0, connectRequests = 0, connectResponses = 0, badCookies = 0, inputs = 0, pings = 0,
-      disconnects = 0, ignoreRequests = 0;
-  std::size_t smallestConnectDatagram = 100000;
-  std::string lastToken;
-  wire::Input lastInput;
-  wire::DisconnectReason lastDisconnect = wire::DISCONNECT_UNSPECIFIED;
-  std::uint32_t serverTick = 1000;
-  // The static scene it answers SceneRequests with; parts in loseOnce are "lost" the first time.
-  std::vector<wire::Scene> sceneParts;
-  std::set<std::uint32_t> loseOnce;
-  int sceneRequests = 0, maxPartsAsked = 0;
-  bool debugAllowed = false;  // what Accept says
-  // false: the Accept of a man in the middle, who has no token keys and so cannot prove them.
-  bool proveAccept = true;
-  int acceptsSent = 0;
-  int notAllocatedRefusals = 0;  // refuse this many ConnectResponses first with REFUSE_NOT_ALLOCATED
-  std::vector<wire::DebugSelect> debugSelects;      // as received
-  std::vector<wire::ReplayControl> replayControls;  // as received
-
- private:
-  void handle(const udp::endpoint& from, std::span<const std::uint8_t> d) {
+  // One datagram from the client.
+  void handle(std::span<const std::uint8_t> d) {
     wire::Decoded dec;
-    std::vector<std::uint8_t> plain;
+    Datagram plain;
     dec.drop = seal_.unprotect(d, plain);
     if (dec.drop == wire::DropReason::kNone) wire::decodeDatagram(plain, dec);
     if (dec.drop != wire::DropReason::kNone) {
       ++badDatagrams;
       return;
     }
-    client_ = from;
     const wire::Packet& p = dec.packet;
     switch (p.body_case()) {
       case wire::Packet::kConnectRequest: {
@@ -237,41 +214,157 @@ class FakeServer {
     }
   }
 
+  // Datagrams for the client, oldest first, until the transport takes them.
+  std::deque<Datagram> outbox;
+
+  // Counters and what was last received.
+  int badDatagrams = 0, connectRequests = 0, connectResponses = 0, badCookies = 0, inputs = 0, pings = 0,
+      disconnects = 0, ignoreRequests = 0;
+  std::size_t smallestConnectDatagram = 100000;
+  std::string lastToken;
+  wire::Input lastInput;
+  wire::DisconnectReason lastDisconnect = wire::DISCONNECT_UNSPECIFIED;
+  std::uint32_t serverTick = 1000;
+  // The static scene it answers SceneRequests with; parts in loseOnce are "lost" the first time.
+  std::vector<wire::Scene> sceneParts;
+  std::set<std::uint32_t> loseOnce;
+  int sceneRequests = 0, maxPartsAsked = 0;
+  bool debugAllowed = false;  // what Accept says
+  // false: the Accept of a man in the middle, who has no token keys and so cannot prove them.
+  bool proveAccept = true;
+  int acceptsSent = 0;
+  int notAllocatedRefusals = 0;  // refuse this many ConnectResponses first with REFUSE_NOT_ALLOCATED
+  std::vector<wire::DebugSelect> debugSelects;      // as received
+  std::vector<wire::ReplayControl> replayControls;  // as received
+
+ private:
   static constexpr const char* kCookie = "fake-cookie-0123456789";
   Mode mode_;
-  udp::socket socket_;
-  udp::endpoint client_;
-  std::array<std::uint8_t, 2048> buffer_{};
   std::uint64_t sequence_ = 0;
   wire::SessionSeal seal_;
   wire::AckTracker acks_;
 };
 
-// Runs the io_context, the client's update() and the fake until `done` or a safety deadline (a
-// hang guard; nothing asserts on how long anything took).
-template <class Done>
-bool pump(asio::io_context& io, Client& client, FakeServer& server, Done done) {
-  const auto deadline = Clock::now() + 10s;
-  while (Clock::now() < deadline) {
-    if (io.stopped()) io.restart();
-    io.poll();
-    client.update(Clock::now());
-    server.poll();
-    if (done()) return true;
-    std::this_thread::sleep_for(1ms);
-  }
-  return false;
-}
-
-ClientOptions optionsFor(const FakeServer& server) {
+ClientOptions testOptions(const udp::endpoint& server) {
   ClientOptions o;
-  o.server = server.endpoint();
+  o.server = server;
   o.token = testToken();
   o.inputRateHz = 60.0;
   o.pingInterval = 0.05s;
   o.resendInterval = 0.05s;
   o.connectTimeout = 8s;
   return o;
+}
+
+// On simulated time the address is only named in the client's messages.
+ClientOptions testOptions() { return testOptions(udp::endpoint(asio::ip::make_address("127.0.0.1"), 9)); }
+
+// A ClientProtocol and a FakeServer joined by queues, on a simulated clock. Each step advances
+// `now` by 1 ms, hands the client what the server sent (arriving now), runs the client's
+// update(now), then hands the server what the client sent, whose answers arrive in the next step:
+// a round trip is one step, and after a step the server has seen everything the client sent.
+class SimulatedConnection {
+ public:
+  static constexpr Clock::duration kStep = 1ms;
+  // A hang guard in simulated time: what a test waits for comes long before.
+  static constexpr Clock::duration kPumpLimit = 30s;
+
+  SimulatedConnection(FakeServer::Mode mode, ClientOptions options)
+      : server(mode), client(std::move(options), [this](std::span<const std::uint8_t> d) {
+          toServer.emplace_back(d.begin(), d.end());
+          return true;
+        }) {}
+  SimulatedConnection(const SimulatedConnection&) = delete;
+  SimulatedConnection& operator=(const SimulatedConnection&) = delete;
+
+  void step() {
+    now += kStep;
+    while (!server.outbox.empty()) {
+      const Datagram d = std::move(server.outbox.front());
+      server.outbox.pop_front();
+      client.onDatagram(d, now);
+    }
+    client.update(now);
+    while (!toServer.empty()) {
+      const Datagram d = std::move(toServer.front());
+      toServer.pop_front();
+      server.handle(d);
+    }
+  }
+
+  // Steps until `done` (checked after each step) or kPumpLimit of simulated time.
+  template <class Done>
+  bool pump(Done done) {
+    const TimePoint limit = now + kPumpLimit;
+    while (now < limit) {
+      step();
+      if (done()) return true;
+    }
+    return false;
+  }
+  // Steps until exactly `until`.
+  void runUntil(TimePoint until) {
+    while (now < until) step();
+  }
+  void runFor(Clock::duration d) { runUntil(now + d); }
+
+  ClientStats stats() const { return client.stats(now); }
+
+  TimePoint now = TimePoint{} + 1000s;  // far from the clock's epoch, as a steady clock is
+  // What the client sent, until the step's end; declared before the client, whose sink fills it.
+  std::deque<Datagram> toServer;
+  FakeServer server;
+  ClientProtocol client;
+};
+
+// The same fake on a real UDP socket on 127.0.0.1, for the tests of Client's socket.
+class UdpFakeServer {
+ public:
+  UdpFakeServer(asio::io_context& io, FakeServer::Mode mode)
+      : server(mode), socket_(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    socket_.non_blocking(true);
+  }
+
+  udp::endpoint endpoint() const { return socket_.local_endpoint(); }
+
+  // Hands the fake every datagram waiting, then sends what it sent to whoever wrote to it.
+  void poll() {
+    for (;;) {
+      std::error_code ec;
+      udp::endpoint from;
+      const std::size_t n = socket_.receive_from(asio::buffer(buffer_), from, 0, ec);
+      if (ec) break;
+      client_ = from;
+      server.handle(std::span<const std::uint8_t>(buffer_.data(), n));
+    }
+    while (client_ && !server.outbox.empty()) {
+      socket_.send_to(asio::buffer(server.outbox.front()), *client_);
+      server.outbox.pop_front();
+    }
+  }
+
+  FakeServer server;
+
+ private:
+  udp::socket socket_;
+  std::optional<udp::endpoint> client_;  // none until something came
+  std::array<std::uint8_t, 2048> buffer_{};
+};
+
+// Runs the io_context, the client's update() and the UDP fake on the wall clock until `done` or a
+// hang guard (nothing asserts on how long anything took).
+template <class Done>
+bool pumpUdp(asio::io_context& io, Client& client, UdpFakeServer& udpServer, Done done) {
+  const auto deadline = Clock::now() + 20s;
+  while (Clock::now() < deadline) {
+    if (io.stopped()) io.restart();
+    io.poll();
+    client.update(Clock::now());
+    udpServer.poll();
+    if (done()) return true;
+    std::this_thread::sleep_for(1ms);
+  }
+  return false;
 }
 
 wire::EntityState entity(std::uint32_t id, std::uint32_t archetype, float x, float y, float headingRadians) {
@@ -285,8 +378,6 @@ wire::EntityState entity(std::uint32_t id, std::uint32_t archetype, float x, flo
 }
 
 TEST(ClientConnectionTest, FetchesEveryScenePartAndAsksAgainForLostOnes) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
   wire::SceneGeometry scene;
   for (int i = 0; i < 6000; ++i) {
     const float x = static_cast<float>(i % 100), y = static_cast<float>(i / 100);
@@ -294,16 +385,18 @@ TEST(ClientConnectionTest, FetchesEveryScenePartAndAsksAgainForLostOnes) {
   }
   scene.obstacles.push_back({{1.0f, 2.0f}, 0.5f});
   scene.navPolygons.push_back({{0, 0}, {1, 0}, {0, 1}});
+  ClientOptions o = testOptions();
+  o.fetchScene = true;
+  o.sceneRetryInterval = 0.05s;
+  SimulatedConnection sim(FakeServer::Mode::kAccept, o);
+  FakeServer& server = sim.server;
+  ClientProtocol& client = sim.client;
   server.sceneParts = wire::encodeScene(scene, wire::kMaxScenePartBytes).parts;
   ASSERT_GT(server.sceneParts.size(), 16u);  // more than one request's worth
   server.loseOnce = {0, 3, static_cast<std::uint32_t>(server.sceneParts.size() - 1)};
-  ClientOptions o = optionsFor(server);
-  o.fetchScene = true;
-  o.sceneRetryInterval = 0.05s;
-  Client client(io, o);
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.sceneComplete(); }));
-  const ClientStats st = client.stats();
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.sceneComplete(); }));
+  const ClientStats st = sim.stats();
   EXPECT_EQ(st.scenePartCount, server.sceneParts.size());
   EXPECT_EQ(st.scenePartsReceived, server.sceneParts.size());
   EXPECT_EQ(st.scenePartsMalformed, 0u);
@@ -314,20 +407,18 @@ TEST(ClientConnectionTest, FetchesEveryScenePartAndAsksAgainForLostOnes) {
   ASSERT_EQ(got.obstacles.size(), 1u);
   EXPECT_EQ(got.obstacles[0], scene.obstacles[0]);
   EXPECT_EQ(got.navPolygons, scene.navPolygons);
-  // Complete: no more requests.
+  // Complete: no more requests for four retry intervals.
   const int requests = server.sceneRequests;
-  const auto until = Clock::now() + 200ms;
-  pump(io, client, server, [&] { return Clock::now() > until; });
+  sim.runFor(200ms);
   EXPECT_EQ(server.sceneRequests, requests);
 }
 
 TEST(ClientConnectionTest, WithoutFetchSceneNoSceneIsAskedFor) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  Client client(io, optionsFor(server));
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 3; }));
-  EXPECT_EQ(server.sceneRequests, 0);
+  SimulatedConnection sim(FakeServer::Mode::kAccept, testOptions());
+  ClientProtocol& client = sim.client;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return sim.server.pings >= 3; }));
+  EXPECT_EQ(sim.server.sceneRequests, 0);
   EXPECT_FALSE(client.sceneComplete());
   EXPECT_TRUE(client.scene().empty());
 }
@@ -341,17 +432,21 @@ wire::Packet debugInfoAbout(std::uint32_t agent, std::uint32_t tick) {
 }
 
 TEST(ClientConnectionTest, WatchesOneAgentRepeatsTheSelectionAndKeepsOnlyItsInfo) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  server.debugAllowed = true;
-  ClientOptions o = optionsFor(server);
+  ClientOptions o = testOptions();
   o.debugSelectInterval = 0.05s;
-  Client client(io, o);
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  SimulatedConnection sim(FakeServer::Mode::kAccept, o);
+  FakeServer& server = sim.server;
+  ClientProtocol& client = sim.client;
+  server.debugAllowed = true;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.connected(); }));
   EXPECT_TRUE(client.server().debugAllowed);
   client.watchAgent(5);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.size() >= 3; }));  // repeated
+  ASSERT_TRUE(sim.pump([&] { return server.debugSelects.size() >= 3; }));  // repeated
+  // ... every debugSelectInterval exactly: ten in half a second.
+  const std::size_t selected = server.debugSelects.size();
+  sim.runFor(500ms);
+  EXPECT_EQ(server.debugSelects.size(), selected + 10);
   for (const auto& s : server.debugSelects) {
     EXPECT_EQ(s.agent_id(), 5u);
     EXPECT_FALSE(s.stop());
@@ -359,9 +454,8 @@ TEST(ClientConnectionTest, WatchesOneAgentRepeatsTheSelectionAndKeepsOnlyItsInfo
   server.send(debugInfoAbout(6, 100));  // about another agent: not kept
   server.send(debugInfoAbout(5, 101));
   server.send(debugInfoAbout(5, 99));  // older, arriving late: not kept
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().debugInfos >= 1; }));
-  const auto until = Clock::now() + 50ms;
-  pump(io, client, server, [&] { return Clock::now() > until; });
+  ASSERT_TRUE(sim.pump([&] { return sim.stats().debugInfos >= 1; }));
+  sim.runFor(50ms);
   ASSERT_NE(client.debugInfo(), nullptr);
   EXPECT_EQ(client.debugInfo()->agent_id(), 5u);
   EXPECT_EQ(client.debugInfo()->tick(), 101u);
@@ -370,25 +464,24 @@ TEST(ClientConnectionTest, WatchesOneAgentRepeatsTheSelectionAndKeepsOnlyItsInfo
   EXPECT_EQ(client.debugInfo(), nullptr);
   // None: one "stop", then nothing more.
   client.watchAgent(std::nullopt);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.back().stop(); }));
+  ASSERT_TRUE(sim.pump([&] { return server.debugSelects.back().stop(); }));
   const std::size_t sent = server.debugSelects.size();
-  const auto later = Clock::now() + 200ms;
-  pump(io, client, server, [&] { return Clock::now() > later; });
+  sim.runFor(200ms);
   EXPECT_EQ(server.debugSelects.size(), sent);
 }
 
 TEST(ClientConnectionTest, HoverAloneIsRepeatedWithoutASelectionAndItsAnswerKept) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  server.debugAllowed = true;
-  ClientOptions o = optionsFor(server);
+  ClientOptions o = testOptions();
   o.debugSelectInterval = 0.05s;
-  Client client(io, o);
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  SimulatedConnection sim(FakeServer::Mode::kAccept, o);
+  FakeServer& server = sim.server;
+  ClientProtocol& client = sim.client;
+  server.debugAllowed = true;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.connected(); }));
   client.hoverAgent(7);
   EXPECT_EQ(client.hoveredAgent(), 7u);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.size() >= 3; }));  // repeated
+  ASSERT_TRUE(sim.pump([&] { return server.debugSelects.size() >= 3; }));  // repeated
   for (const auto& s : server.debugSelects) {
     EXPECT_TRUE(s.stop());  // no selected agent
     ASSERT_TRUE(s.has_hover_agent());
@@ -406,40 +499,39 @@ TEST(ClientConnectionTest, HoverAloneIsRepeatedWithoutASelectionAndItsAnswerKept
   p.mutable_debug_info()->mutable_hover()->set_found(true);
   p.mutable_debug_info()->mutable_hover()->set_brain_state("ride herd/fetch");
   server.send(p);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.hoverInfo() != nullptr; }));
+  ASSERT_TRUE(sim.pump([&] { return client.hoverInfo() != nullptr; }));
   EXPECT_EQ(client.hoverInfo()->agent_id(), 7u);
   EXPECT_EQ(client.hoverInfo()->brain_state(), "ride herd/fetch");
   EXPECT_EQ(client.debugInfo(), nullptr);  // hover_only: nothing about a selection
   // With a selection too, both travel in one DebugSelect.
   client.watchAgent(5);
-  ASSERT_TRUE(pump(io, client, server, [&] { return !server.debugSelects.back().stop(); }));
+  ASSERT_TRUE(sim.pump([&] { return !server.debugSelects.back().stop(); }));
   EXPECT_EQ(server.debugSelects.back().agent_id(), 5u);
   EXPECT_EQ(server.debugSelects.back().hover_agent(), 7u);
   // Hover off: the next DebugSelect has no hover_agent; the info goes at once.
   client.hoverAgent(std::nullopt);
   EXPECT_EQ(client.hoverInfo(), nullptr);
-  ASSERT_TRUE(pump(io, client, server, [&] { return !server.debugSelects.back().has_hover_agent(); }));
+  ASSERT_TRUE(sim.pump([&] { return !server.debugSelects.back().has_hover_agent(); }));
   // Neither: one "stop" without hover, then nothing more.
   client.watchAgent(std::nullopt);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.back().stop(); }));
+  ASSERT_TRUE(sim.pump([&] { return server.debugSelects.back().stop(); }));
   EXPECT_FALSE(server.debugSelects.back().has_hover_agent());
   const std::size_t sent = server.debugSelects.size();
-  const auto later = Clock::now() + 200ms;
-  pump(io, client, server, [&] { return Clock::now() > later; });
+  sim.runFor(200ms);
   EXPECT_EQ(server.debugSelects.size(), sent);
 }
 
 TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  server.debugAllowed = true;
-  ClientOptions o = optionsFor(server);
+  ClientOptions o = testOptions();
   o.debugSelectInterval = 0.05s;
-  Client client(io, o);
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
-  client.watchBrainStates(Client::StatesArea{10, 20, 30});
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.debugSelects.size() >= 2; }));  // repeated
+  SimulatedConnection sim(FakeServer::Mode::kAccept, o);
+  FakeServer& server = sim.server;
+  ClientProtocol& client = sim.client;
+  server.debugAllowed = true;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.connected(); }));
+  client.watchBrainStates(ClientProtocol::StatesArea{10, 20, 30});
+  ASSERT_TRUE(sim.pump([&] { return server.debugSelects.size() >= 2; }));  // repeated
   for (const auto& s : server.debugSelects) {
     EXPECT_TRUE(s.stop());  // no selected agent
     EXPECT_FALSE(s.has_hover_agent());
@@ -448,9 +540,8 @@ TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
     EXPECT_EQ(s.states_area().radius(), 30.0f);
   }
   // A moved area goes with a following request.
-  client.watchBrainStates(Client::StatesArea{40, 20, 30});
-  ASSERT_TRUE(
-      pump(io, client, server, [&] { return server.debugSelects.back().states_area().x() == 40.0f; }));
+  client.watchBrainStates(ClientProtocol::StatesArea{40, 20, 30});
+  ASSERT_TRUE(sim.pump([&] { return server.debugSelects.back().states_area().x() == 40.0f; }));
   wire::Packet p;
   p.mutable_debug_info()->set_hover_only(true);
   p.mutable_debug_info()->set_tick(101);
@@ -459,7 +550,7 @@ TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
   st->add_agent_id(4);
   st->add_state(0);
   server.send(p);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.brainStates() != nullptr; }));
+  ASSERT_TRUE(sim.pump([&] { return client.brainStates() != nullptr; }));
   EXPECT_EQ(client.brainStates()->agent_id_size(), 1);
   EXPECT_EQ(client.brainStates()->names(0), "patrol");
   wire::Packet bad;  // newer, but ids and states of different lengths: not a list, not kept
@@ -472,8 +563,7 @@ TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
   ping.mutable_debug_info()->set_tick(103);
   ping.mutable_debug_info()->mutable_hover()->set_agent_id(99);
   server.send(ping);
-  const auto settle = Clock::now() + 200ms;
-  pump(io, client, server, [&] { return Clock::now() > settle; });
+  sim.runFor(200ms);
   ASSERT_NE(client.brainStates(), nullptr);
   EXPECT_EQ(client.brainStates()->agent_id_size(), 1);
   EXPECT_EQ(client.brainStates()->names(0), "patrol");
@@ -481,41 +571,40 @@ TEST(ClientConnectionTest, BrainStatesAreaIsRepeatedAndItsAnswerKept) {
   // Off: one "stop" without an area, then nothing more; what was held goes.
   client.watchBrainStates(std::nullopt);
   EXPECT_EQ(client.brainStates(), nullptr);
-  ASSERT_TRUE(pump(io, client, server, [&] { return !server.debugSelects.back().has_states_area(); }));
+  ASSERT_TRUE(sim.pump([&] { return !server.debugSelects.back().has_states_area(); }));
   EXPECT_TRUE(server.debugSelects.back().stop());
   const std::size_t sent = server.debugSelects.size();
-  const auto later = Clock::now() + 200ms;
-  pump(io, client, server, [&] { return Clock::now() > later; });
+  sim.runFor(200ms);
   EXPECT_EQ(server.debugSelects.size(), sent);
 }
 
 TEST(ClientConnectionTest, NoDebugSelectToAServerThatDoesNotAllowIt) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  ClientOptions o = optionsFor(server);
+  ClientOptions o = testOptions();
   o.debugSelectInterval = 0.02s;
-  Client client(io, o);
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  SimulatedConnection sim(FakeServer::Mode::kAccept, o);
+  ClientProtocol& client = sim.client;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.connected(); }));
   client.watchAgent(5);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 4; }));
-  EXPECT_TRUE(server.debugSelects.empty());
+  ASSERT_TRUE(sim.pump([&] { return sim.server.pings >= 4; }));
+  EXPECT_TRUE(sim.server.debugSelects.empty());
 }
 
 TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
+  SimulatedConnection sim(FakeServer::Mode::kAccept, testOptions());
+  FakeServer& server = sim.server;
+  ClientProtocol& client = sim.client;
   server.ignoreRequests = 1;  // the first ConnectRequest is "lost": the client must resend
-  Client client(io, optionsFor(server));
   EXPECT_EQ(client.state(), ClientState::kIdle);
-  ASSERT_TRUE(client.connect());
-  EXPECT_FALSE(client.connect());  // once
+  ASSERT_TRUE(client.connect(sim.now));
+  EXPECT_FALSE(client.connect(sim.now));  // once
   EXPECT_EQ(client.state(), ClientState::kAwaitingChallenge);
 
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.state() == ClientState::kConnected; }))
+  ASSERT_TRUE(sim.pump([&] { return client.state() == ClientState::kConnected; }))
       << clientStateName(client.state()) << ": " << client.stateMessage();
-  EXPECT_GE(server.connectRequests, 2);
-  EXPECT_GE(server.connectResponses, 1);
+  // One resend after resendInterval, answered at once: nothing more crossed.
+  EXPECT_EQ(server.connectRequests, 2);
+  EXPECT_EQ(server.connectResponses, 1);
   EXPECT_EQ(server.badCookies, 0);
   EXPECT_EQ(server.badDatagrams, 0);
   EXPECT_GE(server.smallestConnectDatagram, wire::kMinConnectDatagramBytes);
@@ -534,8 +623,7 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
 
   // Inputs (ack only until setPlayer) and pings answered by pongs.
   client.setPlayer(5.0f, 6.0f, 1.0f, -1.0f);
-  ASSERT_TRUE(pump(io, client, server,
-                   [&] { return server.lastInput.inputs_size() == 4 && client.clock().pongs() >= 2; }));
+  ASSERT_TRUE(sim.pump([&] { return server.lastInput.inputs_size() == 4 && client.clock().pongs() >= 2; }));
   const wire::Input in = server.lastInput;
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(in.inputs(i).sequence(),
@@ -546,11 +634,11 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
     EXPECT_FLOAT_EQ(in.inputs(i).vy(), -1.0f);
   }
   EXPECT_EQ(in.ack_snapshot(), 0u);
-  EXPECT_GE(client.stats().rttMs, 0.0);
-  EXPECT_GT(client.serverTickAt(Clock::now()), 1000.0);
+  EXPECT_DOUBLE_EQ(sim.stats().rttMs, 1.0);  // every round trip one step
+  EXPECT_GT(client.serverTickAt(sim.now), 1000.0);
 
   // Garbage of every kind: counted by reason, never fatal.
-  const ClientStats before = client.stats();
+  const ClientStats before = sim.stats();
   std::vector<std::vector<std::uint8_t>> garbage;
   garbage.push_back({1, 2, 3, 4, 5});                        // truncated
   garbage.push_back(std::vector<std::uint8_t>(1300, 0x53));  // oversized
@@ -602,9 +690,9 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
   badIndex.set_part(3);  // of 1
   server.sendSnapshot(badIndex);
   const std::uint64_t expectedIn = before.datagramsIn + garbage.size() + 3;
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().datagramsIn >= expectedIn; }));
+  ASSERT_TRUE(sim.pump([&] { return sim.stats().datagramsIn >= expectedIn; }));
   {
-    const ClientStats s = client.stats();
+    const ClientStats s = sim.stats();
     auto drops = [&](wire::DropReason r) { return s.drops[static_cast<std::size_t>(r)]; };
     EXPECT_EQ(drops(wire::DropReason::kTruncated), 1u);
     EXPECT_EQ(drops(wire::DropReason::kOversized), 1u);
@@ -636,12 +724,12 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
   server.skipSequence();  // one datagram "lost": shows up in the loss estimate
   server.sendSnapshot(partsA[1]);
   server.sendSnapshot(partsA[0]);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.lastInput.ack_snapshot() == 1010; }));
+  ASSERT_TRUE(sim.pump([&] { return server.lastInput.ack_snapshot() == 1010; }));
   EXPECT_EQ(client.ackedTick(), 1010u);
   ASSERT_NE(client.latestSnapshot(), nullptr);
   EXPECT_EQ(*client.latestSnapshot(), recordA);
-  EXPECT_EQ(client.stats().entityCount, 60u);
-  EXPECT_GT(client.stats().lossPercent, 0.0);
+  EXPECT_EQ(sim.stats().entityCount, 60u);
+  EXPECT_GT(sim.stats().lossPercent, 0.0);
   {
     // The interpolation buffer has it in metres and radians.
     Sample s;
@@ -677,8 +765,8 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
   ASSERT_EQ(partsB[0].baseline_tick(), 1010u);
   server.sendSnapshot(partsB[0]);
   server.sendSnapshot(partsB[0]);  // duplicated by the network
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.lastInput.ack_snapshot() == 1012; }));
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().partsDuplicate >= 1; }));
+  ASSERT_TRUE(sim.pump([&] { return server.lastInput.ack_snapshot() == 1012; }));
+  ASSERT_TRUE(sim.pump([&] { return sim.stats().partsDuplicate >= 1; }));
   EXPECT_EQ(client.ackedTick(), 1012u);
   ASSERT_NE(client.latestSnapshot(), nullptr);
   EXPECT_EQ(*client.latestSnapshot(), recordB);
@@ -696,7 +784,7 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
       wire::encodeSnapshot({1014, updatedC, {}}, &recordB, 120, recordC);
   ASSERT_GE(partsC.size(), 2u);
   server.sendSnapshot(partsC[0]);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.interpolation().newestTick() == 1014; }));
+  ASSERT_TRUE(sim.pump([&] { return client.interpolation().newestTick() == 1014; }));
   {
     Sample s;
     client.interpolation().sample(1014.0, s);
@@ -708,7 +796,7 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
   }
   // Inputs keep acking the newest complete tick.
   const int inputsBefore = server.inputs;
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.inputs >= inputsBefore + 3; }));
+  ASSERT_TRUE(sim.pump([&] { return server.inputs >= inputsBefore + 3; }));
   EXPECT_EQ(server.lastInput.ack_snapshot(), 1012u);
   EXPECT_EQ(client.ackedTick(), 1012u);
 
@@ -718,10 +806,10 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
       wire::encodeSnapshot({1016, updatedC, {}}, &recordB, 1100, recordD);
   ASSERT_EQ(partsD.size(), 1u);
   server.sendSnapshot(partsD[0]);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.lastInput.ack_snapshot() == 1016; }));
+  ASSERT_TRUE(sim.pump([&] { return server.lastInput.ack_snapshot() == 1016; }));
   EXPECT_EQ(*client.latestSnapshot(), recordD);
 
-  const ClientStats s = client.stats();
+  const ClientStats s = sim.stats();
   EXPECT_EQ(s.snapshotsComplete, 3u);
   EXPECT_EQ(s.snapshotParts, 5u);  // A x2, B, C's first, D
   EXPECT_EQ(s.newestCompleteTick, 1016u);
@@ -732,24 +820,23 @@ TEST(ClientConnectionTest, ConnectsDecodesSnapshotsAndAcksThem) {
   EXPECT_EQ(client.state(), ClientState::kConnected);
   {
     Sample sample;
-    client.sample(Clock::now(), sample);
+    client.sample(sim.now, sample);
     EXPECT_NE(sample.kind, SampleKind::kEmpty);
-    EXPECT_EQ(client.stats().samples[static_cast<std::size_t>(sample.kind)], 1u);
+    EXPECT_EQ(sim.stats().samples[static_cast<std::size_t>(sample.kind)], 1u);
   }
 
   // A graceful goodbye.
   client.disconnect();
   EXPECT_EQ(client.state(), ClientState::kDisconnected);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.disconnects >= 3; }));
+  ASSERT_TRUE(sim.pump([&] { return server.disconnects >= 3; }));
   EXPECT_EQ(server.lastDisconnect, wire::DISCONNECT_CLIENT_LEFT);
 }
 
 TEST(ClientConnectionTest, ReportsARefusalWithTheServersMessage) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kRefuse);
-  Client client(io, optionsFor(server));
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] {
+  SimulatedConnection sim(FakeServer::Mode::kRefuse, testOptions());
+  ClientProtocol& client = sim.client;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] {
     return client.state() != ClientState::kAwaitingChallenge &&
            client.state() != ClientState::kAwaitingAccept;
   }));
@@ -759,32 +846,32 @@ TEST(ClientConnectionTest, ReportsARefusalWithTheServersMessage) {
 }
 
 TEST(ClientConnectionTest, NotAllocatedYetIsRetriedUntilAdmittedOrTheConnectTimeout) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  server.notAllocatedRefusals = 3;  // an Agones server still loading its match
-  Client client(io, optionsFor(server));
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] {
+  SimulatedConnection sim(FakeServer::Mode::kAccept, testOptions());
+  ClientProtocol& client = sim.client;
+  sim.server.notAllocatedRefusals = 3;  // an Agones server still loading its match
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] {
     return client.state() != ClientState::kAwaitingChallenge &&
            client.state() != ClientState::kAwaitingAccept;
   }));
   EXPECT_EQ(client.state(), ClientState::kConnected);
-  EXPECT_EQ(server.notAllocatedRefusals, 0);
-  EXPECT_GE(server.connectRequests, 4);  // a fresh challenge after each refusal
+  EXPECT_EQ(sim.server.notAllocatedRefusals, 0);
+  EXPECT_EQ(sim.server.connectRequests, 4);  // a fresh challenge after each refusal, each once
 
-  // Never allocated: the connect timeout ends it, saying why.
-  asio::io_context io2;
-  FakeServer never(io2, FakeServer::Mode::kAccept);
-  never.notAllocatedRefusals = 1 << 30;
-  ClientOptions o = optionsFor(never);
+  // Never allocated: the connect timeout ends it, exactly on time, saying why.
+  ClientOptions o = testOptions();
   o.connectTimeout = 1s;
-  Client waiting(io2, o);
-  ASSERT_TRUE(waiting.connect());
-  ASSERT_TRUE(pump(io2, waiting, never, [&] {
+  SimulatedConnection never(FakeServer::Mode::kAccept, o);
+  ClientProtocol& waiting = never.client;
+  never.server.notAllocatedRefusals = 1 << 30;
+  const TimePoint start = never.now;
+  ASSERT_TRUE(waiting.connect(start));
+  ASSERT_TRUE(never.pump([&] {
     return waiting.state() != ClientState::kAwaitingChallenge &&
            waiting.state() != ClientState::kAwaitingAccept;
   }));
   EXPECT_EQ(waiting.state(), ClientState::kTimedOut);
+  EXPECT_EQ(never.now - start, 1s);
   EXPECT_NE(waiting.stateMessage().find("not allocated yet"), std::string::npos) << waiting.stateMessage();
 }
 
@@ -792,95 +879,78 @@ TEST(ClientConnectionTest, NotAllocatedYetIsRetriedUntilAdmittedOrTheConnectTime
 // server-to-client key: one from a man in the middle (its own key pair, no proof) is ignored, and
 // the attempt ends in a timeout instead of a session the middle could read.
 TEST(ClientConnectionTest, AnAcceptWithoutTheTokensProofIsIgnored) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  server.proveAccept = false;
-  ClientOptions o = optionsFor(server);
+  ClientOptions o = testOptions();
   o.connectTimeout = 1s;
-  Client client(io, o);
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.acceptsSent >= 3; }));
+  SimulatedConnection sim(FakeServer::Mode::kAccept, o);
+  ClientProtocol& client = sim.client;
+  sim.server.proveAccept = false;
+  const TimePoint start = sim.now;
+  ASSERT_TRUE(client.connect(start));
+  ASSERT_TRUE(sim.pump([&] { return sim.server.acceptsSent >= 3; }));
   EXPECT_EQ(client.state(), ClientState::kAwaitingAccept);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.state() == ClientState::kTimedOut; }));
+  ASSERT_TRUE(sim.pump([&] { return client.state() == ClientState::kTimedOut; }));
+  EXPECT_EQ(sim.now - start, 1s);  // the connect timeout, not an Accept, ended it
   EXPECT_FALSE(client.connected());
 }
 
 TEST(ClientConnectionTest, TimesOutWhenNobodyAnswers) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kSilent);
-  ClientOptions o = optionsFor(server);
+  ClientOptions o = testOptions();
   o.connectTimeout = 0.5s;
   o.resendInterval = 0.1s;
   o.retries = 2;
-  Client client(io, o);
-  // Driven with made-up times: every send and the timeout follow from them alone.
-  const TimePoint t0 = Clock::now();
+  SimulatedConnection sim(FakeServer::Mode::kSilent, o);
+  ClientProtocol& client = sim.client;
+  const TimePoint t0 = sim.now;
   ASSERT_TRUE(client.connect(t0));
-  for (int i = 1; i <= 10; ++i) {
-    client.update(t0 + i * 40ms);
-    EXPECT_EQ(client.state(), ClientState::kAwaitingChallenge);
+  // The whole connectTimeout and not a moment less, with the first request at once and a resend
+  // every resendInterval until the two retries are spent.
+  while (sim.now < t0 + 499ms) {
+    sim.step();
+    const auto at = std::chrono::duration_cast<std::chrono::milliseconds>(sim.now - t0).count();
+    ASSERT_EQ(client.state(), ClientState::kAwaitingChallenge) << at << " ms";
+    ASSERT_EQ(sim.server.connectRequests, at < 100 ? 1 : at < 200 ? 2 : 3) << at << " ms";
   }
-  client.update(t0 + 500ms);
+  sim.step();
+  ASSERT_EQ(sim.now, t0 + 500ms);
   EXPECT_EQ(client.state(), ClientState::kTimedOut);
   EXPECT_NE(client.stateMessage().find("no answer"), std::string::npos) << client.stateMessage();
   // The first request and two resends, no more.
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.connectRequests >= 3; }));
-  for (int i = 0; i < 20; ++i) {
-    io.poll();
-    server.poll();
-  }
-  EXPECT_EQ(server.connectRequests, 3);
-  EXPECT_EQ(client.stats().datagramsOut, 3u);
+  sim.runFor(1s);
+  EXPECT_EQ(sim.server.connectRequests, 3);
+  EXPECT_EQ(sim.stats().datagramsOut, 3u);
 }
 
 TEST(ClientConnectionTest, TheServersDisconnectEndsTheConnection) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  Client client(io, optionsFor(server));
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected() && server.inputs > 0; }));
+  SimulatedConnection sim(FakeServer::Mode::kAccept, testOptions());
+  ClientProtocol& client = sim.client;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.connected() && sim.server.inputs > 0; }));
   wire::Packet bye;
   bye.mutable_disconnect()->set_reason(wire::DISCONNECT_SERVER_SHUTDOWN);
-  server.send(bye);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.state() != ClientState::kConnected; }));
+  sim.server.send(bye);
+  ASSERT_TRUE(sim.pump([&] { return client.state() != ClientState::kConnected; }));
   EXPECT_EQ(client.state(), ClientState::kDisconnected);
   EXPECT_EQ(client.disconnectReason(), wire::DISCONNECT_SERVER_SHUTDOWN);
   EXPECT_NE(client.stateMessage().find("DISCONNECT_SERVER_SHUTDOWN"), std::string::npos)
       << client.stateMessage();
 }
 
-TEST(ClientConnectionTest, DatagramsFromOtherAddressesAreIgnored) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  Client client(io, optionsFor(server));
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
-  wire::Packet bye;
-  bye.mutable_disconnect()->set_reason(wire::DISCONNECT_SERVER_SHUTDOWN);
-  std::vector<std::uint8_t> bytes;
-  ASSERT_TRUE(wire::encodeDatagram({wire::Packet::kDisconnect, 0, 0, 0}, bye, bytes));
-  udp::socket raw(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  raw.send_to(asio::buffer(bytes), client.localEndpoint());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().foreignDatagrams == 1; }));
-  EXPECT_EQ(client.state(), ClientState::kConnected);
-}
-
 // Decoding whole (decodeEntities) or light: both survive a server with the keys that sends nonsense.
 void survivesMutatedSnapshotDatagrams(bool decodeEntities) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  ClientOptions options = optionsFor(server);
+  ClientOptions options = testOptions();
   options.decodeEntities = decodeEntities;
-  Client client(io, options);
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected(); }));
+  SimulatedConnection sim(FakeServer::Mode::kAccept, options);
+  FakeServer& server = sim.server;
+  ClientProtocol& client = sim.client;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.connected(); }));
   std::vector<wire::EntityState> world;
   for (std::uint32_t id = 1; id <= 80; ++id)
     world.push_back(entity(id, id % 3, 1.5f * id, -0.5f * id, 0.2f * id));
   wire::SnapshotRecord base;
   const auto partsBase = wire::encodeSnapshot({2000, world, {}}, nullptr, 1100, base);
   for (const auto& p : partsBase) server.sendSnapshot(p);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.ackedTick() == 2000; }));
+  ASSERT_TRUE(sim.pump([&] { return client.ackedTick() == 2000; }));
   for (auto& e : world) e.x += 9;
   const std::vector<std::uint32_t> removed{5, 6};
   wire::SnapshotRecord next;
@@ -899,7 +969,7 @@ void survivesMutatedSnapshotDatagrams(bool decodeEntities) {
       valid.push_back(bytes);
     }
   }
-  const ClientStats before = client.stats();
+  const ClientStats before = sim.stats();
   const int kMutants = 600;
   for (int i = 0; i < kMutants; ++i) {
     std::vector<std::uint8_t> m = valid[rng() % valid.size()];
@@ -917,21 +987,20 @@ void survivesMutatedSnapshotDatagrams(bool decodeEntities) {
         break;
     }
     server.sendRaw(server.sealed(m));
-    if (i % 50 == 0) {
+    if (i % 50 == 0) {  // interleaved with the client's updates and pings
       const std::uint64_t target = before.datagramsIn + static_cast<std::uint64_t>(i) + 1;
-      ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().datagramsIn >= target; }));
+      ASSERT_TRUE(sim.pump([&] { return sim.stats().datagramsIn >= target; }));
     }
   }
-  ASSERT_TRUE(pump(io, client, server, [&] {
-    return client.stats().datagramsIn >= before.datagramsIn + static_cast<std::uint64_t>(kMutants);
-  }));
+  ASSERT_TRUE(sim.pump(
+      [&] { return sim.stats().datagramsIn >= before.datagramsIn + static_cast<std::uint64_t>(kMutants); }));
   EXPECT_EQ(client.state(), ClientState::kConnected);
-  EXPECT_GT(client.stats().decodeFailures(), 0u);
+  EXPECT_GT(sim.stats().decodeFailures(), 0u);
   // And it still decodes a good snapshot after all that.
   wire::SnapshotRecord fresh;
   const auto partsFresh = wire::encodeSnapshot({3000, world, {}}, nullptr, 1100, fresh);
   for (const auto& p : partsFresh) server.sendSnapshot(p);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.ackedTick() >= 3000; }));
+  ASSERT_TRUE(sim.pump([&] { return client.ackedTick() >= 3000; }));
   if (client.ackedTick() == 3000) {  // a mutant may have carried a later tick that decoded
     if (decodeEntities) {
       EXPECT_EQ(*client.latestSnapshot(), fresh);
@@ -952,21 +1021,22 @@ TEST(ClientConnectionTest, MutatedSnapshotDatagramsAreSurvivedLight) {
 // parts taken, refused and counted, the same ticks completed (onSnapshot) and acknowledged, the same
 // own player; the light one holds ticks without entities.
 TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
-  asio::io_context io;
-  FakeServer fullServer(io, FakeServer::Mode::kAccept);
-  FakeServer lightServer(io, FakeServer::Mode::kAccept);
   std::vector<std::uint32_t> fullTicks, lightTicks;
-  ClientOptions fo = optionsFor(fullServer);
+  ClientOptions fo = testOptions();
   fo.onSnapshot = [&](std::uint32_t tick, TimePoint) { fullTicks.push_back(tick); };
-  ClientOptions lo = optionsFor(lightServer);
+  ClientOptions lo = testOptions();
   lo.decodeEntities = false;
   lo.onSnapshot = [&](std::uint32_t tick, TimePoint) { lightTicks.push_back(tick); };
-  Client full(io, fo);
-  Client light(io, lo);
-  ASSERT_TRUE(full.connect());
-  ASSERT_TRUE(light.connect());
-  ASSERT_TRUE(pump(io, full, fullServer, [&] { return full.connected(); }));
-  ASSERT_TRUE(pump(io, light, lightServer, [&] { return light.connected(); }));
+  SimulatedConnection fullSim(FakeServer::Mode::kAccept, fo);
+  SimulatedConnection lightSim(FakeServer::Mode::kAccept, lo);
+  FakeServer& fullServer = fullSim.server;
+  FakeServer& lightServer = lightSim.server;
+  ClientProtocol& full = fullSim.client;
+  ClientProtocol& light = lightSim.client;
+  ASSERT_TRUE(full.connect(fullSim.now));
+  ASSERT_TRUE(light.connect(lightSim.now));
+  ASSERT_TRUE(fullSim.pump([&] { return full.connected(); }));
+  ASSERT_TRUE(lightSim.pump([&] { return light.connected(); }));
 
   // Every snapshot part a client has dealt with, one way or another.
   auto partsSeen = [](const ClientStats& s) {
@@ -981,9 +1051,9 @@ TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
   };
   auto expectSame = [&](const char* step) {
     SCOPED_TRACE(step);
-    ASSERT_TRUE(pump(io, full, fullServer, [&] { return partsSeen(full.stats()) >= sent; }));
-    ASSERT_TRUE(pump(io, light, lightServer, [&] { return partsSeen(light.stats()) >= sent; }));
-    const ClientStats f = full.stats(), l = light.stats();
+    ASSERT_TRUE(fullSim.pump([&] { return partsSeen(fullSim.stats()) >= sent; }));
+    ASSERT_TRUE(lightSim.pump([&] { return partsSeen(lightSim.stats()) >= sent; }));
+    const ClientStats f = fullSim.stats(), l = lightSim.stats();
     EXPECT_EQ(l.snapshotParts, f.snapshotParts);
     EXPECT_EQ(l.snapshotsComplete, f.snapshotsComplete);
     EXPECT_EQ(l.partsDuplicate, f.partsDuplicate);
@@ -1012,8 +1082,8 @@ TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
   badIndex.set_part(3);
   sendBoth(badIndex);
   expectSame("refused parts");
-  EXPECT_EQ(light.stats().partsBaselineMissing, 1u);
-  EXPECT_EQ(light.stats().partsMalformed, 1u);
+  EXPECT_EQ(lightSim.stats().partsBaselineMissing, 1u);
+  EXPECT_EQ(lightSim.stats().partsMalformed, 1u);
   EXPECT_EQ(light.ackedTick(), 0u);
 
   // A, whole, in three parts sent out of order, its first with the player's own state.
@@ -1042,8 +1112,8 @@ TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
   ASSERT_NE(light.latestSnapshot(), nullptr);
   EXPECT_EQ(light.latestSnapshot()->tick, 1010u);
   EXPECT_TRUE(light.latestSnapshot()->entities.empty());
-  EXPECT_EQ(light.stats().entityCount, 0u);
-  EXPECT_EQ(full.stats().entityCount, 90u);
+  EXPECT_EQ(lightSim.stats().entityCount, 0u);
+  EXPECT_EQ(fullSim.stats().entityCount, 90u);
 
   // B, a delta against A: taken by both (the light one holds A's tick, so its baseline).
   std::vector<wire::EntityState> updatedB;
@@ -1069,7 +1139,7 @@ TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
   sendBoth(partsE[0]);
   expectSame("C in part, E against C");
   EXPECT_EQ(light.ackedTick(), 1012u);
-  EXPECT_EQ(light.stats().partsBaselineMissing, 2u);
+  EXPECT_EQ(lightSim.stats().partsBaselineMissing, 2u);
   EXPECT_EQ(light.interpolation().newestTick(), 1014u);
   wire::SnapshotRecord recordD;
   const auto partsD = wire::encodeSnapshot({1016, updatedB, {}}, &recordB, 1100, recordD);
@@ -1080,8 +1150,8 @@ TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
   EXPECT_EQ(lightTicks, (std::vector<std::uint32_t>{1010, 1012, 1016}));
 
   // Both acknowledge 1016 to their server; sampling gives the same kinds, the light one no entities.
-  ASSERT_TRUE(pump(io, full, fullServer, [&] { return fullServer.lastInput.ack_snapshot() == 1016; }));
-  ASSERT_TRUE(pump(io, light, lightServer, [&] { return lightServer.lastInput.ack_snapshot() == 1016; }));
+  ASSERT_TRUE(fullSim.pump([&] { return fullServer.lastInput.ack_snapshot() == 1016; }));
+  ASSERT_TRUE(lightSim.pump([&] { return lightServer.lastInput.ack_snapshot() == 1016; }));
   for (const double at : {1009.0, 1011.0, 1015.0, 1016.0, 1020.0, 1040.0}) {
     Sample fs, ls;
     full.interpolation().sample(at, fs);
@@ -1098,7 +1168,7 @@ TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
   *p.mutable_snapshot() = partsD[0];
   std::vector<std::uint8_t> good;
   ASSERT_TRUE(wire::encodeDatagram({wire::Packet::kSnapshot, 0, 0, 0}, p, good));
-  const ClientStats before = light.stats();
+  const ClientStats before = lightSim.stats();
   std::vector<std::vector<std::uint8_t>> garbage;
   for (const std::size_t cut : {std::size_t{3}, std::size_t{9}, good.size() / 2}) {
     garbage.push_back(std::vector<std::uint8_t>(good.begin(), good.begin() + wire::kHeaderBytes + cut));
@@ -1107,28 +1177,15 @@ TEST(ClientConnectionTest, LightSnapshotsAreAcknowledgedExactlyAsDecodedOnes) {
   for (std::size_t i = wire::kHeaderBytes; i < junk.size(); ++i) junk[i] = 0xFF;
   garbage.push_back(junk);
   for (const auto& g : garbage) lightServer.sendRaw(lightServer.sealed(g));
-  ASSERT_TRUE(pump(io, light, lightServer, [&] {
-    const ClientStats s = light.stats();
+  ASSERT_TRUE(lightSim.pump([&] {
+    const ClientStats s = lightSim.stats();
     return s.drops[static_cast<std::size_t>(wire::DropReason::kBadBody)] >=
            before.drops[static_cast<std::size_t>(wire::DropReason::kBadBody)] + garbage.size();
   }));
-  EXPECT_EQ(light.stats().decodeFailures(), before.decodeFailures() + garbage.size());
-  EXPECT_EQ(light.stats().snapshotParts, before.snapshotParts);
+  EXPECT_EQ(lightSim.stats().decodeFailures(), before.decodeFailures() + garbage.size());
+  EXPECT_EQ(lightSim.stats().snapshotParts, before.snapshotParts);
   EXPECT_EQ(light.state(), ClientState::kConnected);
   EXPECT_EQ(light.ackedTick(), 1016u);
-}
-
-TEST(ClientConnectionTest, DestroyingAClientWithAReceivePendingIsSafe) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  {
-    Client client(io, optionsFor(server));
-    ASSERT_TRUE(client.connect());
-    io.poll();
-  }
-  io.restart();
-  io.poll();  // the aborted receive runs and finds its client gone
-  SUCCEED();
 }
 
 wire::Packet replayStatus(std::uint32_t tick, std::uint32_t epoch, bool paused, float speed,
@@ -1150,37 +1207,37 @@ wire::Packet replayStatus(std::uint32_t tick, std::uint32_t epoch, bool paused, 
 // status says it was applied; a seek's new epoch clears what was held, and the old epoch's
 // snapshots that come late are dropped.
 TEST(ClientConnectionTest, FollowsAServedReplaysStatusAndEpochs) {
-  asio::io_context io;
-  FakeServer server(io, FakeServer::Mode::kAccept);
-  Client client(io, optionsFor(server));
-  ASSERT_TRUE(client.connect());
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.connected() && server.pings >= 2; }));
+  SimulatedConnection sim(FakeServer::Mode::kAccept, testOptions());
+  FakeServer& server = sim.server;
+  ClientProtocol& client = sim.client;
+  ASSERT_TRUE(client.connect(sim.now));
+  ASSERT_TRUE(sim.pump([&] { return client.connected() && server.pings >= 2; }));
   client.controlReplay(wire::REPLAY_PAUSE);  // not a replay server (no status yet): nothing sent
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 4; }));
+  ASSERT_TRUE(sim.pump([&] { return server.pings >= 4; }));
   EXPECT_TRUE(server.replayControls.empty());
   EXPECT_FALSE(client.replayStatus());
 
   server.send(replayStatus(40, 0, true, std::numeric_limits<float>::quiet_NaN(), 0));
-  ASSERT_TRUE(pump(io, client, server, [&] {
-    return client.stats().drops[static_cast<std::size_t>(wire::DropReason::kUnexpected)] >= 1;
-  }));
+  ASSERT_TRUE(sim.pump(
+      [&] { return sim.stats().drops[static_cast<std::size_t>(wire::DropReason::kUnexpected)] >= 1; }));
   EXPECT_FALSE(client.replayStatus());
 
   server.send(replayStatus(40, 0, true, 1.0f, 0));
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.replayStatus().has_value(); }));
-  EXPECT_EQ(client.renderTickAt(Clock::now()), 40.0);  // standing still: exactly its tick
+  ASSERT_TRUE(sim.pump([&] { return client.replayStatus().has_value(); }));
+  EXPECT_EQ(client.renderTickAt(sim.now), 40.0);  // standing still: exactly its tick
 
   client.controlReplay(wire::REPLAY_STEP);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.replayControls.size() >= 3; }));  // resent
+  ASSERT_TRUE(sim.pump([&] { return server.replayControls.size() >= 3; }));  // resent
   for (const wire::ReplayControl& c : server.replayControls) {
     EXPECT_EQ(c.request(), 1u);
     EXPECT_EQ(c.action(), wire::REPLAY_STEP);
   }
   server.send(replayStatus(41, 0, true, 1.0f, 1));
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.replayControlsPending() == 0; }));
+  ASSERT_TRUE(sim.pump([&] { return client.replayControlsPending() == 0; }));
   const std::size_t sent = server.replayControls.size();
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 12; }));
-  EXPECT_LE(server.replayControls.size(), sent + 1);  // at most one crossed the status
+  ASSERT_TRUE(sim.pump([&] { return server.pings >= 12; }));
+  // None crossed the status: it came in before the client's next update().
+  EXPECT_EQ(server.replayControls.size(), sent);
 
   // Epoch 0's snapshot, then a seek: epoch 1's snapshot replaces everything held.
   wire::SnapshotRecord record;
@@ -1189,34 +1246,97 @@ TEST(ClientConnectionTest, FollowsAServedReplaysStatusAndEpochs) {
   std::vector<wire::Snapshot> parts = wire::encodeSnapshot({41, world, {}}, nullptr, 400, record);
   ASSERT_EQ(parts.size(), 1u);
   server.sendSnapshot(parts[0]);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.latestSnapshot() != nullptr; }));
+  ASSERT_TRUE(sim.pump([&] { return client.latestSnapshot() != nullptr; }));
   EXPECT_EQ(client.latestSnapshot()->tick, 41u);
   parts = wire::encodeSnapshot({12, world, {}}, nullptr, 400, record);
   parts[0].set_epoch(1);
   server.sendSnapshot(parts[0]);
-  ASSERT_TRUE(pump(io, client, server, [&] {
-    return client.latestSnapshot() != nullptr && client.latestSnapshot()->tick == 12;
-  }));
+  ASSERT_TRUE(
+      sim.pump([&] { return client.latestSnapshot() != nullptr && client.latestSnapshot()->tick == 12; }));
   EXPECT_EQ(client.interpolation().oldestTick(), 12u);
-  EXPECT_EQ(client.stats().replayEpochs, 1u);
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.lastInput.ack_epoch() == 1u; }));
+  EXPECT_EQ(sim.stats().replayEpochs, 1u);
+  ASSERT_TRUE(sim.pump([&] { return server.lastInput.ack_epoch() == 1u; }));
   EXPECT_EQ(server.lastInput.ack_snapshot(), 12u);
   // Epoch 0's snapshot arriving late is of another timeline: dropped, counted.
   parts = wire::encodeSnapshot({50, world, {}}, nullptr, 400, record);
   server.sendSnapshot(parts[0]);
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.stats().partsOtherEpoch == 1u; }));
+  ASSERT_TRUE(sim.pump([&] { return sim.stats().partsOtherEpoch == 1u; }));
   EXPECT_EQ(client.latestSnapshot()->tick, 12u);
   // A status of the older epoch (reordered) changes nothing.
   server.send(replayStatus(45, 0, true, 1.0f, 1));
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 16; }));
+  ASSERT_TRUE(sim.pump([&] { return server.pings >= 16; }));
   EXPECT_EQ(client.replayStatus()->tick(), 41u);
   // Nor does one of the same epoch from before the newest (it overtook nothing: it is late).
   server.send(replayStatus(60, 1, false, 1.0f, 1));
-  ASSERT_TRUE(pump(io, client, server, [&] { return client.replayStatus()->tick() == 60u; }));
+  ASSERT_TRUE(sim.pump([&] { return client.replayStatus()->tick() == 60u; }));
   server.send(replayStatus(55, 1, true, 1.0f, 1));
-  ASSERT_TRUE(pump(io, client, server, [&] { return server.pings >= 22; }));
+  ASSERT_TRUE(sim.pump([&] { return server.pings >= 22; }));
   EXPECT_EQ(client.replayStatus()->tick(), 60u);
   EXPECT_FALSE(client.replayStatus()->paused());
+}
+
+// --- On a real UDP socket: Client itself -----------------------------------------------------------
+
+// End to end through Client's socket: the handshake, a snapshot decoded and acknowledged, pings
+// answered, a goodbye.
+TEST(ClientConnectionTest, ConnectsOverARealUdpSocket) {
+  asio::io_context io;
+  UdpFakeServer udpServer(io, FakeServer::Mode::kAccept);
+  FakeServer& server = udpServer.server;
+  Client client(io, testOptions(udpServer.endpoint()));
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pumpUdp(io, client, udpServer, [&] { return client.connected() && server.pings >= 2; }))
+      << clientStateName(client.state()) << ": " << client.stateMessage();
+  EXPECT_EQ(server.badDatagrams, 0);
+  EXPECT_EQ(client.server().clientId, 7u);
+  std::vector<wire::EntityState> world;
+  for (std::uint32_t id = 1; id <= 20; ++id)
+    world.push_back(entity(id, id % 2, 2.0f * id, -1.0f * id, 0.1f * id));
+  wire::SnapshotRecord record;
+  const auto parts = wire::encodeSnapshot({1010, world, {}}, nullptr, 1100, record);
+  ASSERT_EQ(parts.size(), 1u);
+  server.sendSnapshot(parts[0]);
+  ASSERT_TRUE(pumpUdp(io, client, udpServer, [&] { return server.lastInput.ack_snapshot() == 1010; }));
+  ASSERT_NE(client.latestSnapshot(), nullptr);
+  EXPECT_EQ(*client.latestSnapshot(), record);
+  EXPECT_GE(client.clock().pongs(), 1u);
+  const ClientStats s = client.stats();
+  EXPECT_EQ(s.decodeFailures(), 0u);
+  EXPECT_EQ(s.foreignDatagrams, 0u);
+  EXPECT_EQ(s.sendFailures, 0u);
+  client.disconnect();
+  ASSERT_TRUE(pumpUdp(io, client, udpServer, [&] { return server.disconnects >= 3; }));
+  EXPECT_EQ(server.lastDisconnect, wire::DISCONNECT_CLIENT_LEFT);
+}
+
+// The server's address is checked by Client's socket, not by ClientProtocol.
+TEST(ClientConnectionTest, DatagramsFromOtherAddressesAreIgnored) {
+  asio::io_context io;
+  UdpFakeServer udpServer(io, FakeServer::Mode::kAccept);
+  Client client(io, testOptions(udpServer.endpoint()));
+  ASSERT_TRUE(client.connect());
+  ASSERT_TRUE(pumpUdp(io, client, udpServer, [&] { return client.connected(); }));
+  wire::Packet bye;
+  bye.mutable_disconnect()->set_reason(wire::DISCONNECT_SERVER_SHUTDOWN);
+  std::vector<std::uint8_t> bytes;
+  ASSERT_TRUE(wire::encodeDatagram({wire::Packet::kDisconnect, 0, 0, 0}, bye, bytes));
+  udp::socket raw(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  raw.send_to(asio::buffer(bytes), client.localEndpoint());
+  ASSERT_TRUE(pumpUdp(io, client, udpServer, [&] { return client.stats().foreignDatagrams == 1; }));
+  EXPECT_EQ(client.state(), ClientState::kConnected);
+}
+
+TEST(ClientConnectionTest, DestroyingAClientWithAReceivePendingIsSafe) {
+  asio::io_context io;
+  UdpFakeServer udpServer(io, FakeServer::Mode::kAccept);
+  {
+    Client client(io, testOptions(udpServer.endpoint()));
+    ASSERT_TRUE(client.connect());
+    io.poll();
+  }
+  io.restart();
+  io.poll();  // the aborted receive runs and finds its client gone
+  SUCCEED();
 }
 
 }  // namespace
