@@ -1,4 +1,4 @@
-// Phase 2 of the tick for one agent: read state[n], write its state[n+1].
+// The update phase of the tick for one agent: read state[n], write its state[n+1].
 #pragma once
 
 #include <array>

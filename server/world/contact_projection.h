@@ -1,7 +1,7 @@
-// Phase 3 of the tick: bodies that still overlap after every agent has moved are pushed apart,
+// The contacts phase of the tick: bodies that still overlap after every agent has moved are pushed apart,
 // and lose the velocity into each other (the collision passes of DetourCrowd and of
 // position-based crowds). The steering
-// push of phase 2 works from state[n] and one tick late, so in a jam where many bodies press the
+// push of the update phase works from state[n] and one tick late, so in a jam where many bodies press the
 // same way overlaps build up; a few passes over state[n+1] keep them within a few percent of the
 // radius. Each pass reads one copy of the positions and writes another (Jacobi), so the result is
 // the same for any thread count. Connected players are never moved: an NPC touching one takes

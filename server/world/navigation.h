@@ -3,7 +3,7 @@
 // corridor of corners from the pooled planner, and the bookkeeping that notices arrival, a corridor
 // left behind (pushed off it by the crowd) and no progress (blocked), and asks for a new path.
 //
-// Phase 1c of the tick, after thinking and before steering:
+// The navigate phase of the tick, after thinking and before steering:
 //   a. in parallel, per agent in id order (writes only that agent's NavAgent and NavSteer):
 //      advance corners, check arrival and progress, mark what it needs (a goal, a path)
 //   b. serially, in id order: choose goals, queue path requests
@@ -84,7 +84,7 @@ class Navigation {
  public:
   Navigation(std::shared_ptr<const nav::NavMesh> mesh, nav::PlannerSettings settings);
 
-  // Phase 1c. slotOfId maps every id to its slot in ctx.in (kNoSlot: not alive).
+  // The navigate phase. slotOfId maps every id to its slot in ctx.in (kNoSlot: not alive).
   void update(const StepContext& ctx, std::span<const std::uint32_t> slotOfId, ThreadPool& pool,
               std::size_t chunkSize);
 

@@ -6,10 +6,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include <xxhash.h>
-
-#include <cstring>
-
 #include "world/agent_update.h"
 #include "world/contact_projection.h"
 
@@ -361,15 +357,34 @@ std::int32_t World::archetypeIndex(const std::string& name) const {
   return -1;
 }
 
+// The tick, phase by phase, under the names docs/ARCHITECTURE.md ("The tick") gives them: each
+// phase reads state[n] (sorted_) and what the phases before it worked out; only update and contacts
+// write state[n+1] (current_).
 void World::step() {
-  // Phase 1: counting sort of state[n] into cell order.
+  sortPhase();
+  StepContext ctx = stepContext();
+  groupsPhase(ctx);
+  detailPhase(ctx);
+  thinkPhase(ctx);
+  navigatePhase(ctx);
+  updatePhase(ctx);
+  contactsPhase(ctx);
+  countPhase();
+  ++tick_;
+}
+
+// sort: a counting sort of state[n] into cell order.
+void World::sortPhase() {
   grid_.rebuild(current_, sorted_, slotOfId_, [this](std::size_t count, std::size_t chunk, const auto& body) {
     pool_->parallelFor(count, chunk, body);
   });
   // Now and then the memory store follows the sort (agent_columns.h); more often when departed
   // agents' records have come to fill half of it.
   if (tick_ % kMemoryRehomeTicks == 0 || memory_.size() > 2 * sorted_.size() + 1024) rehomeMemory();
-  // Phase 2: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
+}
+
+// What every later phase reads: state[n] in cell order, the grid, and the tick's scratch.
+StepContext World::stepContext() {
   const std::size_t n = sorted_.size();
   contactFlags_.resize(n);
   StepContext ctx = contextOf(sorted_, tick_);
@@ -377,13 +392,20 @@ void World::step() {
   ctx.memoryBefore = memoryBefore_.data();
   ctx.headingHistory = averagesHeadings_ ? headingHistory_.data() : nullptr;
   ctx.headingHistoryCount = headingHistory_.size();
-  if (!strayPairs_.empty()) {
-    groups_ = measureGroups(sorted_, archetypes_.size(), strayPairs_);
-    ctx.groups = &groups_;
-  }
-  // Phase 1b: levels of detail from state[n], before thinking (far brains think less often too).
-  // The first tick runs at full rate: it settles the spawn (bodies placed inside obstacles or on
-  // each other), which a far agent would otherwise keep for up to 8 ticks.
+  return ctx;
+}
+
+// groups: centroids, velocities, leaders and strays, when a behaviour or brain asks.
+void World::groupsPhase(StepContext& ctx) {
+  if (strayPairs_.empty()) return;
+  groups_ = measureGroups(sorted_, archetypes_.size(), strayPairs_);
+  ctx.groups = &groups_;
+}
+
+// detail: levels of detail from state[n], before thinking (far brains think less often too). The
+// first tick runs at full rate: it settles the spawn (bodies placed inside obstacles or on each
+// other), which a far agent would otherwise keep for up to 8 ticks.
+void World::detailPhase(StepContext& ctx) {
   if (config_.lod && tick_ > 0) {
     focusXY_.clear();
     for (const AgentId id : focusIds_) {
@@ -396,19 +418,31 @@ void World::step() {
     ctx.lodLevels = lod_.levels().data();
   }
   lastStepLod_ = ctx.lodLevels != nullptr;
-  if (!anyBrain_) endOrders(ctx);  // the control API's orders, in a world without brains
-  if (anyBrain_) {
-    brainStates_.resize(n);
-    for (std::size_t s = 0; s < n; ++s) brainStates_[s] = sorted_.memory(s).brainState;
-    ctx.brainStates = brainStates_.data();
-    think(ctx);
-    ctx.brainStates = nullptr;
+}
+
+// think: action selection (brains, fetch orders); without brains, only the control API's orders.
+void World::thinkPhase(StepContext& ctx) {
+  if (!anyBrain_) {
+    endOrders(ctx);
+    return;
   }
-  // Phase 1c: navigation (navigation.h), after thinking switched behaviour sets.
-  if (navigation_ && anyNavigate_) {
-    navigation_->update(ctx, slotOfId_, *pool_, config_.chunkSize);
-    ctx.nav = navigation_->steering();
-  }
+  const std::size_t n = sorted_.size();
+  brainStates_.resize(n);
+  for (std::size_t s = 0; s < n; ++s) brainStates_[s] = sorted_.memory(s).brainState;
+  ctx.brainStates = brainStates_.data();
+  think(ctx);
+  ctx.brainStates = nullptr;
+}
+
+// navigate: corners, arrivals and path requests (navigation.h), after thinking switched sets.
+void World::navigatePhase(StepContext& ctx) {
+  if (!navigation_ || !anyNavigate_) return;
+  navigation_->update(ctx, slotOfId_, *pool_, config_.chunkSize);
+  ctx.nav = navigation_->steering();
+}
+
+// update: steer and integrate every agent from sorted_ (state[n]) into current_ (state[n+1]).
+void World::updatePhase(StepContext& ctx) {
   if (ctx.lodLevels != nullptr) {
     // A context per level of detail, its dt and runtime scaled (after thinking and navigation
     // completed this context).
@@ -421,19 +455,24 @@ void World::step() {
     }
     ctx.lodContexts = lodContexts_.data();
   }
-  pool_->parallelFor(n, config_.chunkSize, [&](std::size_t begin, std::size_t end) {
+  pool_->parallelFor(sorted_.size(), config_.chunkSize, [&](std::size_t begin, std::size_t end) {
     updateChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), current_,
                 contactFlags_.data());
   });
-  // Phase 3: bodies still overlapping are pushed apart (contact_projection.h).
-  if (config_.contactPasses > 0) {
-    projectContacts(ctx, config_.contactPasses, current_, contactX_, contactY_, *pool_, config_.chunkSize,
-                    contactFlags_.data());
-  }
-  // Counted in parallel (0.6 ms a tick on one thread at a million agents): sums of integers, the
-  // same whatever order the chunks add up in.
+}
+
+// contacts: bodies still overlapping are pushed apart (contact_projection.h).
+void World::contactsPhase(const StepContext& ctx) {
+  if (config_.contactPasses <= 0) return;
+  projectContacts(ctx, config_.contactPasses, current_, contactX_, contactY_, *pool_, config_.chunkSize,
+                  contactFlags_.data());
+}
+
+// count: the contact flags summed in parallel (0.6 ms a tick on one thread at a million agents):
+// sums of integers, the same whatever order the chunks add up in.
+void World::countPhase() {
   std::atomic<std::uint64_t> obstacleContacts{0}, boundsClamps{0};
-  pool_->parallelFor(n, config_.chunkSize * 16, [&](std::size_t begin, std::size_t end) {
+  pool_->parallelFor(sorted_.size(), config_.chunkSize * 16, [&](std::size_t begin, std::size_t end) {
     std::uint64_t obstacle = 0, bounds = 0;
     for (std::size_t s = begin; s < end; ++s) {
       obstacle += (contactFlags_[s] & kContactObstacle) ? 1 : 0;
@@ -443,7 +482,6 @@ void World::step() {
     boundsClamps += bounds;
   });
   counters_ = {obstacleContacts.load(), boundsClamps.load()};
-  ++tick_;
 }
 
 // Orders that are done (or given up on) end, and the rest are published for the steering phase:
@@ -480,7 +518,7 @@ void World::giveOrder(AgentId holder, AgentId stray, ArchetypeIndex group, float
       h);
 }
 
-// Phase 1b: action selection for the agents whose turn it is, before any of them steers. Fetch
+// think's brains: action selection for the agents whose turn it is, before any of them steers. Fetch
 // orders (brain_think.h) end and are given serially, around the parallel think.
 void World::think(const StepContext& ctx) {
   endOrders(ctx);
@@ -495,174 +533,6 @@ void World::think(const StepContext& ctx) {
     giveFetchOrders(ctx, orderRequests_, fetchOrders_, passedOver_);
     publishFetchOrders(fetchOrders_, slotOfId_, groups_);
   }
-}
-
-namespace {
-
-// XXH3 fed in large chunks: a stream's hash does not depend on how it is cut, and one update per
-// few hundred bytes costs far less than one per field.
-class BufferedXxh3 {
- public:
-  BufferedXxh3() : state_(XXH3_createState()) { XXH3_64bits_reset(state_); }
-  ~BufferedXxh3() { XXH3_freeState(state_); }
-  BufferedXxh3(const BufferedXxh3&) = delete;
-  BufferedXxh3& operator=(const BufferedXxh3&) = delete;
-  void add(const void* bytes, std::size_t size) {
-    if (used_ + size > sizeof buffer_) flush();
-    if (size > sizeof buffer_) {
-      XXH3_64bits_update(state_, bytes, size);
-      return;
-    }
-    std::memcpy(buffer_ + used_, bytes, size);
-    used_ += size;
-  }
-  std::uint64_t digest() {
-    flush();
-    return XXH3_64bits_digest(state_);
-  }
-
- private:
-  void flush() {
-    if (used_ > 0) XXH3_64bits_update(state_, buffer_, used_);
-    used_ = 0;
-  }
-  XXH3_state_t* state_;
-  unsigned char buffer_[1024];
-  std::size_t used_ = 0;
-};
-
-// A piece's own hash for the digest's sums: a multiply-xorshift over its 8-byte words, seeded with
-// where the piece belongs. Not for the whole state (XXH3 is), only to say which part or block.
-std::uint64_t pieceHash(const void* bytes, std::size_t size, std::uint64_t seed) {
-  std::uint64_t h = (seed + 1) * 0x9e3779b97f4a7c15ull;
-  const auto* p = static_cast<const unsigned char*>(bytes);
-  for (std::size_t i = 0; i < size; i += 8) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, p + i, std::min<std::size_t>(8, size - i));
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  h *= 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 29);
-}
-
-}  // namespace
-
-void World::visitState(const StateSink& sink) const { visitStateWith(sink); }
-
-template <class Sink>
-void World::visitStateWith(Sink&& sink) const {
-  static_assert(sizeof(HeadingHistory) == kMaxHeadingSamples * sizeof(steer::Vec2) + 2 * sizeof(std::size_t),
-                "a heading history is hashed as bytes: it must have no padding");
-  // Exact bits of every field that carries into the next tick, in index order (a fresh world's id
-  // order): a stronger promise than a quantised hash, and what "bit-identical for any thread
-  // count" means.
-  sink(kWorldIndex, StatePart::kTick, &tick_, sizeof tick_);
-  const AgentColumns& a = current_;
-  for (std::uint32_t index = 0; index < slotOfId_.size(); ++index) {
-    const std::uint32_t s = slotOfId_[index];
-    if (s == kNoSlot) continue;
-    const AgentId id = a.id[s];
-    // Orders are ascending by holder id.
-    const auto order = std::lower_bound(fetchOrders_.begin(), fetchOrders_.end(), id,
-                                        [](const HeldOrder& h, AgentId holder) { return h.holder < holder; });
-    if (order != fetchOrders_.end() && order->holder == id) {
-      // The fetch order it holds (none: nothing hashed, as before orders existed).
-      const std::uint32_t o[5] = {order->stray, order->group, order->giver, order->entry, order->giveUpTicks};
-      sink(index, StatePart::kFetchOrder, o, sizeof o);
-      sink(index, StatePart::kFetchOrder, &order->doneWithin, sizeof order->doneWithin);
-      sink(index, StatePart::kFetchOrder, &order->givenTick, sizeof order->givenTick);
-    }
-    const float f[8] = {
-        a.px[s], a.py[s], a.vx[s], a.vy[s], a.hx[s], a.hy[s], a.memory(s).wanderX, a.memory(s).wanderY};
-    const std::int32_t i[4] = {a.memory(s).pathIndex, a.memory(s).targetId,
-                               static_cast<std::int32_t>(a.archetype[s]), a.memory(s).brainState};
-    sink(index, StatePart::kPosition, &f[0], 2 * sizeof(float));
-    sink(index, StatePart::kVelocity, &f[2], 2 * sizeof(float));
-    sink(index, StatePart::kHeading, &f[4], 2 * sizeof(float));
-    // Its rotation, for an archetype that faces by itself or moves kinematically (no other has
-    // one: nothing hashed).
-    if (archetypes_[a.archetype[s]].faces || archetypes_[a.archetype[s]].kinematic)
-      sink(index, StatePart::kHeading, &a.memory(s).rotation, sizeof a.memory(s).rotation);
-    // Its last headings, for an archetype that smooths by K-average (hashed as bytes: the ring's
-    // unused entries stay zero, and the static_assert at the top rules out padding).
-    if (archetypes_[a.archetype[s]].headingSamples > 0 && index < headingHistory_.size())
-      sink(index, StatePart::kHeading, &headingHistory_[index], sizeof(HeadingHistory));
-    sink(index, StatePart::kWander, &f[6], 2 * sizeof(float));
-    sink(index, StatePart::kPath, &i[0], sizeof i[0]);
-    sink(index, StatePart::kTarget, &i[1], sizeof i[1]);
-    sink(index, StatePart::kArchetype, &i[2], sizeof i[2]);
-    sink(index, StatePart::kBrainState, &i[3], sizeof i[3]);
-    if (archetypes_[a.archetype[s]].brain) {
-      // What a brain carries to its next think: stats, sightings, when its state began.
-      const BrainMemory& m = brainMemory_[index];
-      sink(index, StatePart::kBrainMemory, &m.enteredTick, sizeof m.enteredTick);
-      sink(index, StatePart::kBrainMemory, &m.lastThinkTick, sizeof m.lastThinkTick);
-      sink(index, StatePart::kBrainMemory, m.stats.data(), sizeof m.stats);
-      sink(index, StatePart::kBrainMemory, m.lastSeen.data(), sizeof m.lastSeen);
-    }
-    if (index < directives_.size() && directives_[index].kind != DirectiveKind::kNone) {
-      // A control API goal (none: nothing hashed, as before goals existed).
-      const Directive& d = directives_[index];
-      const float g[5] = {d.point.x, d.point.y, d.offset.x, d.offset.y, d.radius};
-      const std::uint32_t k[4] = {
-          static_cast<std::uint32_t>(d.kind), d.target, static_cast<std::uint32_t>(d.path),
-          static_cast<std::uint32_t>(d.releaseOnArrival) | static_cast<std::uint32_t>(d.arrived) << 1};
-      sink(index, StatePart::kGoal, g, sizeof g);
-      sink(index, StatePart::kGoal, k, sizeof k);
-    }
-    if (index < marks_.size() && (marks_[index].tags | marks_[index].signals) != 0)
-      sink(index, StatePart::kMarks, &marks_[index], sizeof marks_[index]);
-    if (navigation_ && index < navigation_->agentCount()) {
-      // Where it is going and how far along its corridor.
-      const NavAgent& n = navigation_->agent(index);
-      const float g[2] = {n.goal.x, n.goal.y};
-      const std::uint32_t k[4] = {
-          n.corner, static_cast<std::uint32_t>(n.corners.size()), n.goalsReached ^ (n.goalDraws << 16),
-          static_cast<std::uint32_t>(n.waiting) | static_cast<std::uint32_t>(n.hasGoal) << 1};
-      sink(index, StatePart::kNavigation, g, sizeof g);
-      sink(index, StatePart::kNavigation, k, sizeof k);
-    }
-  }
-  for (const PassedOver& p : passedOver_) {  // who may not be sent after whom, until when
-    const std::uint32_t ids[2] = {p.holder, p.stray};
-    sink(kWorldIndex, StatePart::kPassedOver, ids, sizeof ids);
-    sink(kWorldIndex, StatePart::kPassedOver, &p.untilTick, sizeof p.untilTick);
-  }
-}
-
-std::uint64_t World::stateHash() const {
-  // One stream over every piece: the same bytes in the same order, however they are cut.
-  BufferedXxh3 stream;
-  visitStateWith(
-      [&stream](std::uint32_t, StatePart, const void* bytes, std::size_t size) { stream.add(bytes, size); });
-  return stream.digest();
-}
-
-StateDigest World::stateDigest(std::size_t blocks) const {
-  StateDigest d;
-  d.indexCount = static_cast<std::uint32_t>(slotOfId_.size());
-  d.blocks.assign(blocks, 0);
-  std::vector<std::uint64_t> perIndex(externalCount_ > 0 ? d.indexCount : 0, 0);
-  BufferedXxh3 stream;
-  visitStateWith([&](std::uint32_t index, StatePart part, const void* bytes, std::size_t size) {
-    stream.add(bytes, size);
-    // Each piece hashed on its own, seeded with where it belongs, and summed: a part's or a
-    // block's sum changes when any of its pieces does.
-    const auto p = static_cast<std::size_t>(part);
-    const std::uint64_t h = pieceHash(bytes, size, (static_cast<std::uint64_t>(index) << 8) | p);
-    d.parts[p] += h;
-    if (index == kWorldIndex) return;
-    if (blocks > 0) d.blocks[StateDigest::blockOf(index, blocks, d.indexCount)] += h;
-    if (!perIndex.empty()) perIndex[index] += h;
-  });
-  d.whole = stream.digest();
-  for (std::uint32_t index = 0; index < perIndex.size(); ++index) {
-    const std::uint32_t s = slotOfId_[index];
-    if (s != kNoSlot && (current_.memory(s).flags & kAgentExternal) != 0)
-      d.external.emplace_back(current_.id[s], perIndex[index]);
-  }
-  return d;
 }
 
 StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {

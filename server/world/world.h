@@ -1,10 +1,16 @@
 // The simulation: static geometry, archetypes, agents, and the tick that moves them.
 //
-// One tick, as named phases (DESIGN.md "The tick"):
-//   1. sort:   the grid's counting sort scatters state[n] (current_) into cell order (sorted_)
-//   2. steer + integrate: for every slot, in fixed chunks over the thread pool, read sorted_ only
-//              and write that slot of state[n+1] into current_
-// Nothing in phase 2 reads what it writes, so the world is bit-identical for any thread count.
+// One tick, as named phases (step(); docs/ARCHITECTURE.md, "The tick", says each in full):
+//   sort      the grid's counting sort scatters state[n] (current_) into cell order (sorted_)
+//   groups    per-archetype centroids, velocities, leaders and strays, when asked
+//   detail    levels of detail (far agents steer less often), when on
+//   think     brains pick their states; fetch orders end and are given
+//   navigate  navmesh corners, arrivals and path requests
+//   update    for every slot, in fixed chunks over the thread pool: read sorted_ only, write that
+//             slot of state[n+1] into current_
+//   contacts  bodies still overlapping are pushed apart, when the scenario asks
+//   count     contact flags summed
+// Nothing in update reads what it writes, so the world is bit-identical for any thread count.
 #pragma once
 
 #include <array>
@@ -38,7 +44,7 @@ struct WorldConfig {
   float boundsMargin = 5.0f;    // m: inside this band agents are steered back towards the middle
   bool quads = true;            // four-agent SIMD path where it applies; false forces the scalar path (tests)
   nav::PlannerSettings planner;  // the pooled path planner (worlds with a navmesh)
-  int contactPasses = 0;         // phase 3 (contact_projection.h): passes pushing overlapping bodies apart
+  int contactPasses = 0;         // the contacts phase (contact_projection.h): passes pushing bodies apart
   bool lod = false;              // update level of detail (level_of_detail.h): far agents steer less often
 };
 
@@ -230,6 +236,16 @@ class World {
   std::vector<std::uint8_t> brainStates_;  // by slot, state[n]'s, while thinking (StepContext::brainStates)
   std::vector<std::string> tagNames_, signalNames_;
   StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;
+  // step()'s phases, in order (docs/ARCHITECTURE.md, "The tick").
+  void sortPhase();
+  StepContext stepContext();
+  void groupsPhase(StepContext& ctx);
+  void detailPhase(StepContext& ctx);
+  void thinkPhase(StepContext& ctx);
+  void navigatePhase(StepContext& ctx);
+  void updatePhase(StepContext& ctx);
+  void contactsPhase(const StepContext& ctx);
+  void countPhase();
   TickCounters counters_;
   // visitState's walk with the sink inlined (defined and used in world.cpp only).
   template <class Sink>
