@@ -50,4 +50,17 @@ Groups measureGroups(const AgentColumns& sorted, std::size_t archetypes,
   return g;
 }
 
+void behaviourStrayPairs(const std::vector<BehaviourSpec>& behaviours, std::vector<StrayPair>& pairs) {
+  for (const BehaviourSpec& b : behaviours) {
+    StrayPair p{b.targetArchetype, b.secondArchetype};
+    if (b.target == TargetKind::kGroupLeader || b.target == TargetKind::kGroupCentroid) {
+      p = {b.targetArchetype, b.targetArchetype};
+    } else if ((b.kind != BehaviourKind::kFetchStray && b.kind != BehaviourKind::kDriveGroup) ||
+               b.target != TargetKind::kNearest) {
+      continue;
+    }
+    if (std::find(pairs.begin(), pairs.end(), p) == pairs.end()) pairs.push_back(p);
+  }
+}
+
 }  // namespace steerd

@@ -2,7 +2,7 @@
 // lowest id), and for the (member, group) pairs that behaviours and brains ask about, the member
 // farthest from the group's centroid (the stray a sheepdog or a cowboy goes after). Measured once
 // per tick, serially in slot order, so it does not depend on the thread count. The fetch orders in
-// force ride along (World::think fills them in after measuring).
+// force ride along (the think phase fills them in after measuring).
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 
 #include "steering/vec2.h"
 #include "world/agent_columns.h"
+#include "world/archetype.h"
 
 namespace steerd {
 
@@ -55,5 +56,10 @@ struct Groups {
 };
 
 Groups measureGroups(const AgentColumns& sorted, std::size_t archetypes, const std::vector<StrayPair>& pairs);
+
+// What a behaviour set asks of groups, added to `pairs` once each: FETCH_STRAY's and
+// DRIVE_GROUP's (member, home) pair; a group leader or centroid target's archetype (any pair keeps
+// the groups measured every tick).
+void behaviourStrayPairs(const std::vector<BehaviourSpec>& behaviours, std::vector<StrayPair>& pairs);
 
 }  // namespace steerd

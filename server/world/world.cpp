@@ -37,8 +37,7 @@ void World::prepareArchetypes() {
   float cell = 1.0f;
   float reach = 1.0f;
   runtime_.clear();
-  anyBrain_ = false;
-  anyOrders_ = false;
+  actions_.prepare(archetypes_);
   anyNavigate_ = false;
   strayPairs_.clear();
   const auto byPriority = [](const BehaviourSpec& x, const BehaviourSpec& y) {
@@ -47,28 +46,11 @@ void World::prepareArchetypes() {
   for (auto& a : archetypes_) {
     std::stable_sort(a.behaviours.begin(), a.behaviours.end(), byPriority);
     for (auto& set : a.stateBehaviours) std::stable_sort(set.begin(), set.end(), byPriority);
-    anyBrain_ = anyBrain_ || a.brain != nullptr;
     a.faces = facesByItself(a);
     a.lodFocus = a.lodFocus || a.name == kPlayerArchetypeName;
-    anyOrders_ = anyOrders_ || (a.brain && a.brain->givesOrders());
     if (a.brain) strayPairsOf(*a.brain, strayPairs_);
-    // What behaviours ask of groups: FETCH_STRAY's and DRIVE_GROUP's (member, home) pair; a group
-    // leader or centroid target's archetype (any pair keeps the groups measured every tick).
-    auto fetches = [&](const std::vector<BehaviourSpec>& set) {
-      for (const BehaviourSpec& b : set) {
-        StrayPair p{b.targetArchetype, b.secondArchetype};
-        if (b.target == TargetKind::kGroupLeader || b.target == TargetKind::kGroupCentroid) {
-          p = {b.targetArchetype, b.targetArchetype};
-        } else if ((b.kind != BehaviourKind::kFetchStray && b.kind != BehaviourKind::kDriveGroup) ||
-                   b.target != TargetKind::kNearest) {
-          continue;
-        }
-        if (std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end())
-          strayPairs_.push_back(p);
-      }
-    };
-    fetches(a.behaviours);
-    for (const auto& set : a.stateBehaviours) fetches(set);
+    behaviourStrayPairs(a.behaviours, strayPairs_);
+    for (const auto& set : a.stateBehaviours) behaviourStrayPairs(set, strayPairs_);
     anyNavigate_ = anyNavigate_ || Navigation::navigateSpec(a.behaviours) != nullptr;
     for (const auto& set : a.stateBehaviours)
       anyNavigate_ = anyNavigate_ || Navigation::navigateSpec(set) != nullptr;
@@ -86,7 +68,7 @@ void World::prepareArchetypes() {
     if (a.brain) {
       for (std::size_t i = 0; i < a.brain->signals.size() && i < runtime_.back().signalBit.size(); ++i)
         runtime_.back().signalBit[i] =
-            static_cast<std::int8_t>(markIndex(MarkKind::kSignal, a.brain->signals[i], true));
+            static_cast<std::int8_t>(actions_.markIndex(MarkKind::kSignal, a.brain->signals[i], true));
     }
   }
   for (std::size_t level = 1; level < kLodLevels; ++level) {
@@ -97,13 +79,7 @@ void World::prepareArchetypes() {
       lodRuntime_[level].back().signalBit = runtime_[i].signalBit;
     }
   }
-  if (!anyOrders_) {  // no brain gives orders any more (live reload): the control API's stay
-    std::erase_if(fetchOrders_, [](const HeldOrder& h) { return h.entry != kCommandOrderEntry; });
-    passedOver_.clear();
-  }
-  for (const StrayPair& p : orderPairs_) {
-    if (std::find(strayPairs_.begin(), strayPairs_.end(), p) == strayPairs_.end()) strayPairs_.push_back(p);
-  }
+  actions_.addOrderPairs(strayPairs_);
   population_.resize(archetypes_.size(), 0);
   // K-average heading smoothing keeps each agent's last headings, by index, once any archetype
   // asks for it (after a live reload that asks for it first, every history starts empty).
@@ -153,7 +129,7 @@ std::string World::replaceArchetypes(std::vector<Archetype> archetypes) {
     if (!a.brain) {
       m.brainState = 0;
     } else if (m.brainState >= a.brain->states.size()) {
-      startBrain(*a.brain, tick_, m, brainMemory_[agentIndex(current_.id[s])]);
+      startBrain(*a.brain, tick_, m, actions_.brainMemory(agentIndex(current_.id[s])));
     }
   }
   // The radius column carries each agent's archetype radius into the neighbour scan.
@@ -179,9 +155,7 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
     index = static_cast<std::uint32_t>(slotOfId_.size());
     slotOfId_.push_back(kNoSlot);
     generation_.push_back(0);
-    brainMemory_.resize(slotOfId_.size());
-    if (!directives_.empty()) directives_.resize(slotOfId_.size());
-    if (!marks_.empty()) marks_.resize(slotOfId_.size());
+    actions_.grow(slotOfId_.size());
     if (averagesHeadings_) headingHistory_.resize(slotOfId_.size());
   }
   const AgentId id = agentIdOf(index, generation_[index]);
@@ -204,10 +178,10 @@ AgentId World::spawn(ArchetypeIndex archetype, steer::Vec2 position, steer::Vec2
   current_.archetype[s] = archetype;
   slotOfId_[index] = static_cast<std::uint32_t>(s);
   ++population_[archetype];
-  brainMemory_[index] = BrainMemory{};
+  actions_.onSpawn(index);
   if (index < headingHistory_.size()) headingHistory_[index] = HeadingHistory{};
   if (archetypes_[archetype].brain)
-    startBrain(*archetypes_[archetype].brain, tick_, memory_.back(), brainMemory_[index]);
+    startBrain(*archetypes_[archetype].brain, tick_, memory_.back(), actions_.brainMemory(index));
   if (archetypes_[archetype].lodFocus) focusIds_.push_back(id);
   return id;
 }
@@ -248,11 +222,7 @@ void World::despawn(AgentId id) {
   generation_[index] = static_cast<std::uint16_t>((generation_[index] + 1) & kAgentGenerationMask);
   freeIndices_.emplace_back(index, tick_);
   if (navigation_) navigation_->forget(index);
-  if (index < directives_.size() && directives_[index].kind != DirectiveKind::kNone) {
-    directives_[index] = Directive{};
-    --directedCount_;
-  }
-  if (index < marks_.size()) marks_[index] = AgentMarks{};
+  actions_.onDespawn(index);
   std::erase(focusIds_, id);
 }
 
@@ -269,10 +239,7 @@ void World::refreshFocus() {
 
 void World::setDirective(AgentId id, Directive d) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  if (directives_.size() <= agentIndex(id)) directives_.resize(slotOfId_.size());
-  Directive& slot = directives_[agentIndex(id)];
   AgentMemory& m = current_.memory(slotOf(id));
-  if (slot.kind != DirectiveKind::kNone) --directedCount_;
   // A goal on the navmesh walks it like the archetype's own NAVIGATE (its arrival range and all).
   const Archetype& a = archetypes_[current_.archetype[slotOf(id)]];
   const BehaviourSpec* navigates = Navigation::navigateSpec(a.behaviours);
@@ -280,9 +247,8 @@ void World::setDirective(AgentId id, Directive d) {
     navigates = Navigation::navigateSpec(a.stateBehaviours[s]);
   d.goal = directiveGoalSpec(d, navigation_ ? navigates : nullptr);
   d.arrived = false;
-  slot = d;
+  actions_.setDirective(agentIndex(id), slotOfId_.size(), d);
   if (d.kind != DirectiveKind::kNone) {
-    ++directedCount_;
     m.flags |= kAgentDirected;
   } else {
     m.flags &= static_cast<std::uint8_t>(~kAgentDirected);
@@ -292,12 +258,12 @@ void World::setDirective(AgentId id, Directive d) {
 }
 
 void World::noteArrived(AgentId id) {
-  if (isAlive(id) && agentIndex(id) < directives_.size()) directives_[agentIndex(id)].arrived = true;
+  if (isAlive(id)) actions_.noteArrived(agentIndex(id));
 }
 
 const Directive& World::directiveOf(AgentId id) const {
   static const Directive kNone{};
-  return isAlive(id) && agentIndex(id) < directives_.size() ? directives_[agentIndex(id)] : kNone;
+  return isAlive(id) ? actions_.directive(agentIndex(id)) : kNone;
 }
 
 void World::setHeading(AgentId id, steer::Vec2 heading) {
@@ -315,7 +281,7 @@ void World::setBrainState(AgentId id, std::int32_t state) {
     throw std::out_of_range("no such brain state");
   current_.memory(s).brainState = static_cast<std::uint8_t>(a.brain->enterLeaf(state));
   current_.memory(s).pathIndex = -1;
-  brainMemory_[agentIndex(id)].enteredTick = tick_;
+  actions_.brainMemory(agentIndex(id)).enteredTick = tick_;
 }
 
 void World::setStat(AgentId id, std::size_t stat, float value) {
@@ -323,31 +289,16 @@ void World::setStat(AgentId id, std::size_t stat, float value) {
   const Archetype& a = archetypes_[current_.archetype[slotOf(id)]];
   if (!a.brain || stat >= a.brain->stats.size()) throw std::out_of_range("no such stat");
   const brain::Stat& st = a.brain->stats[stat];
-  brainMemory_[agentIndex(id)].stats[stat] = std::clamp(value, st.min, st.max);
-}
-
-std::int32_t World::markIndex(MarkKind kind, const std::string& name, bool add) {
-  std::vector<std::string>& names = kind == MarkKind::kTag ? tagNames_ : signalNames_;
-  const auto it = std::find(names.begin(), names.end(), name);
-  if (it != names.end()) return static_cast<std::int32_t>(it - names.begin());
-  if (!add || names.size() >= kMaxMarkNames) return -1;
-  names.push_back(name);
-  return static_cast<std::int32_t>(names.size() - 1);
+  actions_.brainMemory(agentIndex(id)).stats[stat] = std::clamp(value, st.min, st.max);
 }
 
 std::uint32_t World::marksOf(MarkKind kind, AgentId id) const {
-  if (!isAlive(id) || agentIndex(id) >= marks_.size()) return 0;
-  return kind == MarkKind::kTag ? marks_[agentIndex(id)].tags : marks_[agentIndex(id)].signals;
+  return isAlive(id) ? actions_.marks(kind, agentIndex(id)) : 0;
 }
 
 void World::setMark(MarkKind kind, AgentId id, std::int32_t index, bool on) {
   if (!isAlive(id)) throw std::out_of_range("unknown agent id");
-  if (index < 0 || static_cast<std::size_t>(index) >= kMaxMarkNames) throw std::out_of_range("mark index");
-  if (marks_.size() <= agentIndex(id)) marks_.resize(slotOfId_.size());
-  AgentMarks& marks = marks_[agentIndex(id)];
-  std::uint32_t& bits = kind == MarkKind::kTag ? marks.tags : marks.signals;
-  const std::uint32_t bit = 1u << index;
-  bits = on ? (bits | bit) : (bits & ~bit);
+  actions_.setMark(kind, agentIndex(id), slotOfId_.size(), index, on);
 }
 
 std::int32_t World::archetypeIndex(const std::string& name) const {
@@ -420,18 +371,9 @@ void World::detailPhase(StepContext& ctx) {
   lastStepLod_ = ctx.lodLevels != nullptr;
 }
 
-// think: action selection (brains, fetch orders); without brains, only the control API's orders.
+// think: action selection (brains, fetch orders, action_selection.h).
 void World::thinkPhase(StepContext& ctx) {
-  if (!anyBrain_) {
-    endOrders(ctx);
-    return;
-  }
-  const std::size_t n = sorted_.size();
-  brainStates_.resize(n);
-  for (std::size_t s = 0; s < n; ++s) brainStates_[s] = sorted_.memory(s).brainState;
-  ctx.brainStates = brainStates_.data();
-  think(ctx);
-  ctx.brainStates = nullptr;
+  actions_.think(ctx, slotOfId_, groups_, *pool_, config_.chunkSize);
 }
 
 // navigate: corners, arrivals and path requests (navigation.h), after thinking switched sets.
@@ -484,25 +426,14 @@ void World::countPhase() {
   counters_ = {obstacleContacts.load(), boundsClamps.load()};
 }
 
-// Orders that are done (or given up on) end, and the rest are published for the steering phase:
-// brains' orders and the control API's alike.
-void World::endOrders(const StepContext& ctx) {
-  if (!anyOrders_ && fetchOrders_.empty()) return;
-  endFetchOrders(ctx, slotOfId_, fetchOrders_, passedOver_);
-  if (ctx.groups != nullptr) publishFetchOrders(fetchOrders_, slotOfId_, groups_);
-}
-
 void World::giveOrder(AgentId holder, AgentId stray, ArchetypeIndex group, float doneWithin,
                       float giveUpAfterS) {
   if (!isAlive(holder) || !isAlive(stray)) throw std::out_of_range("unknown agent id");
   if (group >= archetypes_.size()) throw std::out_of_range("unknown archetype index");
   // Groups must be measured for the stray's archetype and its home (FETCH_STRAY reads both).
   const StrayPair pair{current_.archetype[slotOf(stray)], group};
-  if (std::find(orderPairs_.begin(), orderPairs_.end(), pair) == orderPairs_.end())
-    orderPairs_.push_back(pair);
   if (std::find(strayPairs_.begin(), strayPairs_.end(), pair) == strayPairs_.end())
     strayPairs_.push_back(pair);
-  std::erase_if(fetchOrders_, [&](const HeldOrder& h) { return h.holder == holder; });
   HeldOrder h;
   h.holder = holder;
   h.stray = stray;
@@ -512,48 +443,26 @@ void World::giveOrder(AgentId holder, AgentId stray, ArchetypeIndex group, float
   h.entry = kCommandOrderEntry;
   h.givenTick = tick_;
   h.giveUpTicks = giveUpAfterS > 0.0f ? static_cast<std::uint32_t>(std::ceil(giveUpAfterS / config_.dt)) : 0;
-  fetchOrders_.insert(
-      std::upper_bound(fetchOrders_.begin(), fetchOrders_.end(), h,
-                       [](const HeldOrder& a, const HeldOrder& b) { return a.holder < b.holder; }),
-      h);
-}
-
-// think's brains: action selection for the agents whose turn it is, before any of them steers. Fetch
-// orders (brain_think.h) end and are given serially, around the parallel think.
-void World::think(const StepContext& ctx) {
-  endOrders(ctx);
-  const std::size_t chunk = std::max<std::size_t>(config_.chunkSize, 1);
-  orderRequests_.resize((sorted_.size() + chunk - 1) / chunk);
-  for (auto& r : orderRequests_) r.clear();
-  pool_->parallelFor(sorted_.size(), chunk, [&](std::size_t begin, std::size_t end) {
-    thinkChunk(ctx, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), brainMemory_,
-               orderRequests_[begin / chunk]);
-  });
-  if (anyOrders_ && ctx.groups != nullptr) {
-    giveFetchOrders(ctx, orderRequests_, fetchOrders_, passedOver_);
-    publishFetchOrders(fetchOrders_, slotOfId_, groups_);
-  }
+  actions_.giveOrder(h, pair);
 }
 
 StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {
-  return StepContext{.in = in,
-                     .grid = grid_,
-                     .geometry = geometry_,
-                     .archetypes = archetypes_,
-                     .runtime = runtime_.data(),
-                     .seed = config_.seed,
-                     .tick = tick,
-                     .dt = config_.dt,
-                     .boundsMargin = config_.boundsMargin,
-                     .quads = config_.quads,
-                     .anyExternal = externalCount_ > 0,
-                     .archetypePopulation = population_.data(),
-                     .slotOfId = slotOfId_.data(),
-                     .idCount = slotOfId_.size(),
-                     .directives = directives_.empty() ? nullptr : directives_.data(),
-                     .anyDirected = directedCount_ > 0,
-                     .marks = marks_.data(),
-                     .markCount = marks_.size()};
+  StepContext ctx{.in = in,
+                  .grid = grid_,
+                  .geometry = geometry_,
+                  .archetypes = archetypes_,
+                  .runtime = runtime_.data(),
+                  .seed = config_.seed,
+                  .tick = tick,
+                  .dt = config_.dt,
+                  .boundsMargin = config_.boundsMargin,
+                  .quads = config_.quads,
+                  .anyExternal = externalCount_ > 0,
+                  .archetypePopulation = population_.data(),
+                  .slotOfId = slotOfId_.data(),
+                  .idCount = slotOfId_.size()};
+  actions_.describe(ctx);
+  return ctx;
 }
 
 void World::rehomeMemory() {

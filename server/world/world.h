@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "world/action_selection.h"
 #include "world/agent_columns.h"
 #include "world/agent_update.h"
 #include "world/archetype.h"
@@ -104,11 +105,11 @@ class World {
   void setStat(AgentId id, std::size_t stat, float value);
   // Named marks on agents: tags (given at spawn) and signals (raised and lowered at run time),
   // one bit each of 32 per world. The index of a name, added when `add` (-1: unknown, or full).
-  enum class MarkKind : std::uint8_t { kTag, kSignal };
-  std::int32_t markIndex(MarkKind kind, const std::string& name, bool add);
-  const std::vector<std::string>& markNames(MarkKind kind) const {
-    return kind == MarkKind::kTag ? tagNames_ : signalNames_;
+  using MarkKind = steerd::MarkKind;
+  std::int32_t markIndex(MarkKind kind, const std::string& name, bool add) {
+    return actions_.markIndex(kind, name, add);
   }
+  const std::vector<std::string>& markNames(MarkKind kind) const { return actions_.markNames(kind); }
   std::uint32_t marksOf(MarkKind kind, AgentId id) const;
   void setMark(MarkKind kind, AgentId id, std::int32_t index, bool on);
   // A fetch order from outside (the control API's Order): `holder` fetches `stray` back to the
@@ -116,9 +117,11 @@ class World {
   // it), replacing any order it holds; it ends when the stray is within `doneWithin` of home, or
   // (giveUpAfterS > 0) undone after that long. Between ticks.
   void giveOrder(AgentId holder, AgentId stray, ArchetypeIndex group, float doneWithin, float giveUpAfterS);
-  const std::vector<HeldOrder>& fetchOrders() const { return fetchOrders_; }
-  static constexpr std::uint16_t kCommandOrderEntry = 0xffff;  // HeldOrder::entry of the control API's
-  static constexpr std::size_t kMaxMarkNames = 32;
+  const std::vector<HeldOrder>& fetchOrders() const { return actions_.fetchOrders(); }
+  static constexpr std::uint16_t kCommandOrderEntry = ActionSelection::kCommandOrderEntry;
+  static constexpr std::size_t kMaxMarkNames = ActionSelection::kMaxMarkNames;
+  // Brains' memory, orders, goals and marks (action_selection.h).
+  const ActionSelection& actions() const { return actions_; }
 
   void step();
   // Turns update level of detail on or off between ticks (WorldConfig::lod).
@@ -158,7 +161,7 @@ class World {
   const SpatialGrid& grid() const { return grid_; }
   // The brain state of an agent of a brain-driven archetype (index into its brain's states).
   std::uint8_t brainStateOf(AgentId id) const { return current_.memory(slotOf(id)).brainState; }
-  const BrainMemory& brainMemoryOf(AgentId id) const { return brainMemory_[agentIndex(id)]; }
+  const BrainMemory& brainMemoryOf(AgentId id) const { return actions_.brainMemory(agentIndex(id)); }
   // Navmesh navigation (null when the scenario has no navmesh).
   const Navigation* navigation() const { return navigation_.get(); }
   // state[n] in the grid's cell order, as the last step() read it (for reports and tests).
@@ -214,27 +217,14 @@ class World {
 
   std::uint64_t tick_ = 0;
   std::size_t externalCount_ = 0;
-  std::vector<std::uint32_t> population_;                 // live agents per archetype
-  std::vector<BrainMemory> brainMemory_;                  // by index (agents of brain-driven archetypes)
-  std::vector<HeldOrder> fetchOrders_;                    // fetch orders in force, ascending by holder id
-  std::vector<PassedOver> passedOver_;                    // holders that gave up, in the order they did
-  std::vector<std::vector<OrderRequest>> orderRequests_;  // per think chunk, this tick's
-  bool anyOrders_ = false;                                // some brain state gives fetch orders
-  bool anyBrain_ = false;
-  std::vector<StrayPair> strayPairs_;  // what behaviours and brains ask about groups
+  std::vector<std::uint32_t> population_;  // live agents per archetype
+  ActionSelection actions_;                // brains' memory, fetch orders, goals, marks
+  std::vector<StrayPair> strayPairs_;      // what behaviours, brains and orders ask about groups
   Groups groups_;
-  void think(const StepContext& ctx);
-  void endOrders(const StepContext& ctx);
-  std::vector<StrayPair> orderPairs_;  // what the control API's orders need measured
   std::unique_ptr<Navigation> navigation_;
   bool anyNavigate_ = false;                    // some behaviour set has NAVIGATE
-  std::vector<Directive> directives_;           // by index (control API goals)
-  std::size_t directedCount_ = 0;               // agents with kAgentDirected
-  std::vector<AgentMarks> marks_;               // by index
   std::vector<HeadingHistory> headingHistory_;  // by index, when an archetype smooths by K-average
   bool averagesHeadings_ = false;               // some archetype does (or did, before a live reload)
-  std::vector<std::uint8_t> brainStates_;  // by slot, state[n]'s, while thinking (StepContext::brainStates)
-  std::vector<std::string> tagNames_, signalNames_;
   StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;
   // step()'s phases, in order (docs/ARCHITECTURE.md, "The tick").
   void sortPhase();

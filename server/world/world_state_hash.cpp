@@ -77,9 +77,10 @@ void World::visitStateWith(Sink&& sink) const {
     if (s == kNoSlot) continue;
     const AgentId id = a.id[s];
     // Orders are ascending by holder id.
-    const auto order = std::lower_bound(fetchOrders_.begin(), fetchOrders_.end(), id,
+    const std::vector<HeldOrder>& orders = actions_.fetchOrders();
+    const auto order = std::lower_bound(orders.begin(), orders.end(), id,
                                         [](const HeldOrder& h, AgentId holder) { return h.holder < holder; });
-    if (order != fetchOrders_.end() && order->holder == id) {
+    if (order != orders.end() && order->holder == id) {
       // The fetch order it holds (none: nothing hashed, as before orders existed).
       const std::uint32_t o[5] = {order->stray, order->group, order->giver, order->entry, order->giveUpTicks};
       sink(index, StatePart::kFetchOrder, o, sizeof o);
@@ -108,15 +109,14 @@ void World::visitStateWith(Sink&& sink) const {
     sink(index, StatePart::kBrainState, &i[3], sizeof i[3]);
     if (archetypes_[a.archetype[s]].brain) {
       // What a brain carries to its next think: stats, sightings, when its state began.
-      const BrainMemory& m = brainMemory_[index];
+      const BrainMemory& m = actions_.brainMemory(index);
       sink(index, StatePart::kBrainMemory, &m.enteredTick, sizeof m.enteredTick);
       sink(index, StatePart::kBrainMemory, &m.lastThinkTick, sizeof m.lastThinkTick);
       sink(index, StatePart::kBrainMemory, m.stats.data(), sizeof m.stats);
       sink(index, StatePart::kBrainMemory, m.lastSeen.data(), sizeof m.lastSeen);
     }
-    if (index < directives_.size() && directives_[index].kind != DirectiveKind::kNone) {
+    if (const Directive& d = actions_.directive(index); d.kind != DirectiveKind::kNone) {
       // A control API goal (none: nothing hashed, as before goals existed).
-      const Directive& d = directives_[index];
       const float g[5] = {d.point.x, d.point.y, d.offset.x, d.offset.y, d.radius};
       const std::uint32_t k[4] = {
           static_cast<std::uint32_t>(d.kind), d.target, static_cast<std::uint32_t>(d.path),
@@ -124,8 +124,8 @@ void World::visitStateWith(Sink&& sink) const {
       sink(index, StatePart::kGoal, g, sizeof g);
       sink(index, StatePart::kGoal, k, sizeof k);
     }
-    if (index < marks_.size() && (marks_[index].tags | marks_[index].signals) != 0)
-      sink(index, StatePart::kMarks, &marks_[index], sizeof marks_[index]);
+    if (const AgentMarks* marks = actions_.marksRecord(index); marks && (marks->tags | marks->signals) != 0)
+      sink(index, StatePart::kMarks, marks, sizeof *marks);
     if (navigation_ && index < navigation_->agentCount()) {
       // Where it is going and how far along its corridor.
       const NavAgent& n = navigation_->agent(index);
@@ -137,7 +137,7 @@ void World::visitStateWith(Sink&& sink) const {
       sink(index, StatePart::kNavigation, k, sizeof k);
     }
   }
-  for (const PassedOver& p : passedOver_) {  // who may not be sent after whom, until when
+  for (const PassedOver& p : actions_.passedOver()) {  // who may not be sent after whom, until when
     const std::uint32_t ids[2] = {p.holder, p.stray};
     sink(kWorldIndex, StatePart::kPassedOver, ids, sizeof ids);
     sink(kWorldIndex, StatePart::kPassedOver, &p.untilTick, sizeof p.untilTick);
