@@ -1,5 +1,6 @@
-// The debug stream over real UDP (tests/net/udp_harness.h): off unless the server allows it, then
-// DebugInfo about the selected agent at a bounded rate, a clear answer for an unknown id, and the
+// The debug stream on made-up time (tests/net/sim_net.h: the server's protocol with no socket, a
+// datagram delivered the moment it is sent): off unless the server allows it, then DebugInfo about
+// the selected agent at a bounded rate, exactly counted, a clear answer for an unknown id, and the
 // brain's transitions as they happen.
 #include <gtest/gtest.h>
 
@@ -10,12 +11,12 @@
 #include "nav/navmesh.h"
 #include "nav/navmesh_build.h"
 #include "net/debug_info.h"
-#include "udp_harness.h"
+#include "sim_net.h"
 
 namespace steerd::net {
 namespace {
 
-void select(RawClient& c, std::uint32_t agent, bool stop = false) {
+void select(SimClient& c, std::uint32_t agent, bool stop = false) {
   wire::Packet p;
   p.mutable_debug_select()->set_agent_id(agent);
   p.mutable_debug_select()->set_stop(stop);
@@ -23,7 +24,7 @@ void select(RawClient& c, std::uint32_t agent, bool stop = false) {
 }
 
 // A DebugSelect with no selected agent, only the one under the pointer.
-void hoverOnly(RawClient& c, std::uint32_t agent) {
+void hoverOnly(SimClient& c, std::uint32_t agent) {
   wire::Packet p;
   p.mutable_debug_select()->set_stop(true);
   p.mutable_debug_select()->set_hover_agent(agent);
@@ -31,7 +32,7 @@ void hoverOnly(RawClient& c, std::uint32_t agent) {
 }
 
 // Every DebugInfo pending on the client's socket, in arrival order.
-std::vector<wire::DebugInfo> drainInfos(RawClient& c) {
+std::vector<wire::DebugInfo> drainInfos(SimClient& c) {
   std::vector<wire::DebugInfo> out;
   wire::Decoded d;
   while (c.receive(d)) {
@@ -76,9 +77,9 @@ ServerSetup watcherScene() {
 }
 
 TEST(DebugStream, WithoutAllowDebugADebugSelectIsDroppedAndCounted) {
-  Server s;
-  RawClient c(s.endpoint->port());
-  const auto a = c.connect(s);
+  SimServer s;
+  SimClient c(s);
+  const auto a = c.connect();
   ASSERT_TRUE(a && a->has_accept());
   EXPECT_FALSE(a->accept().debug_allowed());
   select(c, s.deer);
@@ -89,9 +90,9 @@ TEST(DebugStream, WithoutAllowDebugADebugSelectIsDroppedAndCounted) {
 }
 
 TEST(DebugStream, WithoutAllowDebugAHoverIsDroppedAndCountedToo) {
-  Server s;
-  RawClient c(s.endpoint->port());
-  ASSERT_TRUE(c.connect(s).has_value());
+  SimServer s;
+  SimClient c(s);
+  ASSERT_TRUE(c.connect().has_value());
   hoverOnly(c, s.deer);
   ASSERT_TRUE(s.stepUntil([&] { return s.drops(wire::DropReason::kDebugNotAllowed) == 1; }));
   for (int i = 0; i < 30; ++i) s.step();
@@ -100,9 +101,9 @@ TEST(DebugStream, WithoutAllowDebugAHoverIsDroppedAndCountedToo) {
 }
 
 TEST(DebugStream, ASelectedAgentIsDescribedWithItsBehavioursAndForces) {
-  Server s(withDebug());
-  RawClient c(s.endpoint->port());
-  const auto a = c.connect(s);
+  SimServer s(withDebug());
+  SimClient c(s);
+  const auto a = c.connect();
   ASSERT_TRUE(a && a->has_accept());
   EXPECT_TRUE(a->accept().debug_allowed());
   c.input(1, 110, 100);  // 10 m east of the deer: it evades
@@ -148,9 +149,9 @@ TEST(DebugStream, ANavigatingAgentsCorridorComesWithIt) {
   go.navGoal = NavGoal::kPoint;
   go.point = {150, 100};
   setup.archetypes[0].behaviours = {go};
-  Server s(setup);
-  RawClient c(s.endpoint->port());
-  ASSERT_TRUE(c.connect(s).has_value());
+  SimServer s(setup);
+  SimClient c(s);
+  ASSERT_TRUE(c.connect().has_value());
   select(c, s.deer);
   std::optional<wire::DebugInfo> info;
   ASSERT_TRUE(s.stepUntil([&] {
@@ -181,9 +182,9 @@ TEST(DebugStream, ANavigatingAgentsCorridorComesWithIt) {
 }
 
 TEST(DebugStream, AnUnknownIdGetsAClearNotFoundAnswer) {
-  Server s(withDebug());
-  RawClient c(s.endpoint->port());
-  ASSERT_TRUE(c.connect(s).has_value());
+  SimServer s(withDebug());
+  SimClient c(s);
+  ASSERT_TRUE(c.connect().has_value());
   select(c, 987654);
   std::optional<wire::DebugInfo> info;
   ASSERT_TRUE(s.stepUntil([&] {
@@ -197,9 +198,9 @@ TEST(DebugStream, AnUnknownIdGetsAClearNotFoundAnswer) {
 }
 
 TEST(DebugStream, AtMostFiveASecondHoweverOftenTheClientAsks) {
-  Server s(withDebug());
-  RawClient c(s.endpoint->port());
-  ASSERT_TRUE(c.connect(s).has_value());
+  SimServer s(withDebug());
+  SimClient c(s);
+  ASSERT_TRUE(c.connect().has_value());
   select(c, s.deer);
   ASSERT_TRUE(s.stepUntil([&] { return !drainInfos(c).empty(); }));
   // Two seconds of ticks (30 Hz), with a DebugSelect every tick, alternating between two agents.
@@ -207,26 +208,17 @@ TEST(DebugStream, AtMostFiveASecondHoweverOftenTheClientAsks) {
   for (int t = 0; t < 60; ++t) {
     select(c, t % 2 == 0 ? s.deer : 987654);
     s.step();
-    std::this_thread::sleep_for(1ms);
     infos += drainInfos(c).size();
   }
-  for (int i = 0; i < 5; ++i) {
-    std::this_thread::sleep_for(2ms);
-    infos += drainInfos(c).size();
-  }
-  EXPECT_LE(infos, 11u);  // 60 ticks / 6 ticks apart, plus one at the edge
-  EXPECT_GE(infos, 8u);
+  EXPECT_EQ(infos, 10u);  // 60 ticks, one every 6
 }
 
-// Steps (a few ms apart, so datagrams in flight arrive) until no DebugInfo has come for `quiet`
-// ticks in a row; false if that takes more than `within` ticks. Counting quiet ticks rather than
-// stepping a fixed number makes the test independent of how fast a loaded machine delivers the
-// client's "stop" to the network thread.
-bool goesQuiet(Server& s, RawClient& c, int quiet, int within) {
+// Steps until no DebugInfo has come for `quiet` ticks in a row; false if that takes more than
+// `within` ticks.
+bool goesQuiet(SimServer& s, SimClient& c, int quiet, int within) {
   int silent = 0;
   for (int i = 0; i < within; ++i) {
     s.step();
-    std::this_thread::sleep_for(1ms);
     silent = drainInfos(c).empty() ? silent + 1 : 0;
     if (silent >= quiet) return true;
   }
@@ -234,9 +226,9 @@ bool goesQuiet(Server& s, RawClient& c, int quiet, int within) {
 }
 
 TEST(DebugStream, StopEndsTheStreamAndSilenceEndsItToo) {
-  Server s(withDebug());
-  RawClient c(s.endpoint->port());
-  ASSERT_TRUE(c.connect(s).has_value());
+  SimServer s(withDebug());
+  SimClient c(s);
+  ASSERT_TRUE(c.connect().has_value());
   select(c, s.deer);
   ASSERT_TRUE(s.stepUntil([&] { return !drainInfos(c).empty(); }));
   // Streaming at 5 a second, a tick of 30 without one is not chance; stop ends it well before the
@@ -251,9 +243,9 @@ TEST(DebugStream, StopEndsTheStreamAndSilenceEndsItToo) {
 }
 
 TEST(DebugStream, BrainStateAndTransitionsAsTheyHappen) {
-  Server s(watcherScene());
-  RawClient c(s.endpoint->port());
-  ASSERT_TRUE(c.connect(s).has_value());
+  SimServer s(watcherScene());
+  SimClient c(s);
+  ASSERT_TRUE(c.connect().has_value());
   c.input(1, 100, 125);  // 25 m north: out of range and out of its field of view
   ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() >= 1; }));
   // It may have seen the new player where it appeared: wait for idle, then watch.
@@ -268,8 +260,8 @@ TEST(DebugStream, BrainStateAndTransitionsAsTheyHappen) {
   EXPECT_EQ(info->transitions_size(), 0);
   // Another player appears 10 m in front of it (a player's first input may put its body on any
   // free spot; later ones only as far as its speed allows over the time, not 25 m at once).
-  RawClient intruder(s.endpoint->port());
-  ASSERT_TRUE(intruder.connect(s).has_value());
+  SimClient intruder(s);
+  ASSERT_TRUE(intruder.connect().has_value());
   intruder.input(1, 110, 100);
   ASSERT_TRUE(s.stepUntil([&] {
     select(c, s.deer);
@@ -284,9 +276,9 @@ TEST(DebugStream, BrainStateAndTransitionsAsTheyHappen) {
 }
 
 TEST(DebugStream, AHoverAloneGetsTheHoveredAgentsBrainState) {
-  Server s(watcherScene());
-  RawClient c(s.endpoint->port());
-  const auto a = c.connect(s);
+  SimServer s(watcherScene());
+  SimClient c(s);
+  const auto a = c.connect();
   ASSERT_TRUE(a && a->has_accept());
   c.input(1, 100, 125);  // out of its sight: it settles in "idle"
   ASSERT_TRUE(s.stepUntil([&] { return s.metrics.inputsApplied.load() >= 1; }));
@@ -305,8 +297,8 @@ TEST(DebugStream, AHoverAloneGetsTheHoveredAgentsBrainState) {
   EXPECT_TRUE(info->hover().found());
   EXPECT_EQ(info->hover().brain_state(), "idle");
   // Another player in front of it: the label follows the brain, state path and all.
-  RawClient intruder(s.endpoint->port());
-  ASSERT_TRUE(intruder.connect(s).has_value());
+  SimClient intruder(s);
+  ASSERT_TRUE(intruder.connect().has_value());
   intruder.input(1, 110, 100);
   ASSERT_TRUE(s.stepUntil([&] {
     hoverOnly(c, s.deer);
@@ -331,9 +323,9 @@ TEST(DebugStream, AHoverAloneGetsTheHoveredAgentsBrainState) {
 }
 
 TEST(DebugStream, AHoverRidesAlongWithTheSelectionAtTheSamePace) {
-  Server s(watcherScene());
-  RawClient c(s.endpoint->port());
-  const auto a = c.connect(s);
+  SimServer s(watcherScene());
+  SimClient c(s);
+  const auto a = c.connect();
   ASSERT_TRUE(a && a->has_accept());
   const std::uint32_t body = a->accept().player_entity();
   const auto both = [&] {
@@ -364,20 +356,13 @@ TEST(DebugStream, AHoverRidesAlongWithTheSelectionAtTheSamePace) {
       both();
     }
     s.step();
-    std::this_thread::sleep_for(1ms);
     infos += drainInfos(c).size();
   }
-  for (int i = 0; i < 5; ++i) {
-    std::this_thread::sleep_for(2ms);
-    infos += drainInfos(c).size();
-  }
-  EXPECT_LE(infos, 11u);
-  EXPECT_GE(infos, 8u);
+  EXPECT_EQ(infos, 10u);  // 60 ticks, one every 6
   // A plain stop (no hover) ends it all.
   select(c, 0, true);
   for (int i = 0; i < 10; ++i) {
     s.step();
-    std::this_thread::sleep_for(1ms);
   }
   drainInfos(c);
   for (int i = 0; i < 30; ++i) s.step();
