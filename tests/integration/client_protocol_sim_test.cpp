@@ -110,6 +110,40 @@ TEST(ClientProtocolSim, EveryFifthServerDatagramLostStillConvergesWithoutADecode
   EXPECT_EQ(link.client.state(), ClientState::kConnected);
 }
 
+// With an interest radius the client holds only what is near its player: what is outside is
+// withheld, and an agent that leaves the radius (here: the player walks away) is removed.
+TEST(ClientProtocolSim, AnInterestRadiusWithholdsWhatIsFarAndRemovesWhatLeaves) {
+  net::ServerSetup setup;
+  setup.session.interestRadius = 30.0f;
+  Archetype post;  // stands still: only the player moves
+  post.name = "post";
+  setup.archetypes.push_back(post);
+  SimLink link(setup);
+  const AgentId near = link.server.world->spawn(1, {110, 100});
+  const AgentId far = link.server.world->spawn(1, {180, 180});
+  ASSERT_TRUE(link.client.connect(link.clientNow()));
+  ASSERT_TRUE(link.stepUntil([&] { return link.client.connected(); }));
+  EXPECT_EQ(link.client.server().interestRadius, 30.0f);
+  link.client.setPlayer(100.0f, 105.0f, 0.0f, 0.0f);
+  const auto holds = [&](AgentId id) {
+    const wire::SnapshotRecord* s = link.client.latestSnapshot();
+    return s != nullptr && s->find(static_cast<std::uint32_t>(id)) != nullptr;
+  };
+  ASSERT_TRUE(link.stepUntil([&] { return holds(near) && holds(link.server.deer); }));
+  for (int i = 0; i < 30; ++i) {
+    link.step();
+    EXPECT_FALSE(holds(far)) << "tick " << i;  // 110 m away: never sent
+  }
+  // The player walks to the far corner: the near ones leave its radius and are removed.
+  for (int k = 1; k <= 1000 && !(holds(far) && !holds(near)); ++k) {  // 0.1 m a tick: 3 m/s
+    link.client.setPlayer(std::min(100.0f + 0.1f * k, 175.0f), std::min(105.0f + 0.1f * k, 175.0f), 0, 0);
+    link.step();
+  }
+  EXPECT_TRUE(holds(far));
+  EXPECT_FALSE(holds(near));
+  EXPECT_EQ(link.client.stats(link.clientNow()).decodeFailures(), 0u);
+}
+
 TEST(ClientProtocolSim, TheServersShutdownEndsTheConnectionWithItsReason) {
   SimLink link;
   ASSERT_TRUE(link.client.connect(link.clientNow()));
