@@ -14,6 +14,7 @@
 
 #include "client/address.h"
 #include "client/client.h"
+#include "proto/control_commands.h"
 
 namespace {
 
@@ -399,12 +400,7 @@ steerd_status steerd_client_spawn(steerd_client* c, const char* archetype, float
     if (archetype == nullptr) return STEERD_ERR_NULL;
     if (!std::isfinite(x) || !std::isfinite(y))
       return fail(c, STEERD_ERR_BAD_ARGUMENT, "position is not finite");
-    steerd::control::Command cmd;
-    auto* s = cmd.mutable_spawn();
-    s->set_archetype(archetype);
-    s->mutable_position()->set_x(x);
-    s->mutable_position()->set_y(y);
-    return sendCommand(c, std::move(cmd), sequence);
+    return sendCommand(c, steerd::control::spawnAt(archetype, x, y), sequence);
   });
 }
 
@@ -412,21 +408,12 @@ steerd_status steerd_client_move_to(steerd_client* c, uint32_t agent, float x, f
   return guarded(c, [&] {
     if (!std::isfinite(x) || !std::isfinite(y))
       return fail(c, STEERD_ERR_BAD_ARGUMENT, "position is not finite");
-    steerd::control::Command cmd;
-    auto* m = cmd.mutable_move_to();
-    m->set_agent(agent);
-    m->mutable_position()->set_x(x);
-    m->mutable_position()->set_y(y);
-    return sendCommand(c, std::move(cmd), sequence);
+    return sendCommand(c, steerd::control::moveTo(agent, x, y), sequence);
   });
 }
 
 steerd_status steerd_client_despawn(steerd_client* c, uint32_t agent, uint32_t* sequence) {
-  return guarded(c, [&] {
-    steerd::control::Command cmd;
-    cmd.mutable_despawn()->set_agent(agent);
-    return sendCommand(c, std::move(cmd), sequence);
-  });
+  return guarded(c, [&] { return sendCommand(c, steerd::control::despawnAgent(agent), sequence); });
 }
 
 steerd_status steerd_client_send_command(steerd_client* c, const uint8_t* command, size_t size,

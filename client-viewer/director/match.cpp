@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "proto/control_commands.h"
+
 namespace steerd::director {
 
 namespace {
@@ -32,22 +34,17 @@ void Match::spawnRing(float x, float y, int count, Purpose purpose, std::uint32_
   constexpr float kInset = 3.0f;
   for (int k = 0; k < count; ++k) {
     const float a = kTwoPi * static_cast<float>(k) / static_cast<float>(std::max(count, 1));
-    control::Command c;
-    control::Spawn* s = c.mutable_spawn();
-    s->set_archetype(config_.archetype);
-    s->mutable_position()->set_x(
-        std::clamp(x + config_.ring * std::cos(a), bounds_.minX + kInset, bounds_.maxX - kInset));
-    s->mutable_position()->set_y(
-        std::clamp(y + config_.ring * std::sin(a), bounds_.minY + kInset, bounds_.maxY - kInset));
-    s->add_tags(purpose == Purpose::kWave ? "wave" : "opening");
-    send(std::move(c), purpose, player);
+    const float atX =
+        std::clamp(x + config_.ring * std::cos(a), bounds_.minX + kInset, bounds_.maxX - kInset);
+    const float atY =
+        std::clamp(y + config_.ring * std::sin(a), bounds_.minY + kInset, bounds_.maxY - kInset);
+    send(control::spawnAt(config_.archetype, atX, atY, {purpose == Purpose::kWave ? "wave" : "opening"}),
+         purpose, player);
   }
 }
 
 void Match::start(double now) {
-  control::Command sub;
-  sub.mutable_subscribe();  // every kind, every archetype
-  send(std::move(sub), Purpose::kOther);
+  send(control::subscribeTo(), Purpose::kOther);  // every kind, every archetype
   spawnRing((bounds_.minX + bounds_.maxX) * 0.5f, (bounds_.minY + bounds_.maxY) * 0.5f, config_.opening,
             Purpose::kOpening, 0);
   nextChase_ = now + config_.chaseSeconds;
@@ -81,14 +78,10 @@ void Match::onResult(const control::CommandResult& r) {
       // The player's position now is its wave's next destination.
       const auto w = waves_.find(p.player);
       if (w == waves_.end() || !r.has_info()) break;
+      const control::Point& at = r.info().position();
       for (const std::uint32_t npc : w->second) {
-        control::Command c;
-        control::MoveTo* m = c.mutable_move_to();
-        m->set_agent(npc);
-        *m->mutable_position() = r.info().position();
-        m->set_radius(kChaseArrival);
-        m->set_release_on_arrival(true);  // its own behaviours take over there
-        send(std::move(c), Purpose::kOther);
+        // Released on arrival: its own behaviours take over there.
+        send(control::moveTo(npc, at.x(), at.y(), kChaseArrival, /*releaseOnArrival=*/true), Purpose::kOther);
       }
       break;
     }
@@ -105,11 +98,7 @@ void Match::onEvent(const control::Event& e) {
   } else if (e.kind() == control::EVENT_DESPAWNED) {
     const auto w = waves_.find(e.agent());
     if (w == waves_.end()) return;
-    for (const std::uint32_t npc : w->second) {
-      control::Command c;
-      c.mutable_despawn()->set_agent(npc);
-      send(std::move(c), Purpose::kOther);
-    }
+    for (const std::uint32_t npc : w->second) send(control::despawnAgent(npc), Purpose::kOther);
     waves_.erase(w);
   }
 }
@@ -119,9 +108,7 @@ void Match::update(double now) {
   nextChase_ = now + config_.chaseSeconds;
   for (const auto& [player, wave] : waves_) {
     if (wave.empty()) continue;
-    control::Command c;
-    c.mutable_query()->set_agent(player);
-    send(std::move(c), Purpose::kChase, player);
+    send(control::queryAgent(player), Purpose::kChase, player);
   }
 }
 

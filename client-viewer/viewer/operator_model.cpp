@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <iterator>
 #include <utility>
+#include <vector>
 
+#include "proto/control_commands.h"
 #include "viewer/palette.h"
 
 namespace steerd::viewer {
@@ -171,38 +174,21 @@ bool OperatorModel::click(Point at, std::optional<std::uint32_t> selected, Click
 }
 
 void OperatorModel::spawn(const std::string& archetype, Point at) {
-  control::Command c;
-  control::Spawn* s = c.mutable_spawn();
-  s->set_archetype(archetype);
-  s->mutable_position()->set_x(at.x);
-  s->mutable_position()->set_y(at.y);
-  send(std::move(c));
+  send(control::spawnAt(archetype, at.x, at.y));
 }
 
-void OperatorModel::despawn(std::uint32_t agent) {
-  control::Command c;
-  c.mutable_despawn()->set_agent(agent);
-  send(std::move(c));
-}
+void OperatorModel::despawn(std::uint32_t agent) { send(control::despawnAgent(agent)); }
 
 void OperatorModel::moveTo(std::uint32_t agent, Point to) {
-  control::Command c;
-  control::MoveTo* m = c.mutable_move_to();
-  m->set_agent(agent);
-  m->mutable_position()->set_x(to.x);
-  m->mutable_position()->set_y(to.y);
-  m->set_release_on_arrival(releaseOnArrival_);
-  send(std::move(c));
+  send(control::moveTo(agent, to.x, to.y, /*radius=*/0.0f, releaseOnArrival_));
 }
 
 void OperatorModel::subscribe() {
-  control::Command c;
-  if (!allEvents_) {
-    for (const control::EventKind k : kQuietKinds) c.mutable_subscribe()->add_kinds(k);
-  } else {
-    c.mutable_subscribe();  // no kinds: every kind
-  }
-  send(std::move(c));
+  // No kinds: every kind.
+  const std::vector<control::EventKind> kinds =
+      allEvents_ ? std::vector<control::EventKind>{}
+                 : std::vector<control::EventKind>(std::begin(kQuietKinds), std::end(kQuietKinds));
+  send(control::subscribeTo(kinds));
 }
 
 void OperatorModel::send(control::Command command) {

@@ -16,7 +16,8 @@
 // and path failures by agent id, then brains' state changes and sightings by agent id, then catches.
 //
 // Bad input never half-applies: every field is checked first, and an error result names the field
-// ("move_to.position: inside an obstacle").
+// ("move_to.position: inside an obstacle"). Each command kind has its handler (handlers/), behind
+// a dispatcher (dispatcher.h).
 //
 // Not thread-safe: call it from the thread that steps the world, between ticks.
 //
@@ -35,6 +36,7 @@
 
 #include "control/command_queue.h"
 #include "proto/control.pb.h"
+#include "proto/control_commands.h"  // the one-line builders: spawnAt, moveTo, ...
 #include "world/world.h"
 
 namespace steerd::control {
@@ -113,6 +115,9 @@ class Controller {
   std::uint64_t eventsEmitted() const { return eventsEmitted_; }
 
  private:
+  // The command handlers' view of the controller (control_context.h): goals, seen states, events.
+  friend class ControlContext;
+
   struct Sub {
     Subscriber callbacks;
     CommandQueue::LaneId lane = CommandQueue::kNobody;
@@ -151,19 +156,5 @@ class Controller {
   std::vector<AgentId> directed_;  // agents given a goal (pruned when it ends), ascending
   std::uint64_t applied_ = 0, rejected_ = 0, eventsEmitted_ = 0;
 };
-
-// Commands in one line each, for C++ callers (the protobuf setters work too).
-Command spawnAt(const std::string& archetype, float x, float y);
-Command despawnAgent(AgentId agent);
-Command moveTo(AgentId agent, float x, float y, float radius = 0.0f, bool releaseOnArrival = false);
-Command followAgent(AgentId agent, AgentId target);
-Command guardAgent(AgentId agent, AgentId target, float radius = 0.0f);
-Command stopAgent(AgentId agent);
-Command releaseAgent(AgentId agent);
-Command setBrainState(AgentId agent, const std::string& state);
-Command setStat(AgentId agent, const std::string& stat, float value);
-Command raiseSignal(AgentId agent, const std::string& name, bool raised = true);
-Command queryAgent(AgentId agent);
-Command orderFetch(AgentId agent, AgentId stray, const std::string& group = {});
 
 }  // namespace steerd::control
