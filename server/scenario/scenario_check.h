@@ -42,10 +42,13 @@ class Checker {
     if (warnings_ != nullptr) warnings_->push_back(file_ + ": " + field + ": " + message);
   }
   void finitePoint(const std::string& field, const pb::Vec2& v) {
+    // The point first, appended to: GCC 12's -Wrestrict misreads "(" + std::string once inlined.
+    std::string point = num(v.x());
+    point.append(", ").append(num(v.y()));
     if (!finite(v.x()) || !finite(v.y()))
-      error(field, "not a finite point (" + num(v.x()) + ", " + num(v.y()) + ")");
+      error(field, "not a finite point (" + point + ")");
     else if (std::fabs(v.x()) > kMaxValue || std::fabs(v.y()) > kMaxValue)
-      error(field, "(" + num(v.x()) + ", " + num(v.y()) + ") is beyond " + num(kMaxValue) + " m");
+      error(field, std::string(1, '(').append(point).append(") is beyond ") + num(kMaxValue) + " m");
   }
   void nonNegative(const std::string& field, float v) {
     if (!finite(v) || v < 0.0f)

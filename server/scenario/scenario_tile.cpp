@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "scenario/scenario_behaviour_rules.h"
+
 namespace steerd {
 
 namespace {
@@ -46,10 +48,11 @@ void checkNamesNoRoute(const pb::Behaviour& b, const std::string& field, scenari
   if (b.target() == pb::GROUP_LEADER || b.target() == pb::GROUP_CENTROID || b.target() == pb::FETCH_ORDER)
     c.error(field + ".target",
             "--agents tiles the scenario, but " + pb::TargetKind_Name(b.target()) + shared);
-  if (b.kind() == pb::FETCH_STRAY)
-    c.error(field + ".kind", "--agents tiles the scenario, but FETCH_STRAY's stray" + shared);
-  if (b.kind() == pb::DRIVE_GROUP)
-    c.error(field + ".kind", "--agents tiles the scenario, but DRIVE_GROUP's group" + shared);
+  // A herder rides round one group: FETCH_STRAY picks a stray from it, DRIVE_GROUP takes all of it.
+  if (behaviour_rules::herds(b.kind()))
+    c.error(field + ".kind", "--agents tiles the scenario, but " + pb::BehaviourKind_Name(b.kind()) +
+                                 (behaviour_rules::takesWholeGroup(b.kind()) ? "'s group" : "'s stray") +
+                                 shared);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "scenario/scenario_hints.h"
 #include "scenario_text.h"
+#include "world/behaviour_table.h"
 
 namespace steerd {
 namespace {
@@ -147,6 +148,34 @@ TEST(SeekFleeArriveFile, TheCheckRefusesWhatCannotWorkAndWarnsAboutWhatIsIgnored
   const ScenarioLoad still =
       load(replacedIn(world("kind: SEEK waypoint: \"goal\""), "max_speed: 3", "max_speed: 0"));
   EXPECT_TRUE(mentions(still.warnings, "archetypes[0] (\"mover\").limits.max_speed", "they never can"));
+}
+
+// A name given to a kind that does not read it is a warning and is never looked up: a path no path
+// has, on SEPARATION, used to end the process (map::at) after the check had passed the file.
+TEST(SeekFleeArriveFile, AnIgnoredNameIsWarnedAboutAndNeverLookedUp) {
+  const ScenarioLoad r =
+      load(world("kind: SEPARATION path: \"nowhere\" waypoint: \"nowhere\" second_archetype: \"nobody\""));
+  ASSERT_TRUE(r.errors.empty()) << r.errors[0];
+  EXPECT_NE(r.world, nullptr);
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].path", "SEPARATION does not read it"));
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].waypoint", "SEPARATION does not read it"));
+  EXPECT_TRUE(mentions(r.warnings, "behaviours[0].second_archetype", "SEPARATION does not read it"));
+  ASSERT_FALSE(r.archetypes.empty());
+  EXPECT_EQ(r.archetypes[0].behaviours[0].pathIndex, -1);
+}
+
+// The kinds a `target` may go on are the behaviour table's rows that read it, named in the error.
+TEST(SeekFleeArriveFile, TargetOnAKindWithoutATargetNamesTheKindsThatTakeOne) {
+  expectError(
+      world("kind: WANDER target: GROUP_LEADER"),
+      "target: GROUP_LEADER on WANDER, which has no target agent (PURSUE_NEAREST, EVADE_NEAREST, "
+      "HIDE_FROM_NEAREST, INTERPOSE_NEAREST, OFFSET_PURSUIT_NEAREST, FETCH_STRAY, VELOCITY_MATCH, ALIGN, "
+      "and SEEK, FLEE, ARRIVE or FACE without a waypoint)");
+  const ScenarioLoad r = load(world("kind: WANDER target: GROUP_CENTROID"));
+  for (const BehaviourRow& row : kBehaviourTable) {
+    if ((row.reads & kFieldTarget) == 0) continue;
+    EXPECT_TRUE(mentions(r.errors, "which has no target agent", std::string(row.fileName))) << row.fileName;
+  }
 }
 
 TEST(SeekFleeArriveFile, AMisspeltKindOrFieldGetsADidYouMean) {
