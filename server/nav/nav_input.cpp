@@ -14,7 +14,7 @@ namespace steerd::nav {
 namespace {
 
 // Bump when the builder changes what it makes from the same input, so old cache files miss.
-constexpr std::uint32_t kBuilderVersion = 1;
+constexpr std::uint32_t kBuilderVersion = 2;  // 2: wall strips at least a cell wide
 
 class KeyHasher {
  public:

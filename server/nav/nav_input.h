@@ -64,7 +64,7 @@ struct NavInput {
   std::vector<Polygon> walkable;
   std::vector<Polygon> blocking;  // boxes, buildings: convex
   std::vector<Cylinder> cylinders;
-  // Wall segments block a strip `wallThickness` wide along them.
+  // Wall segments block a strip `wallThickness` wide along them (at least a cell wide).
   struct Segment {
     steer::Vec2 from, to;
   };

@@ -101,7 +101,11 @@ class TileBuilder {
   TileBuilder(const NavInput& in, const NavMeshTiles& layout, float floorLow, float floorHigh)
       : in_(in), layout_(layout), ground_(groundOf(in, ctx_)), floorLow_(floorLow), floorHigh_(floorHigh) {
     for (const Polygon& p : in.blocking) blockers_.push_back(recastVerts(p));
-    for (const auto& w : in.walls) blockers_.push_back(recastVerts(wallStrip(w, in.wallThickness)));
+    // Recast marks a cell by its centre, so a strip thinner than a cell can miss every centre (a
+    // 0.2 m wall on a 0.5 m grid's line between two rows of centres): the wall vanished from the
+    // mesh and paths went through it. At least a cell wide, it covers a row of centres wherever it lies.
+    const float thickness = std::max(in.wallThickness, 1.001f * in.settings.cellSize);
+    for (const auto& w : in.walls) blockers_.push_back(recastVerts(wallStrip(w, thickness)));
     for (const auto& a : in.areas) areaVerts_.push_back(recastVerts(a.polygon));
     if (!in.mesh.empty()) collectRoofs();
     for (const auto& l : in.links) {

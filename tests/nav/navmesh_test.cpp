@@ -118,6 +118,28 @@ TEST(Navmesh, UnreachableGoalGivesAPartialPathAndAnotherIsland) {
   EXPECT_LT(p.corners.back().x, 19.0f);  // as near as the near side allows
 }
 
+// Recast marks a cell by its centre: a 0.2 m wall strip on a line half-way between two rows of
+// centres (x = 20 on a 0.5 m grid: centres at 19.75 and 20.25) used to mark none, and the wall was
+// not in the mesh. A wall across the whole field, on that line and on others, must cut it in two.
+TEST(Navmesh, AThinWallCutsTheMeshWhereverItLiesOnTheGrid) {
+  for (const float x : {20.0f, 20.25f, 20.1f, 20.4f}) {
+    NavInput in;
+    in.boundsMin = {0, 0};
+    in.boundsMax = {40, 20};
+    in.settings.cellSize = 0.5f;
+    in.settings.tileSize = 16.0f;
+    in.walls.push_back({{x, -1}, {x, 21}});
+    auto mesh = build(in);
+    EXPECT_EQ(mesh->islandCount(), 2u) << "wall at x = " << x;
+  }
+  NavInput diagonal;  // and one at an angle
+  diagonal.boundsMin = {0, 0};
+  diagonal.boundsMax = {40, 20};
+  diagonal.settings.cellSize = 0.5f;
+  diagonal.walls.push_back({{10, -1}, {32, 21}});
+  EXPECT_EQ(build(diagonal)->islandCount(), 2u);
+}
+
 TEST(Navmesh, OffMeshLinkJoinsIslands) {
   NavInput in = fieldWithGap();
   in.blocking.push_back({{19, 16}, {21, 16}, {21, 20}, {19, 20}});
