@@ -8,8 +8,8 @@
 #include "app/tick_stats.h"
 #include "scenario/scenario_file.h"
 #include "world/bots.h"
-#include "world/designer_report.h"
-#include "world/motion_quality.h"
+#include "analysis/designer_report.h"
+#include "analysis/motion_quality.h"
 #include "world/scenarios.h"
 
 namespace steerd {

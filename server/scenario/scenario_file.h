@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "scenario/scenario_level.h"
-#include "world/designer_report.h"
+#include "analysis/designer_report.h"
 #include "world/scenarios.h"
 #include "world/world.h"
 

@@ -1,5 +1,5 @@
 // Crowd flow: gates in a scenario file measure agents through a door or a corridor each way, the
-// longest anyone stayed near it, and lane order (world/gate_meter.h); the shipped corridor and
+// longest anyone stayed near it, and lane order (analysis/gate_meter.h); the shipped corridor and
 // doorway scenarios are held to their figures (docs/SCENARIOS.md, docs/PERFORMANCE.md).
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "scenario_text.h"
-#include "world/designer_report.h"
+#include "analysis/designer_report.h"
 
 namespace steerd {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "scenario/scenario_file.h"
-#include "world/motion_quality.h"
+#include "analysis/motion_quality.h"
 
 namespace steerd {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "scenario/scenario_file.h"
 #include "steering/hide.h"
-#include "world/motion_quality.h"
+#include "analysis/motion_quality.h"
 
 namespace steerd {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "world/agent_eval.h"
-#include "world/motion_quality.h"
+#include "analysis/motion_quality.h"
 #include "world/world.h"
 
 namespace steerd {

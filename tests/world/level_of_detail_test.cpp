@@ -13,7 +13,7 @@
 
 #include "world/bots.h"
 #include "world/level_of_detail.h"
-#include "world/motion_quality.h"
+#include "analysis/motion_quality.h"
 #include "world/scenarios.h"
 
 namespace steerd {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "load_scenario.h"
-#include "world/motion_quality.h"
+#include "analysis/motion_quality.h"
 
 namespace steerd {
 namespace {

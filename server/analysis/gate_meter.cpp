@@ -1,4 +1,4 @@
-#include "world/gate_meter.h"
+#include "analysis/gate_meter.h"
 
 #include <fmt/format.h>
 

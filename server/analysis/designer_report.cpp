@@ -1,4 +1,4 @@
-#include "world/designer_report.h"
+#include "analysis/designer_report.h"
 
 #include <fmt/format.h>
 

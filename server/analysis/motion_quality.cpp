@@ -1,4 +1,4 @@
-#include "world/motion_quality.h"
+#include "analysis/motion_quality.h"
 
 #include <algorithm>
 #include <cmath>

@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/gate_meter.h"
 #include "steering/vec2.h"
-#include "world/gate_meter.h"
 #include "world/world.h"
 
 namespace steerd {

@@ -2,11 +2,11 @@
 // each archetype in a region of the scenario file, and expectations judged at their time (a run
 // too short leaves a file's unjudged, and fails one given on the command line). Bad regions and
 // expectations get field-named errors; bad --expect text a clear one.
-#include "world/designer_report.h"
+#include "analysis/designer_report.h"
 
 #include <gtest/gtest.h>
 
-#include "scenario_text.h"
+#include "../app/scenario_text.h"
 
 namespace steerd {
 namespace {
