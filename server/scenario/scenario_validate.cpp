@@ -206,7 +206,7 @@ void validateLimits(const pb::Archetype& a, const std::string& f, Checker& c) {
   bool moves = false;
   for (const auto& b : a.behaviours()) {
     const BehaviourRow* row = behaviour_rules::rowOf(b.kind());
-    moves = moves || (row != nullptr && !row->turns);
+    moves = moves || (row != nullptr && !row->turns());
   }
   for (const auto& [field, value] :
        {std::pair{"max_speed", a.limits().max_speed()}, std::pair{"max_force", a.limits().max_force()}}) {

@@ -207,7 +207,7 @@ SteeringOutput combineSet(const Archetype& arch, std::span<const Ref> set, const
   Ref moving[kMaxBehaviours], turning[kMaxBehaviours];
   std::size_t m = 0, t = 0;
   for (const Ref& r : set.first(std::min(set.size(), kMaxBehaviours)))
-    (behaviourRow(r.spec->kind).turns ? turning[t++] : moving[m++]) = r;
+    (behaviourRow(r.spec->kind).turns() ? turning[t++] : moving[m++]) = r;
   SteeringOutput out = combineWith(arch.combiner, std::span<const Ref>(moving, m), limits, rng);
   out.angular = t > 0 ? steer::weightedBlend(std::span<const Ref>(turning, t), limits).angular : 0.0f;
   return out;

@@ -71,7 +71,7 @@ std::uint8_t updateAgentScalar(const StepContext& ctx, std::uint32_t slot, const
   for (std::size_t b = 0; b < count; ++b) {
     const BehaviourSpec& s = behaviours[b];
     refs[b] = {&s, &eval, s.weight, s.priority, s.probability};
-    turning = turning || behaviourRow(s.kind).turns;
+    turning = turning || behaviourRow(s.kind).turns();
   }
   const std::span<const SpecRef> set(refs, count);
   const SteeringOutput force = combineSet(arch, set, rt.combine, eval.rng);

@@ -147,7 +147,7 @@ struct Archetype {
 inline bool facesByItself(const Archetype& a) {
   const auto turns = [](const std::vector<BehaviourSpec>& set) {
     for (const BehaviourSpec& b : set) {
-      if (behaviourRow(b.kind).turns) return true;
+      if (behaviourRow(b.kind).turns()) return true;
     }
     return false;
   };

@@ -107,9 +107,8 @@ struct Queries {
 };
 
 bool followsPath(const std::vector<BehaviourSpec>& set) {
-  return std::any_of(set.begin(), set.end(), [](const BehaviourSpec& s) {
-    return s.kind == BehaviourKind::kFollowPath || s.kind == BehaviourKind::kContextSeekWaypoints;
-  });
+  return std::any_of(set.begin(), set.end(),
+                     [](const BehaviourSpec& s) { return behaviourRow(s.kind).has(kTraitWalksPath); });
 }
 
 bool senses(const StepContext& ctx, std::uint32_t self, const brain::Sense& sense) {

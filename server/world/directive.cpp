@@ -9,18 +9,7 @@
 
 namespace steerd {
 
-bool keptUnderDirective(BehaviourKind kind) {
-  switch (kind) {
-    case BehaviourKind::kSeparation:
-    case BehaviourKind::kObstacleAvoidance:
-    case BehaviourKind::kWallAvoidance:
-    case BehaviourKind::kWhiskerAvoidance:
-    case BehaviourKind::kCollisionAvoidance:
-      return true;
-    default:
-      return false;
-  }
-}
+bool keptUnderDirective(BehaviourKind kind) { return behaviourRow(kind).has(kTraitKeptUnderGoal); }
 
 BehaviourSpec directiveGoalSpec(const Directive& d, const BehaviourSpec* navigates) {
   BehaviourSpec s;

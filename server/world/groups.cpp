@@ -55,8 +55,7 @@ void behaviourStrayPairs(const std::vector<BehaviourSpec>& behaviours, std::vect
     StrayPair p{b.targetArchetype, b.secondArchetype};
     if (b.target == TargetKind::kGroupLeader || b.target == TargetKind::kGroupCentroid) {
       p = {b.targetArchetype, b.targetArchetype};
-    } else if ((b.kind != BehaviourKind::kFetchStray && b.kind != BehaviourKind::kDriveGroup) ||
-               b.target != TargetKind::kNearest) {
+    } else if (!behaviourRow(b.kind).has(kTraitHerds) || b.target != TargetKind::kNearest) {
       continue;
     }
     if (std::find(pairs.begin(), pairs.end(), p) == pairs.end()) pairs.push_back(p);

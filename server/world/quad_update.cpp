@@ -101,7 +101,7 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
           break;
         }
         [[fallthrough]];
-      default:
+      default:  // every kind without a four-lane form (deliberately: a new kind works here at once)
         // Per lane, and only for lanes still running: a lane past its budget must not advance
         // its memory (wander target, path index), exactly as the lazy scalar combiner.
         for (int k = 0; k < kLanes; ++k) {
