@@ -338,7 +338,14 @@ std::vector<Snapshot> encodeSnapshot(const SnapshotContent& content, const Snaps
   return parts;
 }
 
-std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* baseline, SnapshotRecord& out) {
+namespace {
+
+// Decoding helpers return the first error's message, or null: a literal each, so a valid part
+// (every part, nearly) builds no string until decodeSnapshotPart's own return.
+
+// The checks that need no entity: the part's place in its snapshot, its ticks against the
+// baseline, and that its columns are of matching lengths.
+const char* partHeaderError(const Snapshot& part, const SnapshotRecord* baseline) {
   if (part.part_count() == 0 || part.part() >= part.part_count()) return "part index out of range";
   if (part.id_lo() > part.id_hi()) return "id range reversed";
   if (part.tick() == 0) return "snapshot tick 0";
@@ -346,7 +353,6 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
   if (baseline != nullptr && baseline->tick != part.baseline_tick()) return "baseline mismatch";
   if (baseline != nullptr && part.baseline_tick() >= part.tick())
     return "baseline not older than the snapshot";
-  const std::size_t news = static_cast<std::size_t>(part.new_id_size());
   if (part.new_archetype_size() != part.new_id_size() || part.new_x_size() != part.new_id_size() ||
       part.new_y_size() != part.new_id_size() || part.new_heading_size() != part.new_id_size()) {
     return "new-entity columns of different lengths";
@@ -354,100 +360,141 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
   // Heights are all there or all left out (a flat world), for the kept and for the new.
   if (part.new_height_size() != 0 && part.new_height_size() != part.new_id_size())
     return "new-entity columns of different lengths";
-  const bool keptHeights = part.height_size() > 0;
-  if (keptHeights && part.height_size() != part.residual_size()) return "heights for some kept entities only";
+  if (part.height_size() > 0 && part.height_size() != part.residual_size())
+    return "heights for some kept entities only";
+  return nullptr;
+}
 
-  std::vector<EntityState> fromBase;
-  if (baseline != nullptr) {
-    auto lo = std::lower_bound(baseline->entities.begin(), baseline->entities.end(), part.id_lo(),
-                               [](const EntityState& e, std::uint32_t v) { return e.id < v; });
-    auto hi = std::upper_bound(baseline->entities.begin(), baseline->entities.end(), part.id_hi(),
-                               [](std::uint32_t v, const EntityState& e) { return v < e.id; });
-    const std::size_t inRange = static_cast<std::size_t>(hi - lo);
-    if (!part.all_kept() && part.kept().size() != (inRange + 7) / 8)
-      return "kept bitmask of the wrong length";
-    int residual = 0, escaped = 0, removed = 0;
-    std::uint32_t prevRemoved = part.id_lo();
-    std::uint32_t nextRemoved = kIdMax;
-    bool haveRemoved = false;
-    auto advanceRemoved = [&]() {
-      if (removed < part.removed_size()) {
-        const std::uint64_t id = std::uint64_t{prevRemoved} + part.removed(removed++);
-        if (id > part.id_hi()) return false;
-        nextRemoved = prevRemoved = static_cast<std::uint32_t>(id);
-        haveRemoved = true;
-      } else {
-        haveRemoved = false;
-      }
-      return true;
-    };
-    if (!advanceRemoved()) return "removed id out of range";
-    for (std::size_t i = 0; i < inRange; ++i) {
-      const EntityState& b = lo[static_cast<std::ptrdiff_t>(i)];
-      const bool kept = part.all_kept() || ((static_cast<unsigned char>(part.kept()[i / 8]) >> (i % 8)) & 1u);
-      if (kept) {
-        if (residual >= part.residual_size()) return "fewer residuals than kept entities";
-        const std::uint32_t w = part.residual(residual++);
-        std::int32_t dx, dy, dh;
-        if ((w & 1u) == 0) {
-          if (w >= 128) return "bad residual word";
-          dx = static_cast<std::int32_t>((w >> 1) & 3) - 2;
-          dy = static_cast<std::int32_t>((w >> 3) & 3) - 2;
-          dh = static_cast<std::int32_t>((w >> 5) & 3) - 2;
-        } else if ((w & 3u) == 1) {
-          if (w >= (1u << 14)) return "bad residual word";
-          dx = static_cast<std::int32_t>((w >> 2) & 15) - 8;
-          dy = static_cast<std::int32_t>((w >> 6) & 15) - 8;
-          dh = static_cast<std::int32_t>((w >> 10) & 15) - 8;
-        } else if ((w & 7u) == 3) {
-          if (w >= (1u << 21)) return "bad residual word";
-          dx = static_cast<std::int32_t>((w >> 3) & 63) - 32;
-          dy = static_cast<std::int32_t>((w >> 9) & 63) - 32;
-          dh = static_cast<std::int32_t>((w >> 15) & 63) - 32;
-        } else if (w == kEscapeWord) {
-          if (escaped + 3 > part.escaped_size()) return "escaped residuals missing";
-          dx = part.escaped(escaped++);
-          dy = part.escaped(escaped++);
-          dh = part.escaped(escaped++);
-          if (std::abs(static_cast<std::int64_t>(dx)) > 2 * std::int64_t{kPositionLimit} ||
-              std::abs(static_cast<std::int64_t>(dy)) > 2 * std::int64_t{kPositionLimit}) {
-            return "escaped residual out of range";
-          }
-        } else {
-          return "bad residual word";
-        }
-        const std::uint32_t ticks = part.tick() - b.tick;
-        const std::int64_t x = std::int64_t{predict(b.x, b.vx, ticks)} + dx;
-        const std::int64_t y = std::int64_t{predict(b.y, b.vy, ticks)} + dy;
-        if (std::abs(x) > kPositionLimit || std::abs(y) > kPositionLimit) return "position out of range";
-        if (haveRemoved && nextRemoved == b.id) return "removed entity also updated";
-        const std::uint32_t heading =
-            static_cast<std::uint32_t>(static_cast<std::int64_t>(predictHeading(b.heading, b.turn, ticks)) +
-                                       dh) &
-            255u;
-        std::int64_t z = b.z;  // 64 bits: a hostile change near INT32_MAX must not overflow
-        if (keptHeights) {
-          z += part.height(residual - 1);
-          if (std::abs(z) > 32767) return "height out of range";
-        }
-        appendAdvanced(fromBase, b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), heading,
-                       static_cast<std::int16_t>(z), part.tick());
-      } else if (haveRemoved && nextRemoved == b.id) {
-        if (!advanceRemoved()) return "removed id out of range";
-      } else {
-        if (haveRemoved && nextRemoved < b.id) return "removed id not in the baseline";
-        fromBase.push_back(b);
-      }
+// Where the baseline walk is in the part's columns of kept entities.
+struct KeptColumns {
+  int residual = 0, escaped = 0;
+};
+
+struct Residual {
+  std::int32_t dx, dy, dh;
+};
+
+// packResidual's inverse; an escaped word's three values are read from `part.escaped`.
+inline const char* unpackResidual(std::uint32_t w, const Snapshot& part, KeptColumns& at, Residual& r) {
+  if ((w & 1u) == 0) {
+    if (w >= 128) return "bad residual word";
+    r = {static_cast<std::int32_t>((w >> 1) & 3) - 2, static_cast<std::int32_t>((w >> 3) & 3) - 2,
+         static_cast<std::int32_t>((w >> 5) & 3) - 2};
+  } else if ((w & 3u) == 1) {
+    if (w >= (1u << 14)) return "bad residual word";
+    r = {static_cast<std::int32_t>((w >> 2) & 15) - 8, static_cast<std::int32_t>((w >> 6) & 15) - 8,
+         static_cast<std::int32_t>((w >> 10) & 15) - 8};
+  } else if ((w & 7u) == 3) {
+    if (w >= (1u << 21)) return "bad residual word";
+    r = {static_cast<std::int32_t>((w >> 3) & 63) - 32, static_cast<std::int32_t>((w >> 9) & 63) - 32,
+         static_cast<std::int32_t>((w >> 15) & 63) - 32};
+  } else if (w == kEscapeWord) {
+    if (at.escaped + 3 > part.escaped_size()) return "escaped residuals missing";
+    r.dx = part.escaped(at.escaped++);
+    r.dy = part.escaped(at.escaped++);
+    r.dh = part.escaped(at.escaped++);
+    if (std::abs(static_cast<std::int64_t>(r.dx)) > 2 * std::int64_t{kPositionLimit} ||
+        std::abs(static_cast<std::int64_t>(r.dy)) > 2 * std::int64_t{kPositionLimit}) {
+      return "escaped residual out of range";
     }
-    if (haveRemoved) return "removed id not in the baseline";
-    if (residual != part.residual_size()) return "more residuals than kept entities";
-    if (escaped != part.escaped_size()) return "more escaped values than escape words";
-  } else if (part.residual_size() > 0 || part.removed_size() > 0 || part.escaped_size() > 0 ||
-             !part.kept().empty()) {
-    return "updates without a baseline";
+  } else {
+    return "bad residual word";
   }
+  return nullptr;
+}
 
-  std::vector<EntityState> fresh;
+// A kept entity's next state: its prediction from `b` plus the part's next residual (and height
+// change), appended to `out`. `alsoRemoved`: the part removes it too (an error, reported after
+// the residual's own, as the checks have always been ordered).
+inline const char* decodeKept(const Snapshot& part, const EntityState& b, bool alsoRemoved, bool keptHeights,
+                              KeptColumns& at, std::vector<EntityState>& out) {
+  if (at.residual >= part.residual_size()) return "fewer residuals than kept entities";
+  Residual r;
+  if (const char* error = unpackResidual(part.residual(at.residual++), part, at, r)) return error;
+  const std::uint32_t ticks = part.tick() - b.tick;
+  const std::int64_t x = std::int64_t{predict(b.x, b.vx, ticks)} + r.dx;
+  const std::int64_t y = std::int64_t{predict(b.y, b.vy, ticks)} + r.dy;
+  if (std::abs(x) > kPositionLimit || std::abs(y) > kPositionLimit) return "position out of range";
+  if (alsoRemoved) return "removed entity also updated";
+  const std::uint32_t heading =
+      static_cast<std::uint32_t>(static_cast<std::int64_t>(predictHeading(b.heading, b.turn, ticks)) + r.dh) &
+      255u;
+  std::int64_t z = b.z;  // 64 bits: a hostile change near INT32_MAX must not overflow
+  if (keptHeights) {
+    z += part.height(at.residual - 1);
+    if (std::abs(z) > 32767) return "height out of range";
+  }
+  appendAdvanced(out, b, static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), heading,
+                 static_cast<std::int16_t>(z), part.tick());
+  return nullptr;
+}
+
+// The part's removed ids (delta-coded from id_lo), read one ahead of the baseline walk.
+class RemovedIds {
+ public:
+  explicit RemovedIds(const Snapshot& part) : part_(part), prev_(part.id_lo()) {}
+
+  // Reads the next removed id, if any; false when it lies past the part's id range.
+  bool advance() {
+    if (index_ < part_.removed_size()) {
+      const std::uint64_t id = std::uint64_t{prev_} + part_.removed(index_++);
+      if (id > part_.id_hi()) return false;
+      next_ = prev_ = static_cast<std::uint32_t>(id);
+      pending_ = true;
+    } else {
+      pending_ = false;
+    }
+    return true;
+  }
+  bool pending() const { return pending_; }  // a removed id not yet matched to the baseline
+  std::uint32_t next() const { return next_; }
+
+ private:
+  const Snapshot& part_;
+  int index_ = 0;
+  std::uint32_t prev_;
+  std::uint32_t next_ = kIdMax;
+  bool pending_ = false;
+};
+
+// The baseline's entities in the part's id range as the part leaves them: kept ones moved,
+// others carried unchanged, removed ones dropped. Appended to `fromBase`, in id order.
+const char* decodeFromBaseline(const Snapshot& part, const SnapshotRecord& baseline,
+                               std::vector<EntityState>& fromBase) {
+  const auto lo = std::lower_bound(baseline.entities.begin(), baseline.entities.end(), part.id_lo(),
+                                   [](const EntityState& e, std::uint32_t v) { return e.id < v; });
+  const auto hi = std::upper_bound(baseline.entities.begin(), baseline.entities.end(), part.id_hi(),
+                                   [](std::uint32_t v, const EntityState& e) { return v < e.id; });
+  const std::size_t inRange = static_cast<std::size_t>(hi - lo);
+  if (!part.all_kept() && part.kept().size() != (inRange + 7) / 8) return "kept bitmask of the wrong length";
+  const bool keptHeights = part.height_size() > 0;
+  KeptColumns at;
+  RemovedIds removed(part);
+  if (!removed.advance()) return "removed id out of range";
+  for (std::size_t i = 0; i < inRange; ++i) {
+    const EntityState& b = lo[static_cast<std::ptrdiff_t>(i)];
+    const bool kept = part.all_kept() || ((static_cast<unsigned char>(part.kept()[i / 8]) >> (i % 8)) & 1u);
+    const bool removedNow = removed.pending() && removed.next() == b.id;
+    if (kept) {
+      if (const char* error = decodeKept(part, b, removedNow, keptHeights, at, fromBase)) return error;
+    } else if (removedNow) {
+      if (!removed.advance()) return "removed id out of range";
+    } else {
+      if (removed.pending() && removed.next() < b.id) return "removed id not in the baseline";
+      fromBase.push_back(b);
+    }
+  }
+  if (removed.pending()) return "removed id not in the baseline";
+  if (at.residual != part.residual_size()) return "more residuals than kept entities";
+  if (at.escaped != part.escaped_size()) return "more escaped values than escape words";
+  return nullptr;
+}
+
+// The part's new entities (delta-coded ids, positions and heights), appended to `fresh` in id
+// order; none may be in the baseline already.
+const char* decodeNewEntities(const Snapshot& part, const SnapshotRecord* baseline,
+                              std::vector<EntityState>& fresh) {
+  const std::size_t news = static_cast<std::size_t>(part.new_id_size());
   fresh.reserve(news);
   std::uint64_t prevId = part.id_lo();
   std::int64_t px = 0, py = 0, pz = 0;
@@ -477,8 +524,13 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
     fresh.push_back(s);
     prevId = id;
   }
+  return nullptr;
+}
 
-  out.tick = part.tick();
+// The part's entities, from the baseline and new, merged in id order after those of the parts
+// decoded before it (whose ids must all be lower).
+const char* appendInIdOrder(const std::vector<EntityState>& fromBase, const std::vector<EntityState>& fresh,
+                            SnapshotRecord& out) {
   std::vector<EntityState> merged;
   merged.reserve(fromBase.size() + fresh.size());
   std::merge(fromBase.begin(), fromBase.end(), fresh.begin(), fresh.end(), std::back_inserter(merged),
@@ -487,6 +539,24 @@ std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* basel
     return "part overlaps entities already decoded";
   }
   out.entities.insert(out.entities.end(), merged.begin(), merged.end());
+  return nullptr;
+}
+
+}  // namespace
+
+std::string decodeSnapshotPart(const Snapshot& part, const SnapshotRecord* baseline, SnapshotRecord& out) {
+  if (const char* error = partHeaderError(part, baseline)) return error;
+  std::vector<EntityState> fromBase;
+  if (baseline != nullptr) {
+    if (const char* error = decodeFromBaseline(part, *baseline, fromBase)) return error;
+  } else if (part.residual_size() > 0 || part.removed_size() > 0 || part.escaped_size() > 0 ||
+             !part.kept().empty()) {
+    return "updates without a baseline";
+  }
+  std::vector<EntityState> fresh;
+  if (const char* error = decodeNewEntities(part, baseline, fresh)) return error;
+  out.tick = part.tick();  // set before the overlap check, as a failed part always has
+  if (const char* error = appendInIdOrder(fromBase, fresh, out)) return error;
   return {};
 }
 

@@ -120,43 +120,180 @@ void ClientView::chooseByPriority(std::size_t budget, std::size_t& used) {
             bucketCost_.begin() + static_cast<std::ptrdiff_t>(hi) + 1, 0u);
 }
 
+namespace {
+
+// The share of the byte budget the estimate aims at: a little under the cap, so the estimate
+// rarely overshoots and the snapshot is encoded once (each extra encoding costs as much as the
+// first).
+constexpr double kBudgetAim = 0.95;
+
+// Area of interest: everything within the radius of the player, gathered into `inRadius`, or the
+// whole world, read in place. `frame.states` is in id order, so the candidates are too.
+std::span<const wire::EntityState> candidatesOf(const ViewFrame& frame, ViewCentre centre,
+                                                const InterestConfig& interest,
+                                                std::vector<std::uint64_t>& marks,
+                                                std::vector<wire::EntityState>& inRadius) {
+  inRadius.clear();
+  if (!(interest.radius > 0 && centre.hasPlayer)) return frame.states;
+  if (frame.grid != nullptr) {
+    frame.grid->gather(frame.states, centre.x, centre.y, interest.radius, marks, inRadius);
+  } else {
+    InterestGrid::scan(frame.states, centre.x, centre.y, interest.radius, inRadius);
+  }
+  return inRadius;
+}
+
+// One walk over the candidates and the baseline (each sorted by id): which candidates the
+// baseline holds, and which of its entities left the area of interest (or the world).
+void compareWithBaseline(std::span<const wire::EntityState> candidates, const wire::SnapshotRecord* base,
+                         std::vector<std::uint8_t>& inBaseline, std::vector<std::uint32_t>& removed) {
+  const auto n = static_cast<std::uint32_t>(candidates.size());
+  inBaseline.assign(n, 0);
+  removed.clear();
+  if (base == nullptr) return;
+  const std::span<const wire::EntityState> held = base->entities;  // a local: not reloaded a step
+  std::size_t j = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    while (j < held.size() && held[j].id < candidates[i].id) removed.push_back(held[j++].id);
+    if (j < held.size() && held[j].id == candidates[i].id) {
+      inBaseline[i] = 1;
+      ++j;
+    }
+  }
+  for (; j < held.size(); ++j) removed.push_back(held[j].id);
+}
+
+// Each candidate's priority gain this snapshot: nearer ones gain faster. The squared distances
+// are gathered from the states in a loop of their own, so that the one with the square root and
+// the divisions reads an array and vectorises (the same operations on each value: the same floats).
+void priorityGainsOf(std::span<const wire::EntityState> candidates, float cx, float cy,
+                     std::vector<float>& gains) {
+  const auto n = static_cast<std::uint32_t>(candidates.size());
+  gains.resize(n);
+  float* const gain = gains.data();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const float dx = wire::positionMetres(candidates[i].x) - cx,
+                dy = wire::positionMetres(candidates[i].y) - cy;
+    gain[i] = dx * dx + dy * dy;
+  }
+  for (std::uint32_t i = 0; i < n; ++i) gain[i] = 1.0f + 10.0f / (1.0f + std::sqrt(gain[i]) / 10.0f);
+}
+
+// Priority accumulator: every candidate gains priority (`gains`) each snapshot it waits; the
+// highest go first and start again from zero. The player's own body always goes. By agent index:
+// as long as the most agents alive at once (a departed agent's index comes back to a newcomer,
+// who starts from the priority it left). `keys` gets each candidate's priority key (`keyOf`),
+// read once its priority has grown.
+template <class KeyOf>
+void accumulatePriority(std::span<const wire::EntityState> candidates, const std::vector<float>& gains,
+                        AgentId player, std::vector<float>& priority, std::vector<std::uint64_t>& keys,
+                        const KeyOf& keyOf) {
+  const auto n = static_cast<std::uint32_t>(candidates.size());
+  const float* const gain = gains.data();
+  keys.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t id = candidates[i].id;
+    priority[agentIndex(id)] += id == player ? 1e9f : gain[i];
+    keys[i] = keyOf(i);
+  }
+}
+
+// What was sent starts again from zero priority.
+void resetPriorityOf(std::span<const wire::EntityState> sent, std::vector<float>& priority) {
+  for (const auto& e : sent) {
+    if (agentIndex(e.id) < priority.size()) priority[agentIndex(e.id)] = 0.0f;
+  }
+}
+
+// A record for the next snapshot, with the storage of one that fell out of the history when there
+// is one (no allocation a snapshot once records come and go).
+wire::SnapshotRecord reusedRecord(std::vector<wire::SnapshotRecord>& spares) {
+  if (spares.empty()) return {};
+  wire::SnapshotRecord record = std::move(spares.back());
+  spares.pop_back();
+  return record;
+}
+
+// Bytes actually sent over bytes estimated, smoothed over snapshots: what corrects the next
+// estimate.
+double smoothedCostScale(double costScale, std::size_t actual, std::size_t estimated) {
+  const double ratio = static_cast<double>(actual) / static_cast<double>(std::max<std::size_t>(estimated, 1));
+  return std::clamp(0.8 * costScale + 0.2 * ratio, 0.25, 8.0);
+}
+
+// The candidates an encoding takes, in id order: the first `count` of `chosen` and the player's
+// own body wherever it is in `chosen`. Their indices are marked, then one walk (candidates are in
+// id order) copies every candidate into `out` and keeps the marked ones (no branch to mispredict).
+std::span<const wire::EntityState> chosenInIdOrder(std::span<const wire::EntityState> candidates,
+                                                   std::span<const std::uint32_t> chosen, std::size_t count,
+                                                   AgentId player, std::vector<std::uint8_t>& marked,
+                                                   std::vector<wire::EntityState>& out) {
+  const auto n = static_cast<std::uint32_t>(candidates.size());
+  const std::size_t take = std::min(count, chosen.size());
+  marked.assign(n, 0);
+  std::uint8_t* const selected = marked.data();
+  for (std::size_t k = 0; k < take; ++k) selected[chosen[k]] = 1;
+  for (std::size_t k = take; k < chosen.size(); ++k) {
+    if (candidates[chosen[k]].id == player) selected[chosen[k]] = 1;
+  }
+  if (out.size() < n) out.resize(n);
+  wire::EntityState* const kept = out.data();
+  std::size_t m = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    kept[m] = candidates[i];
+    m += selected[i];
+  }
+  return {kept, m};
+}
+
+// Encodes `content` against `base` into `parts`, with the player's own body (`own`) in part 0
+// and the epoch in every part; `record` becomes what the client will hold. Returns the bytes of
+// the parts' datagrams.
+std::size_t encodeParts(const wire::SnapshotContent& content, const wire::SnapshotRecord* base,
+                        const InterestConfig& interest, const wire::OwnPlayer* own,
+                        wire::SnapshotRecord& record, std::vector<wire::Snapshot>& parts) {
+  record.tick = 0;
+  record.entities.clear();
+  // Packet wrapper: one tag byte and a two-byte length.
+  wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record, parts);
+  if (own != nullptr && !parts.empty()) *parts.front().mutable_own() = *own;
+  if (interest.epoch != 0) {
+    for (auto& part : parts) part.set_epoch(interest.epoch);
+  }
+  std::size_t bytes = 0;
+  for (const auto& part : parts) bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
+  return bytes;
+}
+
+// How many of the choice (`chosenCount`, in priority order) fit `budgetBytes` when the whole of it
+// came to `actual` bytes: a guess in proportion to the excess first (usually enough, and taken
+// when it fits); when it does not, bisection below it, a few encodings at most. 0 at worst (only
+// the player's own body goes). `encodeFirst(k)` encodes the first k and returns the bytes.
+template <class EncodeFirst>
+std::size_t longestPrefixThatFits(std::size_t chosenCount, std::size_t actual, std::size_t budgetBytes,
+                                  EncodeFirst&& encodeFirst) {
+  std::size_t fits = 0, over = chosenCount;  // encodeFirst(fits) is assumed to fit
+  const auto guess = static_cast<std::size_t>(static_cast<double>(chosenCount) * kBudgetAim *
+                                              static_cast<double>(budgetBytes) / static_cast<double>(actual));
+  const std::size_t bytes = guess < over ? encodeFirst(guess) : actual;
+  if (guess < over && bytes <= budgetBytes) return guess;
+  over = std::min(over, guess);
+  for (int step = 0; step < 4 && over - fits > 1; ++step) {
+    const std::size_t mid = fits + (over - fits) / 2;
+    (encodeFirst(mid) <= budgetBytes ? fits : over) = mid;
+  }
+  return fits;
+}
+
+}  // namespace
+
 void ClientView::build(const ViewFrame& frame, ViewCentre centre, const InterestConfig& interest,
                        SnapshotStats& stats, std::vector<wire::Snapshot>& parts, const wire::OwnPlayer* own) {
-  const std::span<const wire::EntityState> states = frame.states;
-  const std::uint32_t tick = frame.tick;
   const wire::SnapshotRecord* base = baseline();
-
-  // Area of interest: everything within the radius of the player (or the whole world, read in
-  // place). `states` is in id order, so the candidates are too.
-  candidates_.clear();
-  const bool hasPlayer = centre.hasPlayer;
-  const float cx = centre.x, cy = centre.y;
-  std::span<const wire::EntityState> candidates = states;
-  if (interest.radius > 0 && hasPlayer) {
-    if (frame.grid != nullptr) {
-      frame.grid->gather(states, cx, cy, interest.radius, marks_, candidates_);
-    } else {
-      InterestGrid::scan(states, cx, cy, interest.radius, candidates_);
-    }
-    candidates = candidates_;
-  }
+  const std::span<const wire::EntityState> candidates =
+      candidatesOf(frame, centre, interest, marks_, candidates_);
   const auto n = static_cast<std::uint32_t>(candidates.size());
-  // One walk over the candidates and the baseline (each sorted by id): which candidates the
-  // baseline holds, and which of its entities left the area of interest (or the world).
-  inBaseline_.assign(n, 0);
-  removed_.clear();
-  if (base != nullptr) {
-    const std::span<const wire::EntityState> held = base->entities;  // a local: not reloaded a step
-    std::size_t j = 0;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      while (j < held.size() && held[j].id < candidates[i].id) removed_.push_back(held[j++].id);
-      if (j < held.size() && held[j].id == candidates[i].id) {
-        inBaseline_[i] = 1;
-        ++j;
-      }
-    }
-    for (; j < held.size(); ++j) removed_.push_back(held[j].id);
-  }
+  compareWithBaseline(candidates, base, inBaseline_, removed_);
 
   // Budget: about two bytes for an entity the baseline holds, ten for a new one, plus the fixed
   // part (headers, and a bit per baseline entity for "updated or carried"). The estimate is
@@ -164,10 +301,8 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
   // near the budget whatever the residuals cost.
   auto cost = [&](std::uint32_t i) -> std::size_t { return inBaseline_[i] ? 2 : 10; };
   const std::size_t fixed = 64 + (base != nullptr ? base->entities.size() / 8 : 0);
-  // Aimed a little under the cap (kAim), so the estimate rarely overshoots and the snapshot is
-  // encoded once: each extra encoding below costs as much as the first.
-  constexpr double kAim = 0.95;
-  const auto budget = static_cast<std::size_t>(kAim * static_cast<double>(interest.budgetBytes) / costScale_);
+  const auto budget =
+      static_cast<std::size_t>(kBudgetAim * static_cast<double>(interest.budgetBytes) / costScale_);
   std::size_t total = fixed;
   for (std::uint32_t i = 0; i < n; ++i) total += cost(i);
   if (priority_.size() < frame.indexCapacity) priority_.resize(frame.indexCapacity, 0.0f);
@@ -187,78 +322,24 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
     for (std::uint32_t i = 0; i < n; ++i) chosen_.push_back(i);
     used = total;
   } else {
-    // Priority accumulator: every candidate gains priority each snapshot it waits, nearer ones
-    // faster; the highest go first and start again from zero. The player's own body always goes.
-    // By agent index: as long as the most agents alive at once (a departed agent's index comes
-    // back to a newcomer, who starts from the priority it left).
-    // The gains first, then added by agent index. The squared distances are gathered from the
-    // states in a loop of their own, so that the one with the square root and the divisions
-    // reads an array and vectorises (the same operations on each value: the same floats).
-    gain_.resize(n);
-    float* const gain = gain_.data();
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const float dx = wire::positionMetres(candidates[i].x) - cx,
-                  dy = wire::positionMetres(candidates[i].y) - cy;
-      gain[i] = dx * dx + dy * dy;
-    }
-    for (std::uint32_t i = 0; i < n; ++i) gain[i] = 1.0f + 10.0f / (1.0f + std::sqrt(gain[i]) / 10.0f);
-    keys_.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const std::uint32_t id = candidates[i].id;
-      priority_[agentIndex(id)] += id == player_ ? 1e9f : gain[i];
-      keys_[i] = keyOf(i);
-    }
+    priorityGainsOf(candidates, centre.x, centre.y, gain_);
+    accumulatePriority(candidates, gain_, player_, priority_, keys_, keyOf);
     chooseByPriority(budget, used);
   }
-  // The first `count` of chosen_ (and the player's own body) encoded; returns the bytes.
-  // The record reuses the storage of one that fell out of the history (no allocation a snapshot
-  // once records come and go).
-  wire::SnapshotRecord record;
-  if (!spares_.empty()) {
-    record = std::move(spares_.back());
-    spares_.pop_back();
-  }
+  wire::SnapshotRecord record = reusedRecord(spares_);
   std::size_t encodedCount = 0, encodedBytes = 0;  // the last encoding's
   std::span<const wire::EntityState> updated;      // the last encoding's entities
+  // The first `count` of chosen_ (and the player's own body) encoded; returns the bytes.
   const auto encodeFirst = [&](std::size_t count) {
     ++encodings_;
-    if (everythingFits && count >= chosen_.size()) {
-      // Every candidate goes: read in place.
-      updated = candidates;
-    } else {
-      // In id order: the chosen ones' indices marked, then one walk (candidates are in id order)
-      // that copies every candidate and keeps the marked ones (no branch to mispredict).
-      const std::uint32_t* const chosen = chosen_.data();
-      const std::size_t take = std::min(count, chosen_.size());
-      selected_.assign(n, 0);
-      std::uint8_t* const selected = selected_.data();
-      for (std::size_t k = 0; k < take; ++k) selected[chosen[k]] = 1;
-      for (std::size_t k = take; k < chosen_.size(); ++k) {
-        if (candidates[chosen[k]].id == player_) selected[chosen[k]] = 1;
-      }
-      if (updated_.size() < n) updated_.resize(n);
-      wire::EntityState* const out = updated_.data();
-      std::size_t m = 0;
-      for (std::uint32_t i = 0; i < n; ++i) {
-        out[m] = candidates[i];
-        m += selected[i];
-      }
-      updated = std::span<const wire::EntityState>(out, m);
-    }
-    record.tick = 0;
-    record.entities.clear();
-    const wire::SnapshotContent content{tick, updated, removed_, frame.heights};
-    // Packet wrapper: one tag byte and a two-byte length.
-    wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record, parts);
-    if (own != nullptr && !parts.empty()) *parts.front().mutable_own() = *own;
-    if (interest.epoch != 0) {
-      for (auto& part : parts) part.set_epoch(interest.epoch);
-    }
-    std::size_t bytes = 0;
-    for (const auto& part : parts) bytes += wire::kHeaderBytes + wire::partBodyBytes(part);
+    // When every candidate goes, they are read in place.
+    updated = everythingFits && count >= chosen_.size()
+                  ? candidates
+                  : chosenInIdOrder(candidates, chosen_, count, player_, selected_, updated_);
+    encodedBytes =
+        encodeParts({frame.tick, updated, removed_, frame.heights}, base, interest, own, record, parts);
     encodedCount = count;
-    encodedBytes = bytes;
-    return bytes;
+    return encodedBytes;
   };
   // The budget is a cap on every snapshot, not an average: when the encoding comes out over it
   // (the estimate runs behind a change in what the residuals cost), the longest prefix of the
@@ -272,35 +353,16 @@ void ClientView::build(const ViewFrame& frame, ViewCentre centre, const Interest
     for (const std::uint32_t i : chosen_) keys_.push_back(keyOf(i));
     std::sort(keys_.begin(), keys_.end(), std::greater<>());
     for (std::size_t k = 0; k < keys_.size(); ++k) chosen_[k] = indexOfKey(keys_[k]);
-    // A guess in proportion to the excess first (usually enough, and taken when it fits); when
-    // it does not, bisection below it, a few encodings at most.
-    std::size_t fits = 0, over = chosen_.size();  // encodeFirst(fits) is assumed to fit
-    const auto guess =
-        static_cast<std::size_t>(static_cast<double>(chosen_.size()) * kAim *
-                                 static_cast<double>(interest.budgetBytes) / static_cast<double>(actual));
-    std::size_t bytes = guess < over ? encodeFirst(guess) : actual;
-    if (guess < over && bytes <= interest.budgetBytes) {
-      fits = guess;
-    } else {
-      over = std::min(over, guess);
-      for (int step = 0; step < 4 && over - fits > 1; ++step) {
-        const std::size_t mid = fits + (over - fits) / 2;
-        bytes = encodeFirst(mid);
-        (bytes <= interest.budgetBytes ? fits : over) = mid;
-      }
-    }
+    const std::size_t fits = longestPrefixThatFits(chosen_.size(), actual, interest.budgetBytes, encodeFirst);
     actual = encodedCount == fits ? encodedBytes : encodeFirst(fits);
     used = fixed;
     for (std::size_t k = 0; k < fits; ++k) used += cost(chosen_[k]);
   }
   ++snapshotsBuilt_;
   if (actual > interest.budgetBytes) ++snapshotsOverBudget_;
-  for (const auto& e : updated) {
-    if (agentIndex(e.id) < priority_.size()) priority_[agentIndex(e.id)] = 0.0f;
-  }
+  resetPriorityOf(updated, priority_);
   stats.entitiesWaiting = n - updated.size();
-  const double ratio = static_cast<double>(actual) / static_cast<double>(std::max<std::size_t>(used, 1));
-  costScale_ = std::clamp(0.8 * costScale_ + 0.2 * ratio, 0.25, 8.0);
+  costScale_ = smoothedCostScale(costScale_, actual, used);
   stats.entitiesSent = updated.size();
   sent_.push_back(std::move(record));
   while (sent_.size() > kHistory) {

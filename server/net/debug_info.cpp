@@ -73,9 +73,22 @@ std::string detailOf(const World& world, const BehaviourSpec& spec) {
     case BehaviourKind::kFollowPath:
     case BehaviourKind::kContextSeekWaypoints:
       return spec.pathIndex >= 0 ? "path " + std::to_string(spec.pathIndex) : std::string("own path");
-    default:
-      return {};
+    // Every kind is listed (no default), so a kind added to behaviour_table.h fails -Wswitch here
+    // until it says what its detail is.
+    case BehaviourKind::kWander:
+    case BehaviourKind::kSeparation:
+    case BehaviourKind::kAlignment:
+    case BehaviourKind::kCohesion:
+    case BehaviourKind::kObstacleAvoidance:
+    case BehaviourKind::kWallAvoidance:
+    case BehaviourKind::kArriveAt:
+    case BehaviourKind::kWhiskerAvoidance:
+    case BehaviourKind::kCollisionAvoidance:
+    case BehaviourKind::kNavigate:
+    case BehaviourKind::kLookWhereGoing:
+      return {};  // no target or path to tell two apart
   }
+  return {};  // a value no kind names
 }
 
 }  // namespace
@@ -194,6 +207,114 @@ void addSenses(const World& world, std::uint32_t slot, const brain::Brain& brain
 
 }  // namespace
 
+namespace {
+
+// The brain's state, when it entered it, and the watched agent's transitions, by state name.
+void addBrainHistory(const World& world, AgentId id, const brain::Brain& brain, const AgentMemory& memory,
+                     std::span<const BrainTransition> transitions, wire::DebugInfo& info) {
+  info.set_brain_state(brainStateName(brain, memory.brainState));
+  info.set_state_entered_tick(static_cast<std::uint32_t>(world.brainMemoryOf(id).enteredTick));
+  for (const BrainTransition& t : transitions) {
+    auto* w = info.add_transitions();
+    w->set_tick(static_cast<std::uint32_t>(t.tick));
+    w->set_from(brainStateName(brain, t.from));
+    w->set_to(brainStateName(brain, t.to));
+  }
+}
+
+// The detection box and the feelers as the body stands now (the position and heading above,
+// state[n+1]), not as the last tick began (state[n], which the forces are about): drawn on a
+// body that turned sharply in that tick, the old ones pointed behind it.
+void addAvoidanceProbes(const World& world, std::uint32_t slot, const Archetype& arch,
+                        wire::DebugInfo& info) {
+  const AgentColumns& a = world.agents();
+  const ArchetypeRuntime& rt = world.lastStepContext().runtime[a.archetype[slot]];
+  steer::Body body;
+  body.position = {a.px[slot], a.py[slot]};
+  body.velocity = {a.vx[slot], a.vy[slot]};
+  body.heading = {a.hx[slot], a.hy[slot]};
+  body.limits = arch.limits;
+  info.set_detection_box_length(steer::detectionBoxLength(body, rt.obstacles.minDetectionLength));
+  for (const steer::Vec2 tip : steer::wallFeelers(body, rt.walls)) {
+    info.add_feeler_x(tip.x - body.position.x);
+    info.add_feeler_y(tip.y - body.position.y);
+  }
+}
+
+// What each behaviour asked for on the last tick, and what the combiner made of them.
+void addForces(const World& world, const AgentInspection& r, wire::DebugInfo& info) {
+  for (const BehaviourInspection& b : r.behaviours) {
+    auto* w = info.add_behaviours();
+    w->set_kind(behaviourKindName(b.spec.kind));
+    w->set_weight(b.spec.weight);
+    w->set_priority(b.spec.priority);
+    w->set_detail(detailOf(world, b.spec));
+    w->set_force_x(b.force.x);
+    w->set_force_y(b.force.y);
+    w->set_evaluated(b.evaluated);
+  }
+  info.set_force_x(r.combined.x);
+  info.set_force_y(r.combined.y);
+}
+
+// The path it follows and the waypoint it steers to, from the memory the tick wrote (-1: none).
+void addPath(const World& world, const AgentMemory& memory, const AgentInspection& r, wire::DebugInfo& info) {
+  info.set_path_id(-1);
+  info.set_path_waypoint(-1);
+  for (const BehaviourInspection& b : r.behaviours) {
+    if (b.spec.kind != BehaviourKind::kFollowPath && b.spec.kind != BehaviourKind::kContextSeekWaypoints)
+      continue;
+    const std::int32_t path = b.spec.pathIndex >= 0 ? b.spec.pathIndex : memory.assignedPath;
+    if (path >= 0 && static_cast<std::size_t>(path) < world.geometry().paths.size()) {
+      info.set_path_id(path);
+      info.set_path_waypoint(memory.pathIndex);
+    }
+    break;
+  }
+}
+
+// A navigating agent's corridor, from the corner before the one it steers to (the leg it is on),
+// kMaxCorridorPoints at most, and its navmesh goal.
+void addNavigation(const AgentInspection& r, wire::DebugInfo& info) {
+  info.set_navigating(true);
+  const std::size_t n = r.corridor.size();
+  const std::size_t first = r.corridorCorner > 0 ? std::min(r.corridorCorner - 1, n) : 0;
+  const std::size_t last = std::min(n, first + kMaxCorridorPoints);
+  for (std::size_t k = first; k < last; ++k) {
+    info.add_corridor_x(r.corridor[k].x);
+    info.add_corridor_y(r.corridor[k].y);
+  }
+  info.set_corridor_corner(static_cast<std::uint32_t>(std::min(r.corridorCorner, n) - first));
+  info.set_nav_has_goal(r.navHasGoal);
+  if (r.navHasGoal) {
+    info.set_nav_goal_x(r.navGoal.x);
+    info.set_nav_goal_y(r.navGoal.y);
+  }
+  info.set_nav_waiting(r.navWaiting);
+}
+
+// Context steering's interest and danger maps, a byte a slot (0..1 as 0..255), and the chosen
+// slot (-1: no context steering).
+void addContextMaps(const AgentInspection& r, wire::DebugInfo& info) {
+  if (!r.context) {
+    info.set_context_slot(-1);
+    return;
+  }
+  info.set_context_slot(r.contextSlot);
+  const auto bytesOf = [](const std::vector<float>& values) {
+    std::string out(values.size(), '\0');
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      const float v = std::isfinite(values[k]) ? std::clamp(values[k], 0.0f, 1.0f) : 0.0f;
+      out[k] = static_cast<char>(static_cast<std::uint8_t>(std::lround(v * 255.0f)));
+    }
+    return out;
+  };
+  info.set_context_interest(bytesOf(r.contextInterest));
+  info.set_context_danger(bytesOf(r.contextDanger));
+}
+
+}  // namespace
+
 wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions) {
   wire::DebugInfo info;
   info.set_agent_id(id);
@@ -206,16 +327,7 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
   const AgentMemory& memory = a.memory(slot);
   info.set_archetype(arch.name);
   info.set_external((memory.flags & kAgentExternal) != 0);
-  if (arch.brain) {
-    info.set_brain_state(brainStateName(*arch.brain, memory.brainState));
-    info.set_state_entered_tick(static_cast<std::uint32_t>(world.brainMemoryOf(id).enteredTick));
-    for (const BrainTransition& t : transitions) {
-      auto* w = info.add_transitions();
-      w->set_tick(static_cast<std::uint32_t>(t.tick));
-      w->set_from(brainStateName(*arch.brain, t.from));
-      w->set_to(brainStateName(*arch.brain, t.to));
-    }
-  }
+  if (arch.brain) addBrainHistory(world, id, *arch.brain, memory, transitions, info);
   info.set_combiner(combinerKindName(arch.combiner));
   info.set_x(a.px[slot]);
   info.set_y(a.py[slot]);
@@ -239,81 +351,11 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
   const AgentInspection r = inspectAgent(world, id);
   info.set_forces_known(r.found && !r.external);
   if (!r.found) return info;
-  // The detection box and the feelers as the body stands now (the position and heading above,
-  // state[n+1]), not as the last tick began (state[n], which the forces are about): drawn on a
-  // body that turned sharply in that tick, the old ones pointed behind it.
-  const ArchetypeRuntime& rt = world.lastStepContext().runtime[a.archetype[slot]];
-  steer::Body body;
-  body.position = {a.px[slot], a.py[slot]};
-  body.velocity = {a.vx[slot], a.vy[slot]};
-  body.heading = {a.hx[slot], a.hy[slot]};
-  body.limits = arch.limits;
-  info.set_detection_box_length(steer::detectionBoxLength(body, rt.obstacles.minDetectionLength));
-  for (const steer::Vec2 tip : steer::wallFeelers(body, rt.walls)) {
-    info.add_feeler_x(tip.x - body.position.x);
-    info.add_feeler_y(tip.y - body.position.y);
-  }
-  for (const BehaviourInspection& b : r.behaviours) {
-    auto* w = info.add_behaviours();
-    w->set_kind(behaviourKindName(b.spec.kind));
-    w->set_weight(b.spec.weight);
-    w->set_priority(b.spec.priority);
-    w->set_detail(detailOf(world, b.spec));
-    w->set_force_x(b.force.x);
-    w->set_force_y(b.force.y);
-    w->set_evaluated(b.evaluated);
-  }
-  info.set_force_x(r.combined.x);
-  info.set_force_y(r.combined.y);
-
-  // The path it follows and the waypoint it steers to, from the memory the tick wrote.
-  info.set_path_id(-1);
-  info.set_path_waypoint(-1);
-  for (const BehaviourInspection& b : r.behaviours) {
-    if (b.spec.kind != BehaviourKind::kFollowPath && b.spec.kind != BehaviourKind::kContextSeekWaypoints)
-      continue;
-    const std::int32_t path = b.spec.pathIndex >= 0 ? b.spec.pathIndex : memory.assignedPath;
-    if (path >= 0 && static_cast<std::size_t>(path) < world.geometry().paths.size()) {
-      info.set_path_id(path);
-      info.set_path_waypoint(memory.pathIndex);
-    }
-    break;
-  }
-
-  if (r.navigating) {
-    info.set_navigating(true);
-    // From the corner before the one it steers to (the leg it is on), kMaxCorridorPoints at most.
-    const std::size_t n = r.corridor.size();
-    const std::size_t first = r.corridorCorner > 0 ? std::min(r.corridorCorner - 1, n) : 0;
-    const std::size_t last = std::min(n, first + kMaxCorridorPoints);
-    for (std::size_t k = first; k < last; ++k) {
-      info.add_corridor_x(r.corridor[k].x);
-      info.add_corridor_y(r.corridor[k].y);
-    }
-    info.set_corridor_corner(static_cast<std::uint32_t>(std::min(r.corridorCorner, n) - first));
-    info.set_nav_has_goal(r.navHasGoal);
-    if (r.navHasGoal) {
-      info.set_nav_goal_x(r.navGoal.x);
-      info.set_nav_goal_y(r.navGoal.y);
-    }
-    info.set_nav_waiting(r.navWaiting);
-  }
-
-  if (r.context) {
-    info.set_context_slot(r.contextSlot);
-    const auto bytesOf = [](const std::vector<float>& values) {
-      std::string out(values.size(), '\0');
-      for (std::size_t k = 0; k < values.size(); ++k) {
-        const float v = std::isfinite(values[k]) ? std::clamp(values[k], 0.0f, 1.0f) : 0.0f;
-        out[k] = static_cast<char>(static_cast<std::uint8_t>(std::lround(v * 255.0f)));
-      }
-      return out;
-    };
-    info.set_context_interest(bytesOf(r.contextInterest));
-    info.set_context_danger(bytesOf(r.contextDanger));
-  } else {
-    info.set_context_slot(-1);
-  }
+  addAvoidanceProbes(world, slot, arch, info);
+  addForces(world, r, info);
+  addPath(world, memory, r, info);
+  if (r.navigating) addNavigation(r, info);
+  addContextMaps(r, info);
   return info;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <variant>
 
 #include "net/token_bucket.h"
 #include "proto/token_proof.h"
@@ -22,6 +23,73 @@ void writeHeaderAcks(std::vector<std::uint8_t>& d, std::uint16_t seq, std::uint1
   for (int i = 0; i < 4; ++i) d[10 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
 }
 
+// A ConnectResponse the server answers with a Refuse.
+struct Refusal {
+  wire::RefuseReason reason;
+  std::string message;
+};
+
+// What a new session is granted.
+struct SessionTerms {
+  bool control = false;                      // the control role: its Control packets go to the simulation
+  std::optional<std::uint64_t> tokenClient;  // the connect token's client id (servers with a key)
+  std::string acceptProof;                   // Accept.key_proof (with a connect token)
+  std::int64_t timeoutNs = 0;                // silence that ends it: --client-timeout, or the token's
+};
+
+// The terms of the session ConnectResponse `r` asks for: the server's own (--allow-control,
+// --client-timeout), and on a server with a token key what a valid connect token adds, with its
+// keys bound into `keys`. A token that fails is refused, or dropped unanswered (a DropReason)
+// when its sender does not hold the keys it came with.
+std::variant<SessionTerms, Refusal, wire::DropReason> sessionTermsOf(const NetConfig& config,
+                                                                     const wire::ConnectResponse& r,
+                                                                     const wire::KeyPair& serverKeys,
+                                                                     std::uint64_t unixSeconds,
+                                                                     wire::SessionKeys& keys) {
+  SessionTerms terms;
+  terms.control = config.allowControl;
+  terms.timeoutNs = nanoseconds(config.clientTimeoutSeconds);
+  if (!config.tokenKey) return terms;
+  const TokenCheck t = checkToken(*config.tokenKey, r.token(), unixSeconds);
+  switch (t.verdict) {
+    case TokenVerdict::kValid:
+      break;
+    case TokenVerdict::kMissing:
+      return Refusal{wire::REFUSE_TOKEN_MISSING, "this server needs a connect token (--token)"};
+    case TokenVerdict::kExpired:
+      return Refusal{wire::REFUSE_TOKEN_EXPIRED, "connect token expired"};
+    case TokenVerdict::kInvalid:
+      return Refusal{wire::REFUSE_TOKEN_INVALID, "connect token not sealed with this server's key"};
+  }
+  // The token is not enough: its sender must hold the keys the matchmaker gave the client, which
+  // never cross the wire. A token seen on the wire gets nothing, and no session is disturbed.
+  if (!wire::connectProofValid(t.clientToServer, r.cookie(), r.public_key(), r.key_proof())) {
+    return wire::DropReason::kBadKeyProof;
+  }
+  if (!tokenNamesServer(t.serverAddresses, config.publicAddresses, config.port)) {
+    return Refusal{wire::REFUSE_TOKEN_WRONG_SERVER, "connect token is for other servers"};
+  }
+  terms.control = terms.control || t.role == wire::ROLE_CONTROL;
+  terms.tokenClient = t.clientId;
+  keys = wire::bindSessionKeys(keys, t.clientToServer, t.serverToClient, /*serverSide=*/true);
+  terms.acceptProof = wire::acceptProof(t.serverToClient, serverKeys.publicKey, r.public_key());
+  if (t.timeoutSeconds > 0) terms.timeoutNs = std::min(terms.timeoutNs, nanoseconds(t.timeoutSeconds));
+  return terms;
+}
+
+// The simulation's news of a session admitted: it makes the player (or not) and sends the Accept.
+NetEvent joinEventOf(std::uint32_t clientId, bool control, bool noBody, const std::string& serverPublicKey,
+                     std::string acceptProof) {
+  NetEvent e;
+  e.kind = NetEvent::Kind::kJoin;
+  e.clientId = clientId;
+  e.controlRole = control;
+  e.noBody = noBody;
+  e.publicKey = serverPublicKey;
+  e.acceptProof = std::move(acceptProof);
+  return e;
+}
+
 }  // namespace
 
 NetTime NetTime::now() {
@@ -37,6 +105,20 @@ NetTime NetTime::now() {
 
 // One admitted client, owned by the network thread.
 struct NetProtocol::Connection {
+  // A session admitted from `from`, sealed with `keys`, on the terms its token (or the server) grants.
+  Connection(std::uint32_t id, const Address& from, const wire::SessionKeys& keys,
+             const std::string& publicKey, std::int64_t nowNs, const SessionTerms& terms)
+      : clientId(id),
+        endpoint(from),
+        seal(keys),
+        clientPublicKey(publicKey),
+        lastReceivedNs(nowNs),
+        control(terms.control),
+        tokenClient(terms.tokenClient),
+        timeoutNs(terms.timeoutNs) {
+    seal.refuseJumpsOver(wire::kMaxSequenceJump);  // the header's rule, on the whole sequence
+  }
+
   std::uint32_t clientId = 0;
   Address endpoint;
   std::uint64_t sequence = 0;  // of our next datagram: the seal's nonce, its low 16 bits the header's
@@ -272,37 +354,13 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
                   "ConnectResponse.public_key must be a 32-byte X25519 public key (protocol " +
                       std::to_string(wire::kProtocolVersion) + ")");
   }
-  bool control = config_.allowControl;
-  std::optional<std::uint64_t> tokenClient;
-  std::string acceptProof;
-  std::int64_t timeoutNs = nanoseconds(config_.clientTimeoutSeconds);
-  if (config_.tokenKey) {
-    const TokenCheck t = checkToken(*config_.tokenKey, r.token(), now_.unixSeconds);
-    switch (t.verdict) {
-      case TokenVerdict::kValid:
-        break;
-      case TokenVerdict::kMissing:
-        return refuse(wire::REFUSE_TOKEN_MISSING, "this server needs a connect token (--token)");
-      case TokenVerdict::kExpired:
-        return refuse(wire::REFUSE_TOKEN_EXPIRED, "connect token expired");
-      case TokenVerdict::kInvalid:
-        return refuse(wire::REFUSE_TOKEN_INVALID, "connect token not sealed with this server's key");
-    }
-    // The token is not enough: its sender must hold the keys the matchmaker gave the client, which
-    // never cross the wire. A token seen on the wire gets nothing, and no session is disturbed.
-    if (!wire::connectProofValid(t.clientToServer, r.cookie(), r.public_key(), r.key_proof())) {
-      metrics_.drop(wire::DropReason::kBadKeyProof);
-      return;
-    }
-    if (!tokenNamesServer(t.serverAddresses, config_.publicAddresses, config_.port)) {
-      return refuse(wire::REFUSE_TOKEN_WRONG_SERVER, "connect token is for other servers");
-    }
-    control = control || t.role == wire::ROLE_CONTROL;
-    tokenClient = t.clientId;
-    *keys = wire::bindSessionKeys(*keys, t.clientToServer, t.serverToClient, /*serverSide=*/true);
-    acceptProof = wire::acceptProof(t.serverToClient, serverKeys.publicKey, r.public_key());
-    if (t.timeoutSeconds > 0) timeoutNs = std::min(timeoutNs, nanoseconds(t.timeoutSeconds));
+  auto granted = sessionTermsOf(config_, r, serverKeys, now_.unixSeconds, *keys);
+  if (const auto* refusal = std::get_if<Refusal>(&granted)) return refuse(refusal->reason, refusal->message);
+  if (const auto* drop = std::get_if<wire::DropReason>(&granted)) {
+    metrics_.drop(*drop);
+    return;
   }
+  SessionTerms& terms = std::get<SessionTerms>(granted);
   // A new key from an admitted address is a new client there (a restart on the same port), and
   // the cookie shows it receives at that address: once it has passed every check, the old
   // session ends.
@@ -313,8 +371,8 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
   // One session per token: the newest connection with a client id replaces the one holding it
   // (told DISCONNECT_REPLACED), so ten sockets with one token end as one session, and a client
   // that crashed gets back in at once instead of waiting out its old session's timeout.
-  if (tokenClient) {
-    if (const auto held = sessionOfToken_.find(*tokenClient); held != sessionOfToken_.end()) {
+  if (terms.tokenClient) {
+    if (const auto held = sessionOfToken_.find(*terms.tokenClient); held != sessionOfToken_.end()) {
       const auto old = connections_.find(held->second);
       if (old != connections_.end()) {
         wire::Packet p;
@@ -340,34 +398,19 @@ void NetProtocol::onConnectResponse(const wire::Decoded& d) {
                                                  std::to_string(addressSessions_.cap()) +
                                                  " sessions (--max-clients-per-address)");
   }
-  Connection c;
-  c.clientId = nextClientId_++;
-  c.endpoint = from_;
-  c.seal = wire::SessionSeal(*keys);
-  c.seal.refuseJumpsOver(wire::kMaxSequenceJump);  // the header's rule, on the whole sequence
-  c.clientPublicKey = r.public_key();
-  c.lastReceivedNs = now_.steadyNs;
+  const std::uint32_t id = nextClientId_++;
+  Connection c(id, from_, *keys, r.public_key(), now_.steadyNs, terms);
   c.acks.received(d.header.sequence);
-  c.control = control;
-  c.tokenClient = tokenClient;
-  c.timeoutNs = timeoutNs;
-  if (tokenClient) sessionOfToken_[*tokenClient] = from_;
-  endpointOf_[c.clientId] = from_;
+  if (terms.tokenClient) sessionOfToken_[*terms.tokenClient] = from_;
+  endpointOf_[id] = from_;
   addressSessions_.add(from_);
-  const std::uint32_t id = c.clientId;
   connections_.emplace(from_, std::move(c));
   metrics_.connects.fetch_add(1, std::memory_order_relaxed);
   metrics_.clients.store(connections_.size(), std::memory_order_relaxed);
   log_.info("client {} connected from {}:{}{}", id, from_.address().to_string(), from_.port(),
-            control ? " (control)" : "");
-  NetEvent e;
-  e.kind = NetEvent::Kind::kJoin;
-  e.clientId = id;
-  e.controlRole = control;
-  e.noBody = r.no_body();
-  e.publicKey = serverKeys.publicKey;
-  e.acceptProof = std::move(acceptProof);
-  events_.push(std::move(e));
+            terms.control ? " (control)" : "");
+  events_.push(
+      joinEventOf(id, terms.control, r.no_body(), serverKeys.publicKey, std::move(terms.acceptProof)));
 }
 
 void NetProtocol::onConnected(Connection& c, const wire::Decoded& d) {
