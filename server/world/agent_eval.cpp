@@ -19,6 +19,55 @@ constexpr float kDriveKeepBack = 0.6f;
 // The stray: with target FETCH_ORDER the agent this one was ordered to fetch (home: the order's
 // group), until the order ends; otherwise the member of targetArchetype farthest from the centroid
 // of secondArchetype, once farther than `range`.
+SteeringOutput AgentEval::hideFromNearest(const BehaviourSpec& spec) {
+  steer::Kinematic hunter;
+  if (!target(spec, hunter)) return {};
+  steer::HideParams params;
+  params.distanceFromBoundary = arch.hideDistanceFromBoundary;
+  // Hiding spots come from every obstacle within the hunt range, not only the nearby bucket:
+  // the best spot may be some way off.
+  steer::CircleObstacle candidates[32];
+  const std::size_t n =
+      ctx.geometry.obstaclesInRange(body.position.x, body.position.y, spec.range, candidates);
+  const std::span<const steer::CircleObstacle> spots(candidates, n);
+  // Walls and boxes shade too (steer::hidingSpotBehindWall).
+  steer::Wall wallCandidates[32];
+  const std::span<const steer::Wall> walls(
+      wallCandidates,
+      ctx.geometry.wallsInRange(body.position.x, body.position.y, spec.range, wallCandidates));
+  // The goal is the hiding spot (none while there is nowhere to hide and it just evades).
+  if (const auto spot = steer::nearestHidingSpot(body.position, hunter.position, spots, walls,
+                                                 params.distanceFromBoundary)) {
+    goal = *spot;
+  }
+  return steer::hide(body, hunter, spots, walls, params);
+}
+
+SteeringOutput AgentEval::followPath(const BehaviourSpec& spec) {
+  const Path* found = pathFor(spec);
+  if (!found) return {};
+  const Path& path = *found;
+  const steer::PathView view{path.points, path.looped};
+  if (pathIndex < 0) pathIndex = steer::closestWaypointIndex(view, body.position);
+  steer::PathFollowParams params;
+  params.seekDistance = arch.pathSeekDistance;
+  const steer::PathLookAheadResult r =
+      steer::followPathLookAhead(body, view, pathIndex, spec.lookAhead, params);
+  pathIndex = r.index;
+  if (!path.points.empty()) goal = path.points[std::clamp<std::size_t>(pathIndex, 0, path.points.size() - 1)];
+  return r.steering;
+}
+
+SteeringOutput AgentEval::interposeNearest(const BehaviourSpec& spec) {
+  steer::Kinematic ka;
+  const bool a = target(spec, ka);
+  const std::int32_t b = nearestOfArchetype(ctx, slot, spec.secondArchetype, spec.range);
+  if (!a || b < 0) return {};
+  const steer::Kinematic kb = kinematicAt(ctx, static_cast<std::uint32_t>(b));
+  goal = steer::interposeTarget(body, ka, kb);
+  return steer::interpose(body, ka, kb);
+}
+
 SteeringOutput AgentEval::fetchStray(const BehaviourSpec& spec) {
   if (ctx.groups == nullptr) return {};
   if (spec.target == TargetKind::kFetchOrder) {

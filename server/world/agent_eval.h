@@ -111,6 +111,11 @@ struct AgentEval {
   // written) without a path. Also the inspector's (agent_inspect.h), so both see the same maps.
   bool contextDecide(const BehaviourSpec& spec, steer::ContextMap& map, steer::ContextChoice& choice);
   SteeringOutput collisionAvoidance(const BehaviourSpec& spec);
+  SteeringOutput hideFromNearest(const BehaviourSpec& spec);
+  SteeringOutput followPath(const BehaviourSpec& spec);
+  SteeringOutput interposeNearest(const BehaviourSpec& spec);
+  // SEEK, FLEE and ARRIVE, at a waypoint or the agent aimed at; cheap and common, so inlined.
+  [[gnu::always_inline]] inline SteeringOutput towardOrAway(const BehaviourSpec& spec);
   SteeringOutput fetchStray(const BehaviourSpec& spec);
   SteeringOutput driveGroup(const BehaviourSpec& spec);
   SteeringOutput navigate(const BehaviourSpec& spec);
@@ -244,64 +249,17 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       if (!target(spec, t)) return {};
       return steer::evade(body, t, {spec.maxPrediction});
     }
-    case BehaviourKind::kHideFromNearest: {
-      steer::Kinematic hunter;
-      if (!target(spec, hunter)) return {};
-      steer::HideParams params;
-      params.distanceFromBoundary = arch.hideDistanceFromBoundary;
-      // Hiding spots come from every obstacle within the hunt range, not only the nearby bucket:
-      // the best spot may be some way off.
-      steer::CircleObstacle candidates[32];
-      const std::size_t n =
-          ctx.geometry.obstaclesInRange(body.position.x, body.position.y, spec.range, candidates);
-      const std::span<const steer::CircleObstacle> spots(candidates, n);
-      // Walls and boxes shade too (steer::hidingSpotBehindWall).
-      steer::Wall wallCandidates[32];
-      const std::span<const steer::Wall> walls(
-          wallCandidates,
-          ctx.geometry.wallsInRange(body.position.x, body.position.y, spec.range, wallCandidates));
-      // The goal is the hiding spot (none while there is nowhere to hide and it just evades).
-      if (const auto spot = steer::nearestHidingSpot(body.position, hunter.position, spots, walls,
-                                                     params.distanceFromBoundary)) {
-        goal = *spot;
-      }
-      return steer::hide(body, hunter, spots, walls, params);
-    }
-    case BehaviourKind::kFollowPath: {
-      const Path* found = pathFor(spec);
-      if (!found) return {};
-      const Path& path = *found;
-      const steer::PathView view{path.points, path.looped};
-      if (pathIndex < 0) pathIndex = steer::closestWaypointIndex(view, body.position);
-      steer::PathFollowParams params;
-      params.seekDistance = arch.pathSeekDistance;
-      const steer::PathLookAheadResult r =
-          steer::followPathLookAhead(body, view, pathIndex, spec.lookAhead, params);
-      pathIndex = r.index;
-      if (!path.points.empty())
-        goal = path.points[std::clamp<std::size_t>(pathIndex, 0, path.points.size() - 1)];
-      return r.steering;
-    }
+    case BehaviourKind::kHideFromNearest:
+      return hideFromNearest(spec);
+    case BehaviourKind::kFollowPath:
+      return followPath(spec);
     case BehaviourKind::kArriveAt:
       goal = spec.point;
       return steer::arrive(body, spec.point);
     case BehaviourKind::kSeek:
     case BehaviourKind::kFlee:
-    case BehaviourKind::kArrive: {
-      Vec2 at = spec.point;  // a waypoint, or the agent aimed at
-      if (!spec.atPoint) {
-        steer::Kinematic t;
-        if (!target(spec, t)) return {};
-        at = t.position;
-      }
-      if (arch.kinematic) return kinematic(spec, at);
-      if (spec.kind == BehaviourKind::kFlee) return steer::flee(body, at, {spec.range});  // panic distance
-      goal = at;
-      if (spec.kind == BehaviourKind::kSeek) return steer::seek(body, at);
-      if (spec.slowRadius > 0.0f)
-        return steer::arriveMillington(body, at, {spec.targetRadius, spec.slowRadius, spec.timeToTarget});
-      return steer::arrive(body, at, {spec.deceleration});
-    }
+    case BehaviourKind::kArrive:
+      return towardOrAway(spec);
     case BehaviourKind::kVelocityMatch: {
       steer::Kinematic t;
       if (!target(spec, t)) return {};
@@ -325,15 +283,8 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       return steer::lookWhereYouAreGoing(body, {0.02f, 0.5f, spec.timeToTarget});
     case BehaviourKind::kContextSeekWaypoints:
       return contextSeekWaypoints(spec);
-    case BehaviourKind::kInterposeNearest: {
-      steer::Kinematic ka;
-      const bool a = target(spec, ka);
-      const std::int32_t b = nearestOfArchetype(ctx, slot, spec.secondArchetype, spec.range);
-      if (!a || b < 0) return {};
-      const steer::Kinematic kb = kinematicAt(ctx, static_cast<std::uint32_t>(b));
-      goal = steer::interposeTarget(body, ka, kb);
-      return steer::interpose(body, ka, kb);
-    }
+    case BehaviourKind::kInterposeNearest:
+      return interposeNearest(spec);
     case BehaviourKind::kOffsetPursuitNearest: {
       steer::Kinematic leader;
       if (!target(spec, leader)) return {};
@@ -352,6 +303,22 @@ inline SteeringOutput AgentEval::run(const BehaviourSpec& spec) {
       return driveGroup(spec);
   }
   return {};
+}
+
+inline SteeringOutput AgentEval::towardOrAway(const BehaviourSpec& spec) {
+  Vec2 at = spec.point;  // a waypoint, or the agent aimed at
+  if (!spec.atPoint) {
+    steer::Kinematic t;
+    if (!target(spec, t)) return {};
+    at = t.position;
+  }
+  if (arch.kinematic) return kinematic(spec, at);
+  if (spec.kind == BehaviourKind::kFlee) return steer::flee(body, at, {spec.range});  // panic distance
+  goal = at;
+  if (spec.kind == BehaviourKind::kSeek) return steer::seek(body, at);
+  if (spec.slowRadius > 0.0f)
+    return steer::arriveMillington(body, at, {spec.targetRadius, spec.slowRadius, spec.timeToTarget});
+  return steer::arrive(body, at, {spec.deceleration});
 }
 
 constexpr NeighbourSums kNoSums{};

@@ -28,95 +28,82 @@ bool allSame(const AgentColumns& in, std::uint32_t slot) {
   return in.archetype[slot + 1] == a && in.archetype[slot + 2] == a && in.archetype[slot + 3] == a;
 }
 
-// Slots slot..slot+3 (all of one archetype whose combiner is the running sum); `sums` at index i..i+3.
-void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, std::uint32_t i,
-            AgentColumns& out, std::uint8_t* flags) {
-  const AgentColumns& in = ctx.in;
-  const ArchetypeIndex a = in.archetype[slot];
-  const Archetype& arch = ctx.archetypes[a];
-  const ArchetypeRuntime& rt = ctx.runtime[a];
+// One behaviour's force for the four lanes: the flocking forces from the sums, wander with each
+// lane's own draws, and every other kind lane by lane through AgentEval::run. Inlined into the
+// running sum's loop (a call per behaviour per quad would show in the crowd's tick).
+[[gnu::always_inline]] inline V2 behaviourForce(const StepContext& ctx, const BehaviourSpec& spec,
+                                                const SumsBlock& sums, std::uint32_t i, const V2& p,
+                                                const V2& v, const V2& h, F4 fovCount,
+                                                std::optional<AgentEval> (&evals)[kLanes], I4 running) {
+  const Archetype& arch = evals[0]->arch;
+  const ArchetypeRuntime& rt = evals[0]->rt;
   const F4 zero = splat(0.0f);
-
-  steer::Body bodies[kLanes];
-  std::optional<AgentEval> evals[kLanes];
-  for (int k = 0; k < kLanes; ++k) {
-    bodies[k] = bodyAt(ctx, slot + k, arch);
-    // The quad computes the flocking forces from the sums itself; the per-lane evaluations never
-    // read theirs.
-    evals[k].emplace(ctx, slot + k, arch, rt, bodies[k], kNoSums);
-  }
-  const V2 p{load(&in.px[slot]), load(&in.py[slot])};
-  const V2 v{load(&in.vx[slot]), load(&in.vy[slot])};
-  const V2 h{load(&in.hx[slot]), load(&in.hy[slot])};
-  const F4 fovCount = load(&sums.fovCount[i]);
-
-  // Buckland's running sum. Only the linear part is combined: the point mass has no angular
-  // state, and the scalar path uses only force.linear as well.
-  const float budget = steer::runningSumBudget(rt.combine);
-  V2 total = lanes::zero2<V2>();
-  I4 running = splatMask(true);
-  const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
-  for (std::size_t b = 0; b < count; ++b) {
-    const F4 remaining = steer::runningSumRemaining(total, budget);
-    running &= remaining > zero;
-    if (!any(running)) break;
-    const BehaviourSpec& spec = arch.behaviours[b];
-    V2 s;
-    switch (spec.kind) {
-      case BehaviourKind::kSeparation:
-        s = {load(&sums.sepX[i]), load(&sums.sepY[i])};
-        break;
-      case BehaviourKind::kAlignment:
-        s = alignmentFromSums(V2{load(&sums.headingX[i]), load(&sums.headingY[i])}, fovCount, h);
-        break;
-      case BehaviourKind::kCohesion:
-        s = cohesionFromSums(p, v, V2{load(&sums.offsetX[i]), load(&sums.offsetY[i])}, fovCount,
-                             arch.limits.maxSpeed);
-        break;
-      case BehaviourKind::kWander: {
-        // The random draws come from each lane's own stream, and only lanes still running draw
-        // or move their target (as the lazy scalar combiner).
-        F4 jx = zero, jy = zero;
-        V2 target = lanes::zero2<V2>();
-        for (int k = 0; k < kLanes; ++k) {
-          if (!running[k]) continue;
-          jx[k] = evals[k]->rng.clamped();
-          jy[k] = evals[k]->rng.clamped();
-          target.x[k] = evals[k]->wanderTarget.x, target.y[k] = evals[k]->wanderTarget.y;
-        }
-        const V2 next =
-            steer::wanderNextTarget(target, jx, jy, steer::wanderJitter(ctx.dt, rt.wander), rt.wander);
-        s = steer::wanderForce(p, h, next, rt.wander);
-        for (int k = 0; k < kLanes; ++k) {
-          if (running[k]) evals[k]->wanderTarget = {next.x[k], next.y[k]};
-        }
+  V2 s;
+  switch (spec.kind) {
+    case BehaviourKind::kSeparation:
+      s = {load(&sums.sepX[i]), load(&sums.sepY[i])};
+      break;
+    case BehaviourKind::kAlignment:
+      s = alignmentFromSums(V2{load(&sums.headingX[i]), load(&sums.headingY[i])}, fovCount, h);
+      break;
+    case BehaviourKind::kCohesion:
+      s = cohesionFromSums(p, v, V2{load(&sums.offsetX[i]), load(&sums.offsetY[i])}, fovCount,
+                           arch.limits.maxSpeed);
+      break;
+    case BehaviourKind::kWander: {
+      // The random draws come from each lane's own stream, and only lanes still running draw
+      // or move their target (as the lazy scalar combiner).
+      F4 jx = zero, jy = zero;
+      V2 target = lanes::zero2<V2>();
+      for (int k = 0; k < kLanes; ++k) {
+        if (!running[k]) continue;
+        jx[k] = evals[k]->rng.clamped();
+        jy[k] = evals[k]->rng.clamped();
+        target.x[k] = evals[k]->wanderTarget.x, target.y[k] = evals[k]->wanderTarget.y;
+      }
+      const V2 next =
+          steer::wanderNextTarget(target, jx, jy, steer::wanderJitter(ctx.dt, rt.wander), rt.wander);
+      s = steer::wanderForce(p, h, next, rt.wander);
+      for (int k = 0; k < kLanes; ++k) {
+        if (running[k]) evals[k]->wanderTarget = {next.x[k], next.y[k]};
+      }
+      break;
+    }
+    case BehaviourKind::kObstacleAvoidance:
+      // Most quads have no obstacle near any lane, and steer::obstacleAvoidance returns zero
+      // for an empty list: skip the four calls then.
+      if (evals[0]->near.obstacles.empty() && evals[1]->near.obstacles.empty() &&
+          evals[2]->near.obstacles.empty() && evals[3]->near.obstacles.empty()) {
+        s = lanes::zero2<V2>();
         break;
       }
-      case BehaviourKind::kObstacleAvoidance:
-        // Most quads have no obstacle near any lane, and steer::obstacleAvoidance returns zero
-        // for an empty list: skip the four calls then.
-        if (evals[0]->near.obstacles.empty() && evals[1]->near.obstacles.empty() &&
-            evals[2]->near.obstacles.empty() && evals[3]->near.obstacles.empty()) {
-          s = lanes::zero2<V2>();
-          break;
-        }
-        [[fallthrough]];
-      default:  // every kind without a four-lane form (deliberately: a new kind works here at once)
-        // Per lane, and only for lanes still running: a lane past its budget must not advance
-        // its memory (wander target, path index), exactly as the lazy scalar combiner.
-        for (int k = 0; k < kLanes; ++k) {
-          SteeringOutput o;
-          if (running[k]) o = evals[k]->run(spec);
-          s.x[k] = o.linear.x, s.y[k] = o.linear.y;
-        }
-        break;
-    }
-    I4 overflows;
-    const V2 added = steer::runningSumAdd(total, s * splat(spec.weight), remaining, overflows);
-    total = lanes::select(running, added, total);
-    running &= ~overflows;
+      [[fallthrough]];
+    default:  // every kind without a four-lane form (deliberately: a new kind works here at once)
+      // Per lane, and only for lanes still running: a lane past its budget must not advance
+      // its memory (wander target, path index), exactly as the lazy scalar combiner.
+      for (int k = 0; k < kLanes; ++k) {
+        SteeringOutput o;
+        if (running[k]) o = evals[k]->run(spec);
+        s.x[k] = o.linear.x, s.y[k] = o.linear.y;
+      }
+      break;
   }
+  return s;
+}
 
+// finishAgent for the quad: bounds steer-back, integration, the overlap push, contacts with
+// obstacles and walls per lane, the bounds clamp, heading smoothing, and the stores.
+[[gnu::always_inline]] inline void finish(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums,
+                                          std::uint32_t i, const steer::Body (&bodies)[kLanes],
+                                          const std::optional<AgentEval> (&evals)[kLanes],
+                                          const steer::DynamicState<V2>& now, const V2& total,
+                                          AgentColumns& out, std::uint8_t* flags) {
+  const AgentColumns& in = ctx.in;
+  const Archetype& arch = ctx.archetypes[in.archetype[slot]];
+  const ArchetypeRuntime& rt = ctx.runtime[in.archetype[slot]];
+  const V2& p = now.position;
+  const V2& v = now.velocity;
+  const V2& h = now.heading;
   const Bounds& bounds = ctx.geometry.bounds;
   const V2 force =
       steerBack(bounds, ctx.boundsMargin, p, v, total, arch.limits.maxSpeed, arch.limits.maxForce);
@@ -164,6 +151,49 @@ void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, s
     out.archetype[slot + k] = in.archetype[slot + k];
     flags[slot + k] = laneFlags[k] | (clampedAny[k] ? kContactBounds : kContactNone);
   }
+}
+
+// Slots slot..slot+3 (all of one archetype whose combiner is the running sum); `sums` at index i..i+3.
+void update(const StepContext& ctx, std::uint32_t slot, const SumsBlock& sums, std::uint32_t i,
+            AgentColumns& out, std::uint8_t* flags) {
+  const AgentColumns& in = ctx.in;
+  const ArchetypeIndex a = in.archetype[slot];
+  const Archetype& arch = ctx.archetypes[a];
+  const ArchetypeRuntime& rt = ctx.runtime[a];
+  const F4 zero = splat(0.0f);
+
+  steer::Body bodies[kLanes];
+  std::optional<AgentEval> evals[kLanes];
+  for (int k = 0; k < kLanes; ++k) {
+    bodies[k] = bodyAt(ctx, slot + k, arch);
+    // The quad computes the flocking forces from the sums itself; the per-lane evaluations never
+    // read theirs.
+    evals[k].emplace(ctx, slot + k, arch, rt, bodies[k], kNoSums);
+  }
+  const V2 p{load(&in.px[slot]), load(&in.py[slot])};
+  const V2 v{load(&in.vx[slot]), load(&in.vy[slot])};
+  const V2 h{load(&in.hx[slot]), load(&in.hy[slot])};
+  const F4 fovCount = load(&sums.fovCount[i]);
+
+  // Buckland's running sum. Only the linear part is combined: the point mass has no angular
+  // state, and the scalar path uses only force.linear as well.
+  const float budget = steer::runningSumBudget(rt.combine);
+  V2 total = lanes::zero2<V2>();
+  I4 running = splatMask(true);
+  const std::size_t count = std::min(arch.behaviours.size(), kMaxBehaviours);
+  for (std::size_t b = 0; b < count; ++b) {
+    const F4 remaining = steer::runningSumRemaining(total, budget);
+    running &= remaining > zero;
+    if (!any(running)) break;
+    const BehaviourSpec& spec = arch.behaviours[b];
+    const V2 s = behaviourForce(ctx, spec, sums, i, p, v, h, fovCount, evals, running);
+    I4 overflows;
+    const V2 added = steer::runningSumAdd(total, s * splat(spec.weight), remaining, overflows);
+    total = lanes::select(running, added, total);
+    running &= ~overflows;
+  }
+
+  finish(ctx, slot, sums, i, bodies, evals, {p, v, h}, total, out, flags);
 }
 
 }  // namespace quad
