@@ -105,11 +105,11 @@ std::optional<double> p99Of(const Summary& s) {
 
 }  // namespace
 
-Json reportJsonValue(const Report& r, bool withVerdict) {
+namespace {
+
+// The run as asked for: the flags, and the threads and metrics address they came to.
+Json configJson(const Report& r) {
   const LoadOptions& o = r.options;
-  const Counts& c = r.counts;
-  Json j;
-  j["schema"] = "steer-loadtest/1";
   Json config;
   config["server"] = o.server;
   config["players"] = static_cast<std::uint64_t>(o.players);
@@ -129,30 +129,21 @@ Json reportJsonValue(const Report& r, bool withVerdict) {
   config["capacity_step"] = static_cast<std::uint64_t>(o.capacityStep);
   config["abort_on_fail"] = o.abortOnFail;
   config["out"] = o.seriesFile;
-  j["config"] = std::move(config);
-  j["elapsed_s"] = num(r.elapsedSeconds);
-  j["ramp_s"] = num(r.rampSeconds);
-  j["held_s"] = num(r.heldSeconds);
-  j["interrupted"] = r.end == EndReason::kSignal;
-  j["signal"] = r.signal.empty() ? Json(nullptr) : Json(r.signal);
-  j["end"] = endReasonName(r.end);
-  if (r.aborted) {
-    Json a;
-    a["at_s"] = num(r.aborted->atSeconds);
-    a["name"] = r.aborted->check.name;
-    a["expression"] = r.aborted->check.expression;
-    a["limit"] = num(r.aborted->check.limit);
-    a["value"] = num(r.aborted->check.value);
-    a["failure"] = r.aborted->check.failure;
-    j["aborted"] = std::move(a);
-  } else {
-    j["aborted"] = nullptr;
-  }
-  // Intent mode: reconciles that moved a player's prediction, per second of the run (all players).
-  j["prediction_corrections_per_s"] =
-      r.elapsedSeconds > 0 ? num(static_cast<double>(c.predictionCorrections) / r.elapsedSeconds) : Json(0.0);
-  j["connected_fraction"] =
-      c.players > 0 ? num(static_cast<double>(c.connectedAtEnd) / static_cast<double>(c.players)) : Json(0.0);
+  return config;
+}
+
+Json abortedJson(const Abort& a) {
+  Json j;
+  j["at_s"] = num(a.atSeconds);
+  j["name"] = a.check.name;
+  j["expression"] = a.check.expression;
+  j["limit"] = num(a.check.limit);
+  j["value"] = num(a.check.value);
+  j["failure"] = a.check.failure;
+  return j;
+}
+
+Json countsJson(const Counts& c) {
   Json counts;
   counts["players"] = c.players;
   counts["started"] = c.started;
@@ -177,7 +168,105 @@ Json reportJsonValue(const Report& r, bool withVerdict) {
   counts["entities_vanished"] = c.entitiesVanished;
   counts["entities_lost_joining"] = c.entitiesLostJoining;
   counts["entities_vanished_joining"] = c.entitiesVanishedJoining;
-  j["counts"] = std::move(counts);
+  return counts;
+}
+
+Json samplesJson(const Counts& c) {
+  Json samples;
+  for (client::SampleKind k : kKinds)
+    samples[client::sampleKindName(k)] = c.samples[static_cast<std::size_t>(k)];
+  return samples;
+}
+
+Json serverJson(const ServerView& v) {
+  Json server;
+  server["metrics_reachable"] = v.reachable;
+  server["error"] = v.error;
+  server["tick_p99_ms"] = num(v.tickP99Ms);
+  server["tick_p99_since_server_start"] = v.tickSinceServerStart;
+  server["late_ticks"] = num(v.lateTicks);
+  server["clients_at_end"] = num(v.clientsAtEnd);
+  server["tick_rate_hz"] = v.tickRateHz > 0 ? num(v.tickRateHz) : Json(nullptr);
+  server["send_rate_hz"] = v.sendRateHz > 0 ? num(v.sendRateHz) : Json(nullptr);
+  server["send_period_ms"] = v.sendRateHz > 0 ? num(1000.0 / v.sendRateHz) : Json(nullptr);
+  return server;
+}
+
+// The tester's own CPU, to judge a run by: near a core per thread, the tester (not the server)
+// may be what the players felt (see tester_tick_lag_ms).
+Json testerJson(const Report& r) {
+  return Json{{"cpu_s", num(r.testerCpuSeconds)},
+              {"user_s", num(r.testerUserSeconds)},
+              {"system_s", num(r.testerSystemSeconds)},
+              {"cores", r.elapsedSeconds > 0 ? num(r.testerCpuSeconds / r.elapsedSeconds) : Json(nullptr)}};
+}
+
+// Who decoded snapshots whole (--full-decode), and the figures that come from them alone.
+Json decodeJson(const Counts& c) {
+  return Json{
+      {"full_players", c.fullDecodePlayers},
+      {"light_players", c.lightDecodePlayers},
+      {"from_full_only", Json::array({"entities_in_view", "lost_entity_gap_ms", "counts.entities_lost",
+                                      "counts.entities_vanished", "counts.entities_lost_joining",
+                                      "counts.entities_vanished_joining"})}};
+}
+
+Json thresholdsJson(const Thresholds& t) {
+  Json thresholds;
+  thresholds["max_tick_p99_ms"] = num(t.maxTickP99Ms);
+  thresholds["max_stall_ms"] = num(t.maxStallMs);
+  thresholds["max_snapshot_interval_p99_ms"] = num(t.maxSnapshotIntervalP99Ms);
+  thresholds["min_connected_fraction"] = num(t.minConnectedFraction);
+  Json expressions = Json::array();
+  for (const ThresholdExpr& e : t.expressions) expressions.push_back(e.text);
+  thresholds["expressions"] = std::move(expressions);
+  return thresholds;
+}
+
+Json capacityStepJson(const CapacityStep& s) {
+  Json step;
+  step["players"] = s.players;
+  step["connected_at_end"] = s.connectedAtEnd;
+  step["tick_p99_ms"] = num(s.tickP99Ms);
+  step["snapshot_interval_p99_ms"] = num(p99Of(s.snapshotInterval));
+  step["snapshot_jitter_p99_ms"] = num(p99Of(s.snapshotJitter));
+  step["max_stall_ms"] = num(s.stall.max);
+  step["interrupted"] = s.interrupted;
+  addVerdict(step, s.verdict);
+  return step;
+}
+
+Json capacityJson(const CapacityResult& result) {
+  Json capacity;
+  capacity["step"] = result.step;
+  capacity["highest_held"] = result.highestHeld;
+  Json steps = Json::array();
+  for (const CapacityStep& s : result.steps) steps.push_back(capacityStepJson(s));
+  capacity["steps"] = std::move(steps);
+  return capacity;
+}
+
+// How the run went: its times, how it ended, and the fractions the thresholds read most.
+void addRunJson(Json& j, const Report& r) {
+  const Counts& c = r.counts;
+  j["elapsed_s"] = num(r.elapsedSeconds);
+  j["ramp_s"] = num(r.rampSeconds);
+  j["held_s"] = num(r.heldSeconds);
+  j["interrupted"] = r.end == EndReason::kSignal;
+  j["signal"] = r.signal.empty() ? Json(nullptr) : Json(r.signal);
+  j["end"] = endReasonName(r.end);
+  j["aborted"] = r.aborted ? abortedJson(*r.aborted) : Json(nullptr);
+  // Intent mode: reconciles that moved a player's prediction, per second of the run (all players).
+  j["prediction_corrections_per_s"] =
+      r.elapsedSeconds > 0 ? num(static_cast<double>(c.predictionCorrections) / r.elapsedSeconds) : Json(0.0);
+  j["connected_fraction"] =
+      c.players > 0 ? num(static_cast<double>(c.connectedAtEnd) / static_cast<double>(c.players)) : Json(0.0);
+}
+
+// What the players felt: the counts, why players were lost, and a summary per series.
+void addPlayersJson(Json& j, const Report& r) {
+  const Counts& c = r.counts;
+  j["counts"] = countsJson(c);
   j["why"] = Json{{"refused", c.refusedExample},
                   {"timed_out", c.timedOutExample},
                   {"disconnected", c.disconnectedExample},
@@ -186,71 +275,30 @@ Json reportJsonValue(const Report& r, bool withVerdict) {
     const auto series = static_cast<Series>(s);
     j[seriesName(series)] = summaryJson(r.series[static_cast<std::size_t>(s)], eventSeries(series));
   }
-  Json samples;
-  for (client::SampleKind k : kKinds)
-    samples[client::sampleKindName(k)] = c.samples[static_cast<std::size_t>(k)];
-  j["samples"] = std::move(samples);
-  j["impairment"] = Json{{"active", o.impairment.active()},
+  j["samples"] = samplesJson(c);
+  j["impairment"] = Json{{"active", r.options.impairment.active()},
                          {"dropped_to_server", c.relayDroppedToServer},
                          {"dropped_to_client", c.relayDroppedToClient},
                          {"forwarded_to_server", c.relayForwardedToServer},
                          {"forwarded_to_client", c.relayForwardedToClient}};
-  Json server;
-  server["metrics_reachable"] = r.server.reachable;
-  server["error"] = r.server.error;
-  server["tick_p99_ms"] = num(r.server.tickP99Ms);
-  server["tick_p99_since_server_start"] = r.server.tickSinceServerStart;
-  server["late_ticks"] = num(r.server.lateTicks);
-  server["clients_at_end"] = num(r.server.clientsAtEnd);
-  server["tick_rate_hz"] = r.server.tickRateHz > 0 ? num(r.server.tickRateHz) : Json(nullptr);
-  server["send_rate_hz"] = r.server.sendRateHz > 0 ? num(r.server.sendRateHz) : Json(nullptr);
-  server["send_period_ms"] = r.server.sendRateHz > 0 ? num(1000.0 / r.server.sendRateHz) : Json(nullptr);
-  j["server"] = std::move(server);
-  // The tester's own CPU, to judge a run by: near a core per thread, the tester (not the server)
-  // may be what the players felt (see tester_tick_lag_ms).
-  j["tester"] =
-      Json{{"cpu_s", num(r.testerCpuSeconds)},
-           {"user_s", num(r.testerUserSeconds)},
-           {"system_s", num(r.testerSystemSeconds)},
-           {"cores", r.elapsedSeconds > 0 ? num(r.testerCpuSeconds / r.elapsedSeconds) : Json(nullptr)}};
-  // Who decoded snapshots whole (--full-decode), and the figures that come from them alone.
-  j["decode"] =
-      Json{{"full_players", c.fullDecodePlayers},
-           {"light_players", c.lightDecodePlayers},
-           {"from_full_only", Json::array({"entities_in_view", "lost_entity_gap_ms", "counts.entities_lost",
-                                           "counts.entities_vanished", "counts.entities_lost_joining",
-                                           "counts.entities_vanished_joining"})}};
-  Json thresholds;
-  thresholds["max_tick_p99_ms"] = num(o.thresholds.maxTickP99Ms);
-  thresholds["max_stall_ms"] = num(o.thresholds.maxStallMs);
-  thresholds["max_snapshot_interval_p99_ms"] = num(o.thresholds.maxSnapshotIntervalP99Ms);
-  thresholds["min_connected_fraction"] = num(o.thresholds.minConnectedFraction);
-  Json expressions = Json::array();
-  for (const ThresholdExpr& e : o.thresholds.expressions) expressions.push_back(e.text);
-  thresholds["expressions"] = std::move(expressions);
-  j["thresholds"] = std::move(thresholds);
+}
+
+}  // namespace
+
+// The keys are written in a fixed order (Json is ordered): each helper adds its part in turn.
+Json reportJsonValue(const Report& r, bool withVerdict) {
+  Json j;
+  j["schema"] = "steer-loadtest/1";
+  j["config"] = configJson(r);
+  addRunJson(j, r);
+  addPlayersJson(j, r);
+  j["server"] = serverJson(r.server);
+  j["tester"] = testerJson(r);
+  j["decode"] = decodeJson(r.counts);
+  j["thresholds"] = thresholdsJson(r.options.thresholds);
   if (!withVerdict) return j;
   addVerdict(j, r.verdict);
-  if (r.capacity) {
-    Json capacity;
-    capacity["step"] = r.capacity->step;
-    capacity["highest_held"] = r.capacity->highestHeld;
-    Json steps = Json::array();
-    for (const CapacityStep& s : r.capacity->steps) {
-      Json step;
-      step["players"] = s.players;
-      step["connected_at_end"] = s.connectedAtEnd;
-      step["tick_p99_ms"] = num(s.tickP99Ms);
-      step["snapshot_interval_p99_ms"] = num(p99Of(s.snapshotInterval));
-      step["snapshot_jitter_p99_ms"] = num(p99Of(s.snapshotJitter));
-      step["max_stall_ms"] = num(s.stall.max);
-      step["interrupted"] = s.interrupted;
-      addVerdict(step, s.verdict);
-      steps.push_back(std::move(step));
-    }
-    capacity["steps"] = std::move(steps);
-    j["capacity"] = std::move(capacity);
-  }
+  if (r.capacity) j["capacity"] = capacityJson(*r.capacity);
   j["exit_code"] = exitCodeOf(r);
   return j;
 }
@@ -265,14 +313,18 @@ Json reportSkeleton(const LoadOptions& o) {
 
 std::string reportJson(const Report& r) { return reportJsonValue(r).dump(2) + "\n"; }
 
-std::string reportTable(const Report& r) {
+namespace {
+
+// For printf's %llu: std::uint64_t is not unsigned long long everywhere.
+unsigned long long ull(std::uint64_t n) { return static_cast<unsigned long long>(n); }
+
+// What was run, and what made it unusual: an early end, churn, a simulated network.
+std::string tableHeading(const Report& r) {
   const LoadOptions& o = r.options;
-  const Counts& c = r.counts;
-  std::string out;
-  out += format(
+  std::string out = format(
       "steer-loadtest: %zu players (%s) against %s for %.1f s (ramp %.1f s), seed %llu, %llu thread(s)\n",
-      o.players, patternName(o.pattern), o.server.c_str(), r.elapsedSeconds, r.rampSeconds,
-      static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(r.threads));
+      o.players, patternName(o.pattern), o.server.c_str(), r.elapsedSeconds, r.rampSeconds, ull(o.seed),
+      ull(r.threads));
   if (r.end == EndReason::kSignal) {
     out += format("interrupted by %s after %.1f s (held %.1f s of %.1f s)\n",
                   r.signal.empty() ? "a signal" : r.signal.c_str(), r.elapsedSeconds, r.heldSeconds,
@@ -289,8 +341,12 @@ std::string reportTable(const Report& r) {
     out += format("simulated network: loss %.3g, latency %.3g ms +- %.3g ms each way\n", o.impairment.loss,
                   o.impairment.latencyMs, o.impairment.jitterMs);
   }
-  out += "\n";
-  out += format("%-28s %9s %9s %9s %9s %9s\n", "measure", "count", "p50", "p95", "p99", "max");
+  return out;
+}
+
+// One row per series: count and percentiles.
+std::string seriesTable(const Report& r) {
+  std::string out = format("%-28s %9s %9s %9s %9s %9s\n", "measure", "count", "p50", "p95", "p99", "max");
   const std::pair<Series, const char*> rows[] = {{kSnapshotInterval, "snapshot interval (ms)"},
                                                  {kSnapshotTickInterval, "  in server ticks (ms)"},
                                                  {kSnapshotJitter, "  jitter (ms)"},
@@ -308,17 +364,17 @@ std::string reportTable(const Report& r) {
     const Summary& m = r.series[s];
     out += format("%-28s %9zu %9.1f %9.1f %9.1f %9.1f\n", label, m.count, m.p50, m.p95, m.p99, m.max);
   }
-  out += "\n";
-  out += format(
+  return out;
+}
+
+// How the players fared, with an example of why for each way of losing one.
+std::string playerLines(const Counts& c) {
+  std::string out = format(
       "players %llu: connected %llu, at end %llu, refused %llu, timed out %llu (%llu after connecting), "
       "disconnected %llu, failed %llu, still connecting %llu\n",
-      static_cast<unsigned long long>(c.players), static_cast<unsigned long long>(c.connected),
-      static_cast<unsigned long long>(c.connectedAtEnd), static_cast<unsigned long long>(c.refused),
-      static_cast<unsigned long long>(c.timedOut), static_cast<unsigned long long>(c.timedOutAfterConnect),
-      static_cast<unsigned long long>(c.disconnected), static_cast<unsigned long long>(c.failed),
-      static_cast<unsigned long long>(c.stillConnecting));
-  if (c.churned > 0)
-    out += format("  churned (left early and replaced) %llu\n", static_cast<unsigned long long>(c.churned));
+      ull(c.players), ull(c.connected), ull(c.connectedAtEnd), ull(c.refused), ull(c.timedOut),
+      ull(c.timedOutAfterConnect), ull(c.disconnected), ull(c.failed), ull(c.stillConnecting));
+  if (c.churned > 0) out += format("  churned (left early and replaced) %llu\n", ull(c.churned));
   const std::pair<const std::string*, const char*> whys[] = {{&c.refusedExample, "refused"},
                                                              {&c.timedOutExample, "timed out"},
                                                              {&c.disconnectedExample, "disconnected"},
@@ -326,6 +382,13 @@ std::string reportTable(const Report& r) {
   for (const auto& [why, label] : whys) {
     if (!why->empty()) out += format("  %s, e.g.: %s\n", label, why->c_str());
   }
+  return out;
+}
+
+// What the players received: snapshots, the interpolated view's samples, NPCs lost from view,
+// and what the simulated network dropped.
+std::string receivedLines(const Report& r) {
+  const Counts& c = r.counts;
   std::uint64_t samples = 0;
   for (auto n : c.samples) samples += n;
   auto pct = [&](client::SampleKind k) {
@@ -333,67 +396,74 @@ std::string reportTable(const Report& r) {
                          static_cast<double>(samples)
                    : 0.0;
   };
-  out += format(
-      "snapshots %llu (parts %llu, abandoned %llu), decode failures %llu, send failures %llu\n",
-      static_cast<unsigned long long>(c.snapshots), static_cast<unsigned long long>(c.snapshotParts),
-      static_cast<unsigned long long>(c.snapshotsAbandoned),
-      static_cast<unsigned long long>(c.decodeFailures), static_cast<unsigned long long>(c.sendFailures));
+  std::string out =
+      format("snapshots %llu (parts %llu, abandoned %llu), decode failures %llu, send failures %llu\n",
+             ull(c.snapshots), ull(c.snapshotParts), ull(c.snapshotsAbandoned), ull(c.decodeFailures),
+             ull(c.sendFailures));
   out += format(
       "samples %llu: interpolated %.2f%%, extrapolated %.2f%%, stalled %.2f%%, behind %.2f%%, empty %.2f%%\n",
-      static_cast<unsigned long long>(samples), pct(client::SampleKind::kInterpolated),
-      pct(client::SampleKind::kExtrapolated), pct(client::SampleKind::kStalled),
-      pct(client::SampleKind::kBehind), pct(client::SampleKind::kEmpty));
+      ull(samples), pct(client::SampleKind::kInterpolated), pct(client::SampleKind::kExtrapolated),
+      pct(client::SampleKind::kStalled), pct(client::SampleKind::kBehind), pct(client::SampleKind::kEmpty));
   out += format(
       "view: NPCs gone while well inside the interest area: lost %llu (seen again), vanished %llu (not "
       "seen again within 5 s: despawned, or lost for good); of them in a player's first 2 s: %llu, %llu\n",
-      static_cast<unsigned long long>(c.entitiesLost), static_cast<unsigned long long>(c.entitiesVanished),
-      static_cast<unsigned long long>(c.entitiesLostJoining),
-      static_cast<unsigned long long>(c.entitiesVanishedJoining));
-  if (o.impairment.active()) {
-    out += format("simulated drops: %llu to the server, %llu to the clients\n",
-                  static_cast<unsigned long long>(c.relayDroppedToServer),
-                  static_cast<unsigned long long>(c.relayDroppedToClient));
+      ull(c.entitiesLost), ull(c.entitiesVanished), ull(c.entitiesLostJoining),
+      ull(c.entitiesVanishedJoining));
+  if (r.options.impairment.active()) {
+    out += format("simulated drops: %llu to the server, %llu to the clients\n", ull(c.relayDroppedToServer),
+                  ull(c.relayDroppedToClient));
   }
-  if (r.server.reachable) {
-    out += "server (" + r.server.address + "): " +
-           (r.server.sendRateHz > 0
-                ? format("%.0f ticks/s, %.0f snapshots/s, ", r.server.tickRateHz, r.server.sendRateHz)
-                : std::string()) +
-           "tick p99 " +
-           (r.server.tickP99Ms ? format("%.2f ms", *r.server.tickP99Ms) : std::string("unknown")) +
-           (r.server.tickSinceServerStart ? " (since the server started)" : "") +
-           (r.server.lateTicks ? format(", late ticks %.0f", *r.server.lateTicks) : std::string()) +
-           (r.server.clientsAtEnd ? format(", clients %.0f", *r.server.clientsAtEnd) : std::string()) + "\n";
-  } else {
-    out += "server (" + r.server.address + "): metrics unreachable (" + r.server.error + ")\n";
-  }
-  out += format("tester: %.1f s of CPU (user %.1f s, system %.1f s) over %.1f s: %.2f cores\n",
-                r.testerCpuSeconds, r.testerUserSeconds, r.testerSystemSeconds, r.elapsedSeconds,
-                r.elapsedSeconds > 0 ? r.testerCpuSeconds / r.elapsedSeconds : 0.0);
+  return out;
+}
+
+// The server's side from /metrics, or why it could not be read.
+std::string serverLine(const ServerView& v) {
+  if (!v.reachable) return "server (" + v.address + "): metrics unreachable (" + v.error + ")\n";
+  return "server (" + v.address + "): " +
+         (v.sendRateHz > 0 ? format("%.0f ticks/s, %.0f snapshots/s, ", v.tickRateHz, v.sendRateHz)
+                           : std::string()) +
+         "tick p99 " + (v.tickP99Ms ? format("%.2f ms", *v.tickP99Ms) : std::string("unknown")) +
+         (v.tickSinceServerStart ? " (since the server started)" : "") +
+         (v.lateTicks ? format(", late ticks %.0f", *v.lateTicks) : std::string()) +
+         (v.clientsAtEnd ? format(", clients %.0f", *v.clientsAtEnd) : std::string()) + "\n";
+}
+
+// The tester's CPU, and which players decoded snapshots whole (the figures that come from them).
+std::string testerLines(const Report& r) {
+  const Counts& c = r.counts;
+  const std::string fullDecode = fullDecodeText(r.options.fullDecode);
+  std::string out = format("tester: %.1f s of CPU (user %.1f s, system %.1f s) over %.1f s: %.2f cores\n",
+                           r.testerCpuSeconds, r.testerUserSeconds, r.testerSystemSeconds, r.elapsedSeconds,
+                           r.elapsedSeconds > 0 ? r.testerCpuSeconds / r.elapsedSeconds : 0.0);
   if (c.lightDecodePlayers == 0) {
-    out += format("decode: every player decodes snapshots whole (--full-decode %s)\n",
-                  fullDecodeText(o.fullDecode).c_str());
+    out += format("decode: every player decodes snapshots whole (--full-decode %s)\n", fullDecode.c_str());
   } else {
     out += format(
         "decode: %llu players decode snapshots whole, %llu light (--full-decode %s): entities in view, lost "
         "entity gap and NPCs lost or vanished are from the %llu alone\n",
-        static_cast<unsigned long long>(c.fullDecodePlayers),
-        static_cast<unsigned long long>(c.lightDecodePlayers), fullDecodeText(o.fullDecode).c_str(),
-        static_cast<unsigned long long>(c.fullDecodePlayers));
+        ull(c.fullDecodePlayers), ull(c.lightDecodePlayers), fullDecode.c_str(), ull(c.fullDecodePlayers));
   }
-  if (r.capacity) {
-    out += format("\ncapacity, steps of %llu players:\n", static_cast<unsigned long long>(r.capacity->step));
-    for (const CapacityStep& s : r.capacity->steps) {
-      out += format("  %6llu players: %s", static_cast<unsigned long long>(s.players),
-                    s.interrupted    ? "interrupted"
-                    : s.verdict.pass ? "held"
-                                     : "broke");
-      for (const auto& f : s.verdict.failures) out += " | " + f;
-      out += "\n";
-    }
-    out += format("highest count held: %llu\n", static_cast<unsigned long long>(r.capacity->highestHeld));
+  return out;
+}
+
+// --find-capacity: each step held, broke or was interrupted.
+std::string capacityLines(const CapacityResult& capacity) {
+  std::string out = format("\ncapacity, steps of %llu players:\n", ull(capacity.step));
+  for (const CapacityStep& s : capacity.steps) {
+    out += format("  %6llu players: %s", ull(s.players),
+                  s.interrupted    ? "interrupted"
+                  : s.verdict.pass ? "held"
+                                   : "broke");
+    for (const auto& f : s.verdict.failures) out += " | " + f;
+    out += "\n";
   }
-  out += "\nthresholds:";
+  out += format("highest count held: %llu\n", ull(capacity.highestHeld));
+  return out;
+}
+
+// Each check with its value, then the verdict.
+std::string verdictLines(const Report& r) {
+  std::string out = "\nthresholds:";
   if (r.verdict.checks.empty()) out += " none set";
   out += "\n";
   for (const Check& ch : r.verdict.checks) {
@@ -403,12 +473,28 @@ std::string reportTable(const Report& r) {
   }
   if (r.capacity) {
     out += format("verdict: %s (highest count held %llu)\n", exitCodeOf(r) == 0 ? "PASS" : "FAIL",
-                  static_cast<unsigned long long>(r.capacity->highestHeld));
+                  ull(r.capacity->highestHeld));
   } else {
     out += std::string("verdict: ") + (r.verdict.pass ? "PASS" : "FAIL");
     for (const auto& f : r.verdict.failures) out += " | " + f;
     out += "\n";
   }
+  return out;
+}
+
+}  // namespace
+
+std::string reportTable(const Report& r) {
+  std::string out = tableHeading(r);
+  out += "\n";
+  out += seriesTable(r);
+  out += "\n";
+  out += playerLines(r.counts);
+  out += receivedLines(r);
+  out += serverLine(r.server);
+  out += testerLines(r);
+  if (r.capacity) out += capacityLines(*r.capacity);
+  out += verdictLines(r);
   return out;
 }
 

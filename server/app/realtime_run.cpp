@@ -319,156 +319,223 @@ std::optional<MatchWorld> loadMatchWorld(const Options& options) {
   return m;
 }
 
+// The network's settings; nullopt, logged, when the token key file does not load.
+std::optional<net::NetConfig> netConfigOf(const Options& options) {
+  net::NetConfig netConfig;
+  netConfig.bind = options.bind;
+  netConfig.port = options.port;
+  netConfig.maxClients = options.maxClients;
+  netConfig.maxClientsPerAddress = options.maxClientsPerAddress;
+  netConfig.clientTimeoutSeconds = options.clientTimeout;
+  netConfig.allowDebug = options.allowDebug;
+  netConfig.allowControl = options.allowControl;
+  if (!options.tokenKeyFile.empty()) {
+    std::string error;
+    netConfig.tokenKey = net::readTokenKeyFile(options.tokenKeyFile, error);
+    netConfig.publicAddresses = options.publicAddresses;
+    if (!netConfig.tokenKey) {
+      spdlog::error("{}", error);
+      return std::nullopt;
+    }
+  }
+  return netConfig;
+}
+
+// The metrics endpoint and the game's UDP endpoint, bound (the UDP one not started yet).
+struct Listeners {
+  std::unique_ptr<net::HttpEndpoint> http;
+  std::unique_ptr<net::NetEndpoint> endpoint;
+};
+
+// nullopt, logged, when a port cannot be bound.
+std::optional<Listeners> openListeners(const Options& options, const net::NetConfig& netConfig,
+                                       net::ServerMetrics& metrics) {
+  Listeners l;
+  try {
+    l.http = std::make_unique<net::HttpEndpoint>(options.bind, options.metricsPort, metrics);
+    l.endpoint = std::make_unique<net::NetEndpoint>(netConfig, metrics);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return std::nullopt;
+  }
+  return l;
+}
+
+// The SDK sidecar's client, watching the game server; nullptr, logged, when the environment does
+// not say where the sidecar is.
+std::unique_ptr<AgonesSdk> connectAgones() {
+  AgonesConfig agonesConfig;
+  if (const std::string problem = agonesConfigFromEnvironment(agonesConfig); !problem.empty()) {
+    spdlog::error("{}", problem);
+    return nullptr;
+  }
+  spdlog::info("agones: SDK sidecar at http://{}:{}", agonesConfig.host, agonesConfig.port);
+  auto agones = std::make_unique<AgonesSdk>(agonesConfig);
+  agones->watch();
+  return agones;
+}
+
+// Ready while refusing players, then the allocation's scenario into options.scenario. False when
+// a signal came before any allocation: everything is stopped and shut down then.
+bool awaitMatch(AgonesSdk& agones, Options& options, Listeners& l, net::ServerMetrics& metrics) {
+  l.endpoint->setAdmitting(false);
+  metrics.awaitingMatch.store(true, std::memory_order_relaxed);
+  l.endpoint->start();
+  spdlog::info("listening on udp {}:{} (refusing players until allocated); metrics on http://{}:{}/metrics",
+               options.bind, l.endpoint->port(), options.bind, l.http->port());
+  agones.ready();
+  const auto allocation = awaitAllocation(agones, options);
+  metrics.awaitingMatch.store(false, std::memory_order_relaxed);
+  if (!allocation) {
+    agones.shutdown();
+    l.endpoint->stop();
+    l.http->stop();
+    spdlog::info("stopped cleanly before any match");
+    return false;
+  }
+  const MatchScenario chosen = scenarioForMatch(options, *allocation);
+  if (chosen.refused) {
+    spdlog::error("agones: {}", chosen.note);
+  } else {
+    spdlog::info("agones: allocated: {}", chosen.note);
+  }
+  options.scenario = chosen.scenario;
+  return true;
+}
+
+// options.scenario's world or, when an allocation named one that does not load, the fleet's
+// (options.scenario then names it again).
+std::optional<MatchWorld> loadWorldForMatch(Options& options, const std::string& fleetScenario) {
+  auto match = loadMatchWorld(options);
+  if (!match && options.scenario != fleetScenario) {
+    spdlog::error("the allocation's scenario {} does not load: running the fleet's {}", options.scenario,
+                  fleetScenario);
+    options.scenario = fleetScenario;
+    match = loadMatchWorld(options);
+  }
+  return match;
+}
+
+// --record: what a replay needs to build the same world and run it the same way.
+record::Header recordingHeader(const Options& options, const net::NetConfig& netConfig,
+                               const MatchWorld& match) {
+  const record::RecordedScenario& scenario = match.scenario;
+  record::Header header;
+  header.set_scenario_name(scenario.name);
+  header.set_scenario_text(scenario.text);
+  header.set_builtin_scenario(scenario.builtin);
+  header.set_seed(options.seed);
+  header.set_agents(options.agents);
+  header.set_tick_rate(options.tickRate);
+  header.set_player_intents(options.playerInput == "intent");
+  header.set_max_agents(options.maxAgents);
+  header.set_max_clients(netConfig.maxClients);
+  header.set_send_rate(options.sendRate);
+  header.set_started_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count());
+  header.set_start_tick(match.world->tick());
+  return header;
+}
+
+// The recorder for --record, started; nullptr, logged, when the file cannot be written.
+std::unique_ptr<record::SessionRecorder> startRecording(const Options& options,
+                                                        const net::NetConfig& netConfig,
+                                                        const MatchWorld& match) {
+  std::string error;
+  auto recorder =
+      record::SessionRecorder::start(options.record, recordingHeader(options, netConfig, match), error);
+  if (!recorder) {
+    spdlog::error("{}", error);
+    return nullptr;
+  }
+  spdlog::info("recording to {} (replay with steerd --replay {})", options.record, options.record);
+  return recorder;
+}
+
+net::SessionConfig sessionConfigOf(const Options& options, const World& world) {
+  net::SessionConfig sessionConfig;
+  sessionConfig.tickRate = options.tickRate;
+  sessionConfig.sendRate = options.sendRate;
+  sessionConfig.clientKbps = options.clientKbps;
+  sessionConfig.interestRadius = options.interestRadius;
+  sessionConfig.snapshotThreads = options.snapshotsInTick ? 0u : world.threadCount();
+  sessionConfig.controller.maxAgents = options.maxAgents;
+  sessionConfig.playerInput =
+      options.playerInput == "intent" ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
+  return sessionConfig;
+}
+
+void logServing(const Options& options, const net::NetConfig& netConfig, const World& world,
+                const Listeners& l) {
+  spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
+               options.seed, world.agentCount(), options.tickRate, options.threads);
+  spdlog::info("listening on udp {}:{} ({} snapshots/s, up to {} clients{}); metrics on http://{}:{}/metrics",
+               options.bind, l.endpoint->port(), options.sendRate, options.maxClients,
+               netConfig.tokenKey ? ", connect token required" : "", options.bind, l.http->port());
+  if (options.allowDebug) spdlog::info("--allow-debug: clients may ask for one agent's debug stream");
+  if (options.allowControl)
+    spdlog::warn("--allow-control: every client may spawn, despawn and command NPCs (development only)");
+}
+
+void finishRecording(record::SessionRecorder& recorder, const std::string& file) {
+  if (recorder.finish()) {
+    spdlog::info("recorded {} ticks ({} bytes) to {}", recorder.ticks(), recorder.bytes(), file);
+  } else {
+    spdlog::error("the recording {} is incomplete: {}", file, recorder.error());
+  }
+}
+
 }  // namespace
 
 int runRealtime(const Options& fleetOptions) {
   // The network first: under Agones it refuses players while the server waits for its match.
-  net::NetConfig netConfig;
-  netConfig.bind = fleetOptions.bind;
-  netConfig.port = fleetOptions.port;
-  netConfig.maxClients = fleetOptions.maxClients;
-  netConfig.maxClientsPerAddress = fleetOptions.maxClientsPerAddress;
-  netConfig.clientTimeoutSeconds = fleetOptions.clientTimeout;
-  netConfig.allowDebug = fleetOptions.allowDebug;
-  netConfig.allowControl = fleetOptions.allowControl;
-  if (!fleetOptions.tokenKeyFile.empty()) {
-    std::string error;
-    netConfig.tokenKey = net::readTokenKeyFile(fleetOptions.tokenKeyFile, error);
-    netConfig.publicAddresses = fleetOptions.publicAddresses;
-    if (!netConfig.tokenKey) {
-      spdlog::error("{}", error);
-      return 2;
-    }
-  }
+  const std::optional<net::NetConfig> netConfig = netConfigOf(fleetOptions);
+  if (!netConfig) return 2;
   net::ServerMetrics metrics;
   describeServer(metrics, fleetOptions);
   // /healthz turns 503 when no tick has completed for a second, or ten ticks if those are longer.
   metrics.stallSeconds = std::max(1.0, 10.0 / fleetOptions.tickRate);
-  std::unique_ptr<net::HttpEndpoint> http;
-  std::unique_ptr<net::NetEndpoint> endpoint;
-  try {
-    http = std::make_unique<net::HttpEndpoint>(fleetOptions.bind, fleetOptions.metricsPort, metrics);
-    endpoint = std::make_unique<net::NetEndpoint>(netConfig, metrics);
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return 2;
-  }
+  std::optional<Listeners> listeners = openListeners(fleetOptions, *netConfig, metrics);
+  if (!listeners) return 2;
+  net::NetEndpoint& endpoint = *listeners->endpoint;
 
   // Under Agones (docs/OPERATIONS.md): Ready once listening, then, unless players may allocate
   // the server themselves, wait for the allocation and take its scenario.
   Options options = fleetOptions;
   std::unique_ptr<AgonesSdk> agones;
   if (options.agones) {
-    AgonesConfig agonesConfig;
-    if (const std::string problem = agonesConfigFromEnvironment(agonesConfig); !problem.empty()) {
-      spdlog::error("{}", problem);
-      return 2;
-    }
-    spdlog::info("agones: SDK sidecar at http://{}:{}", agonesConfig.host, agonesConfig.port);
-    agones = std::make_unique<AgonesSdk>(agonesConfig);
-    agones->watch();
-    if (!options.agonesAllocateOnConnect) {
-      endpoint->setAdmitting(false);
-      metrics.awaitingMatch.store(true, std::memory_order_relaxed);
-      endpoint->start();
-      spdlog::info(
-          "listening on udp {}:{} (refusing players until allocated); metrics on http://{}:{}/metrics",
-          options.bind, endpoint->port(), options.bind, http->port());
-      agones->ready();
-      const auto allocation = awaitAllocation(*agones, options);
-      metrics.awaitingMatch.store(false, std::memory_order_relaxed);
-      if (!allocation) {
-        agones->shutdown();
-        endpoint->stop();
-        http->stop();
-        spdlog::info("stopped cleanly before any match");
-        return 0;
-      }
-      const MatchScenario chosen = scenarioForMatch(options, *allocation);
-      if (chosen.refused) {
-        spdlog::error("agones: {}", chosen.note);
-      } else {
-        spdlog::info("agones: allocated: {}", chosen.note);
-      }
-      options.scenario = chosen.scenario;
-    }
+    agones = connectAgones();
+    if (!agones) return 2;
+    if (!options.agonesAllocateOnConnect && !awaitMatch(*agones, options, *listeners, metrics)) return 0;
   }
 
-  auto match = loadMatchWorld(options);
-  if (!match && options.scenario != fleetOptions.scenario) {
-    spdlog::error("the allocation's scenario {} does not load: running the fleet's {}", options.scenario,
-                  fleetOptions.scenario);
-    options.scenario = fleetOptions.scenario;
-    match = loadMatchWorld(options);
-  }
+  auto match = loadWorldForMatch(options, fleetOptions.scenario);
   if (!match) {
     if (agones) agones->shutdown();
     return 2;
   }
-  auto& world = match->world;
+  World& world = *match->world;
   std::unique_ptr<record::SessionRecorder> recorder;
   if (!options.record.empty()) {
-    const record::RecordedScenario& scenario = match->scenario;
-    record::Header header;
-    header.set_scenario_name(scenario.name);
-    header.set_scenario_text(scenario.text);
-    header.set_builtin_scenario(scenario.builtin);
-    header.set_seed(options.seed);
-    header.set_agents(options.agents);
-    header.set_tick_rate(options.tickRate);
-    header.set_player_intents(options.playerInput == "intent");
-    header.set_max_agents(options.maxAgents);
-    header.set_max_clients(netConfig.maxClients);
-    header.set_send_rate(options.sendRate);
-    header.set_started_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-    header.set_start_tick(world->tick());
-    std::string error;
-    recorder = record::SessionRecorder::start(options.record, std::move(header), error);
-    if (!recorder) {
-      spdlog::error("{}", error);
-      return 2;
-    }
-    spdlog::info("recording to {} (replay with steerd --replay {})", options.record, options.record);
+    recorder = startRecording(options, *netConfig, *match);
+    if (!recorder) return 2;
   }
-  net::SessionConfig sessionConfig;
-  sessionConfig.tickRate = options.tickRate;
-  sessionConfig.sendRate = options.sendRate;
-  sessionConfig.clientKbps = options.clientKbps;
-  sessionConfig.interestRadius = options.interestRadius;
-  sessionConfig.snapshotThreads = options.snapshotsInTick ? 0u : world->threadCount();
-  sessionConfig.controller.maxAgents = options.maxAgents;
-  sessionConfig.playerInput =
-      options.playerInput == "intent" ? net::PlayerInputMode::kIntent : net::PlayerInputMode::kPosition;
-  net::GameSession session(*world, *endpoint, metrics, sessionConfig);
-  if (!endpoint->started()) endpoint->start();
-  endpoint->setAdmitting(true);
+  const net::SessionConfig sessionConfig = sessionConfigOf(options, world);
+  net::GameSession session(world, endpoint, metrics, sessionConfig);
+  if (!endpoint.started()) endpoint.start();
+  endpoint.setAdmitting(true);
   metrics.accepting.store(true, std::memory_order_relaxed);
-  spdlog::info("steerd: scenario {} seed {}, {} agents, {} Hz, {} threads; Ctrl-C stops", options.scenario,
-               options.seed, world->agentCount(), options.tickRate, options.threads);
-  spdlog::info("listening on udp {}:{} ({} snapshots/s, up to {} clients{}); metrics on http://{}:{}/metrics",
-               options.bind, endpoint->port(), options.sendRate, options.maxClients,
-               netConfig.tokenKey ? ", connect token required" : "", options.bind, http->port());
-  if (options.allowDebug) spdlog::info("--allow-debug: clients may ask for one agent's debug stream");
-  if (options.allowControl)
-    spdlog::warn("--allow-control: every client may spawn, despawn and command NPCs (development only)");
+  logServing(options, *netConfig, world, *listeners);
   if (agones && options.agonesAllocateOnConnect) agones->ready();  // (else Ready before the allocation)
-  RealtimeServer server(options, *world, session, *endpoint, metrics, agones.get(), match->startOnly,
+  RealtimeServer server(options, world, session, endpoint, metrics, agones.get(), match->startOnly,
                         recorder.get());
   server.run();
   metrics.accepting.store(false, std::memory_order_relaxed);
-  endpoint->stop();
-  http->stop();
-  if (recorder) {
-    if (recorder->finish()) {
-      spdlog::info("recorded {} ticks ({} bytes) to {}", recorder->ticks(), recorder->bytes(),
-                   options.record);
-    } else {
-      spdlog::error("the recording {} is incomplete: {}", options.record, recorder->error());
-    }
-  }
-  spdlog::info("stopped cleanly at tick {} (state_hash {:016x})", world->tick(), world->stateHash());
+  endpoint.stop();
+  listeners->http->stop();
+  if (recorder) finishRecording(*recorder, options.record);
+  spdlog::info("stopped cleanly at tick {} (state_hash {:016x})", world.tick(), world.stateHash());
   return 0;
 }
 

@@ -96,6 +96,17 @@ Ground groundOf(const NavInput& in, rcContext& ctx) {
   return g;
 }
 
+// One tile's build: its Recast settings, then each step's product as the steps run.
+struct TileBuild {
+  int tx = 0, ty = 0;
+  rcConfig cfg{};
+  std::unique_ptr<rcHeightfield, FreeHeightfield> solid;
+  std::unique_ptr<rcCompactHeightfield, FreeCompact> chf;
+  std::unique_ptr<rcContourSet, FreeContours> cset;
+  std::unique_ptr<rcPolyMesh, FreePolyMesh> pmesh;
+  std::unique_ptr<rcPolyMeshDetail, FreeDetail> dmesh;  // a level's only
+};
+
 class TileBuilder {
  public:
   TileBuilder(const NavInput& in, const NavMeshTiles& layout, float floorLow, float floorHigh)
@@ -120,8 +131,33 @@ class TileBuilder {
   }
 
   // Builds tile (tx, ty); false with `error` set on failure; true and empty data when the tile
-  // has no walkable ground.
+  // has no walkable ground. Recast's steps in order, each a function below.
   bool build(int tx, int ty, std::vector<unsigned char>& data, int& polygons, std::string& error) {
+    TileBuild t;
+    t.tx = tx;
+    t.ty = ty;
+    t.cfg = tileConfig(tx, ty);
+    if (!rasterise(t, error) || !compact(t, error) || !markAreas(t, error) || !buildContours(t, error))
+      return false;
+    if (t.cset->nconts == 0) {
+      data.clear();
+      return true;
+    }
+    if (!buildPolygons(t, error)) return false;
+    if (t.pmesh->npolys == 0) {
+      data.clear();
+      return true;
+    }
+    if (!fitsTile(t, error)) return false;
+    for (int i = 0; i < t.pmesh->npolys; ++i) t.pmesh->flags[i] = kWalkFlag;
+    if (!buildDetail(t, error) || !createTileData(t, data, error)) return false;
+    polygons = t.pmesh->npolys;
+    return true;
+  }
+
+ private:
+  // Recast's settings for tile (tx, ty): its cells and a border wide enough for the erosion.
+  rcConfig tileConfig(int tx, int ty) const {
     const NavBuildSettings& s = in_.settings;
     rcConfig cfg{};
     cfg.cs = s.cellSize;
@@ -147,94 +183,122 @@ class TileBuilder {
     cfg.bmax[0] = cfg.bmin[0] + static_cast<float>(cfg.width) * cfg.cs;
     cfg.bmax[1] = floorHigh_;
     cfg.bmax[2] = cfg.bmin[2] + static_cast<float>(cfg.height) * cfg.cs;
+    return cfg;
+  }
 
-    std::unique_ptr<rcHeightfield, FreeHeightfield> solid(rcAllocHeightfield());
-    if (!solid ||
-        !rcCreateHeightfield(&ctx_, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
-      return fail(error, "heightfield", tx, ty);
+  // The ground's triangles into the heightfield's spans.
+  bool rasterise(TileBuild& t, std::string& error) {
+    const rcConfig& cfg = t.cfg;
+    t.solid.reset(rcAllocHeightfield());
+    if (!t.solid ||
+        !rcCreateHeightfield(&ctx_, *t.solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
+      return fail(error, "heightfield", t.tx, t.ty);
     if (!rcRasterizeTriangles(&ctx_, ground_.verts.data(), static_cast<int>(ground_.verts.size() / 3),
                               ground_.tris.data(), ground_.areas.data(),
-                              static_cast<int>(ground_.areas.size()), *solid, cfg.walkableClimb))
-      return fail(error, "rasterisation", tx, ty);
+                              static_cast<int>(ground_.areas.size()), *t.solid, cfg.walkableClimb))
+      return fail(error, "rasterisation", t.tx, t.ty);
     if (!in_.mesh.empty()) {
       // A level's own geometry: Recast's usual clean-up (steps up onto low obstacles are walked,
       // ledges and spans without head room are not).
-      rcFilterLowHangingWalkableObstacles(&ctx_, cfg.walkableClimb, *solid);
-      rcFilterLedgeSpans(&ctx_, cfg.walkableHeight, cfg.walkableClimb, *solid);
-      rcFilterWalkableLowHeightSpans(&ctx_, cfg.walkableHeight, *solid);
+      rcFilterLowHangingWalkableObstacles(&ctx_, cfg.walkableClimb, *t.solid);
+      rcFilterLedgeSpans(&ctx_, cfg.walkableHeight, cfg.walkableClimb, *t.solid);
+      rcFilterWalkableLowHeightSpans(&ctx_, cfg.walkableHeight, *t.solid);
     }
-    std::unique_ptr<rcCompactHeightfield, FreeCompact> chf(rcAllocCompactHeightfield());
-    if (!chf || !rcBuildCompactHeightfield(&ctx_, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
-      return fail(error, "compact heightfield", tx, ty);
-    solid.reset();
+    return true;
+  }
 
+  // The spans' walkable tops, as the compact heightfield the rest works on.
+  bool compact(TileBuild& t, std::string& error) {
+    t.chf.reset(rcAllocCompactHeightfield());
+    if (!t.chf ||
+        !rcBuildCompactHeightfield(&ctx_, t.cfg.walkableHeight, t.cfg.walkableClimb, *t.solid, *t.chf))
+      return fail(error, "compact heightfield", t.tx, t.ty);
+    t.solid.reset();
+    return true;
+  }
+
+  // Holes where something blocks, the erosion by the agent's radius, then the cost areas.
+  bool markAreas(TileBuild& t, std::string& error) {
+    rcCompactHeightfield& chf = *t.chf;
     // Blockers become holes before the erosion, so the erosion keeps bodies clear of them too.
     for (const auto& c : in_.cylinders) {
       const float pos[3] = {c.center.x, floorLow_, c.center.y};
-      rcMarkCylinderArea(&ctx_, pos, c.radius, floorHigh_ - floorLow_, RC_NULL_AREA, *chf);
+      rcMarkCylinderArea(&ctx_, pos, c.radius, floorHigh_ - floorLow_, RC_NULL_AREA, chf);
     }
     for (const auto& v : blockers_) {
       rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), floorLow_, floorHigh_,
-                           RC_NULL_AREA, *chf);
+                           RC_NULL_AREA, chf);
     }
     // Nothing is walked under a level's blocking part (a house's floor inside its walls, the
     // ground under a crate): each blocking triangle seen from above clears the ground beneath it.
     for (std::size_t i = 0; i < roofs_.size(); ++i) {
-      rcMarkConvexPolyArea(&ctx_, roofs_[i].data(), 3, floorLow_, roofTops_[i], RC_NULL_AREA, *chf);
+      rcMarkConvexPolyArea(&ctx_, roofs_[i].data(), 3, floorLow_, roofTops_[i], RC_NULL_AREA, chf);
     }
-    if (!rcErodeWalkableArea(&ctx_, cfg.walkableRadius, *chf)) return fail(error, "erosion", tx, ty);
+    if (!rcErodeWalkableArea(&ctx_, t.cfg.walkableRadius, chf)) return fail(error, "erosion", t.tx, t.ty);
     for (std::size_t i = 0; i < areaVerts_.size(); ++i) {
       const auto& v = areaVerts_[i];
       rcMarkConvexPolyArea(&ctx_, v.data(), static_cast<int>(v.size() / 3), floorLow_, floorHigh_,
-                           static_cast<unsigned char>(i + 1), *chf);
+                           static_cast<unsigned char>(i + 1), chf);
     }
-    if (!rcBuildDistanceField(&ctx_, *chf)) return fail(error, "distance field", tx, ty);
-    if (!rcBuildRegions(&ctx_, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea))
-      return fail(error, "regions", tx, ty);
-    std::unique_ptr<rcContourSet, FreeContours> cset(rcAllocContourSet());
-    if (!cset || !rcBuildContours(&ctx_, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
-      return fail(error, "contours", tx, ty);
-    if (cset->nconts == 0) {
-      data.clear();
-      return true;
-    }
-    std::unique_ptr<rcPolyMesh, FreePolyMesh> pmesh(rcAllocPolyMesh());
-    if (!pmesh || !rcBuildPolyMesh(&ctx_, *cset, cfg.maxVertsPerPoly, *pmesh))
-      return fail(error, "polygons", tx, ty);
-    if (pmesh->npolys == 0) {
-      data.clear();
-      return true;
-    }
-    if (pmesh->npolys > layout_.maxPolysPerTile) {
-      error = "navmesh tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") has " +
-              std::to_string(pmesh->npolys) + " polygons, more than " +
-              std::to_string(layout_.maxPolysPerTile) + ": lower navmesh.tile_size";
-      return false;
-    }
-    for (int i = 0; i < pmesh->npolys; ++i) pmesh->flags[i] = kWalkFlag;
-    // A level's ground is not flat: the detail mesh gives Detour its heights within a polygon.
-    std::unique_ptr<rcPolyMeshDetail, FreeDetail> dmesh;
-    if (!in_.mesh.empty()) {
-      dmesh.reset(rcAllocPolyMeshDetail());
-      if (!dmesh || !rcBuildPolyMeshDetail(&ctx_, *pmesh, *chf, cfg.cs * 6.0f, cfg.ch, *dmesh))
-        return fail(error, "detail mesh", tx, ty);
-    }
+    return true;
+  }
 
+  // The walkable cells grouped into regions, and the regions' outlines.
+  bool buildContours(TileBuild& t, std::string& error) {
+    const rcConfig& cfg = t.cfg;
+    if (!rcBuildDistanceField(&ctx_, *t.chf)) return fail(error, "distance field", t.tx, t.ty);
+    if (!rcBuildRegions(&ctx_, *t.chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea))
+      return fail(error, "regions", t.tx, t.ty);
+    t.cset.reset(rcAllocContourSet());
+    if (!t.cset || !rcBuildContours(&ctx_, *t.chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *t.cset))
+      return fail(error, "contours", t.tx, t.ty);
+    return true;
+  }
+
+  bool buildPolygons(TileBuild& t, std::string& error) {
+    t.pmesh.reset(rcAllocPolyMesh());
+    if (!t.pmesh || !rcBuildPolyMesh(&ctx_, *t.cset, t.cfg.maxVertsPerPoly, *t.pmesh))
+      return fail(error, "polygons", t.tx, t.ty);
+    return true;
+  }
+
+  // A tile holds no more polygons than a dtPolyRef leaves room for (buildNavMeshTiles).
+  bool fitsTile(const TileBuild& t, std::string& error) const {
+    if (t.pmesh->npolys <= layout_.maxPolysPerTile) return true;
+    error = "navmesh tile (" + std::to_string(t.tx) + ", " + std::to_string(t.ty) + ") has " +
+            std::to_string(t.pmesh->npolys) + " polygons, more than " +
+            std::to_string(layout_.maxPolysPerTile) + ": lower navmesh.tile_size";
+    return false;
+  }
+
+  // A level's ground is not flat: the detail mesh gives Detour its heights within a polygon.
+  bool buildDetail(TileBuild& t, std::string& error) {
+    if (in_.mesh.empty()) return true;
+    t.dmesh.reset(rcAllocPolyMeshDetail());
+    if (!t.dmesh || !rcBuildPolyMeshDetail(&ctx_, *t.pmesh, *t.chf, t.cfg.cs * 6.0f, t.cfg.ch, *t.dmesh))
+      return fail(error, "detail mesh", t.tx, t.ty);
+    return true;
+  }
+
+  // The polygons, detail and off-mesh links as Detour's tile data.
+  bool createTileData(const TileBuild& t, std::vector<unsigned char>& data, std::string& error) const {
+    const NavBuildSettings& s = in_.settings;
+    const rcPolyMesh& pmesh = *t.pmesh;
     dtNavMeshCreateParams params{};
-    params.verts = pmesh->verts;
-    params.vertCount = pmesh->nverts;
-    params.polys = pmesh->polys;
-    params.polyAreas = pmesh->areas;
-    params.polyFlags = pmesh->flags;
-    params.polyCount = pmesh->npolys;
-    params.nvp = pmesh->nvp;
+    params.verts = pmesh.verts;
+    params.vertCount = pmesh.nverts;
+    params.polys = pmesh.polys;
+    params.polyAreas = pmesh.areas;
+    params.polyFlags = pmesh.flags;
+    params.polyCount = pmesh.npolys;
+    params.nvp = pmesh.nvp;
     // A flat world has no detail mesh: Detour triangulates the polygons itself.
-    if (dmesh) {
-      params.detailMeshes = dmesh->meshes;
-      params.detailVerts = dmesh->verts;
-      params.detailVertsCount = dmesh->nverts;
-      params.detailTris = dmesh->tris;
-      params.detailTriCount = dmesh->ntris;
+    if (t.dmesh) {
+      params.detailMeshes = t.dmesh->meshes;
+      params.detailVerts = t.dmesh->verts;
+      params.detailVertsCount = t.dmesh->nverts;
+      params.detailTris = t.dmesh->tris;
+      params.detailTriCount = t.dmesh->ntris;
     }
     params.offMeshConVerts = linkVerts_.data();
     params.offMeshConRad = linkRadius_.data();
@@ -245,25 +309,23 @@ class TileBuilder {
     params.offMeshConCount = static_cast<int>(linkRadius_.size());
     params.walkableHeight = s.agentHeight;
     params.walkableRadius = s.agentRadius;
-    params.walkableClimb = static_cast<float>(cfg.walkableClimb) * cfg.ch;
-    params.tileX = tx;
-    params.tileY = ty;
+    params.walkableClimb = static_cast<float>(t.cfg.walkableClimb) * t.cfg.ch;
+    params.tileX = t.tx;
+    params.tileY = t.ty;
     params.tileLayer = 0;
-    std::copy(pmesh->bmin, pmesh->bmin + 3, params.bmin);
-    std::copy(pmesh->bmax, pmesh->bmax + 3, params.bmax);
-    params.cs = cfg.cs;
-    params.ch = cfg.ch;
+    std::copy(pmesh.bmin, pmesh.bmin + 3, params.bmin);
+    std::copy(pmesh.bmax, pmesh.bmax + 3, params.bmax);
+    params.cs = t.cfg.cs;
+    params.ch = t.cfg.ch;
     params.buildBvTree = true;
     unsigned char* out = nullptr;
     int size = 0;
-    if (!dtCreateNavMeshData(&params, &out, &size)) return fail(error, "Detour tile data", tx, ty);
+    if (!dtCreateNavMeshData(&params, &out, &size)) return fail(error, "Detour tile data", t.tx, t.ty);
     data.assign(out, out + size);
     dtFree(out);
-    polygons = pmesh->npolys;
     return true;
   }
 
- private:
   // The level's blocking triangles that cover some ground seen from above (not its walls' sides).
   void collectRoofs() {
     const auto& v = in_.mesh.verts;
