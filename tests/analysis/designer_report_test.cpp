@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../app/scenario_text.h"
+#include "../scenario/scenario_text.h"
 
 namespace steerd {
 namespace {

@@ -1,7 +1,7 @@
 // DRIVE_GROUP in an open field: a dog drives a few sheep to a fixed point (the sheep shy from the
 // dog and keep together) and fetches a sheep that got far from the others back to them first; the
 // same bits for any thread count. (Penning, with the hold at the gate: the sheepdog outcome test,
-// tests/app/scenario_outcomes_test.cpp.)
+// tests/scenario/scenario_outcomes_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>

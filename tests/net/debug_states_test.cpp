@@ -9,7 +9,7 @@
 
 #include "net/debug_info.h"
 #include "net/debug_watch.h"
-#include "scenario_text.h"
+#include "../scenario/scenario_text.h"
 
 namespace steerd {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "net/debug_info.h"
-#include "scenario_text.h"
+#include "../scenario/scenario_text.h"
 
 namespace steerd {
 namespace {
