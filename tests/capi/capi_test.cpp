@@ -118,6 +118,7 @@ TEST(CApi, ConnectsAndDrawsEntitiesWithTheirMotion) {
   ASSERT_EQ(steerd_client_set_move(live.client, 1.0f, 0.0f), STEERD_OK);
   std::vector<steerd_entity> es(4096);
   float startX = NAN, lastX = NAN, speed = 0.0f;
+  std::vector<float> speeds;  // the drawn body's speed each frame it moved
   ASSERT_TRUE(live.until([&] {
     std::size_t n = 0;
     if (steerd_client_entities(live.client, nowSeconds(), es.data(), es.size(), &n) != STEERD_OK)
@@ -127,11 +128,19 @@ TEST(CApi, ConnectsAndDrawsEntitiesWithTheirMotion) {
       if (std::isnan(startX)) startX = es[i].x;
       lastX = es[i].x;
       speed = std::hypot(es[i].vx, es[i].vy);
+      if (speed > 0.5f) {
+        speeds.push_back(speed);
+        EXPECT_GT(es[i].vx, std::abs(es[i].vy)) << "walking east";
+      }
     }
-    return !std::isnan(startX) && lastX - startX > 2.0f && speed > 0.5f;
+    return !std::isnan(startX) && lastX - startX > 2.0f && speeds.size() >= 5;
   })) << "walked "
       << lastX - startX << " m, speed " << speed;
-  EXPECT_LE(speed, info.player_max_speed * 1.3f);
+  // The motion is the displacement between the snapshots drawn from. When a loaded machine sends
+  // inputs late, the server applies the banked ones in one tick (up to 0.25 s of them, game_session.h),
+  // so one snapshot interval can show several times the top speed: the median is the walk's.
+  std::nth_element(speeds.begin(), speeds.begin() + speeds.size() / 2, speeds.end());
+  EXPECT_LE(speeds[speeds.size() / 2], info.player_max_speed * 1.3f);
   steerd_player p{};
   EXPECT_EQ(steerd_client_predicted_player(live.client, nowSeconds(), &p), STEERD_OK);
   EXPECT_GT(p.x, startX);
