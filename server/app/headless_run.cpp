@@ -5,11 +5,11 @@
 #include <chrono>
 #include <optional>
 
+#include "analysis/designer_report.h"
+#include "analysis/motion_quality.h"
 #include "app/tick_stats.h"
 #include "scenario/scenario_file.h"
 #include "world/bots.h"
-#include "analysis/designer_report.h"
-#include "analysis/motion_quality.h"
 #include "world/scenarios.h"
 
 namespace steerd {

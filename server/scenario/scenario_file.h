@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario_level.h"
 #include "analysis/designer_report.h"
+#include "scenario/scenario_level.h"
 #include "world/scenarios.h"
 #include "world/world.h"
 

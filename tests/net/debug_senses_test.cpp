@@ -3,8 +3,8 @@
 // whether a line of sight reaches it, as the brain's own `sees` judges; nothing outside the cone.
 #include <gtest/gtest.h>
 
-#include "net/debug_info.h"
 #include "../scenario/scenario_text.h"
+#include "net/debug_info.h"
 
 namespace steerd {
 namespace {

@@ -7,9 +7,9 @@
 #include <set>
 #include <string>
 
+#include "../scenario/scenario_text.h"
 #include "net/debug_info.h"
 #include "net/debug_watch.h"
-#include "../scenario/scenario_text.h"
 
 namespace steerd {
 namespace {

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "scenario_text.h"
 #include "analysis/designer_report.h"
+#include "scenario_text.h"
 
 namespace steerd {
 namespace {

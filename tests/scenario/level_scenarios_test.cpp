@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "scenario/scenario_file.h"
 #include "analysis/motion_quality.h"
+#include "scenario/scenario_file.h"
 
 namespace steerd {
 namespace {

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/motion_quality.h"
 #include "scenario/scenario_file.h"
 #include "steering/hide.h"
-#include "analysis/motion_quality.h"
 
 namespace steerd {
 namespace {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "world/agent_eval.h"
 #include "analysis/motion_quality.h"
+#include "world/agent_eval.h"
 #include "world/world.h"
 
 namespace steerd {

@@ -11,9 +11,9 @@
 
 #include "load_scenario.h"
 
+#include "analysis/motion_quality.h"
 #include "world/bots.h"
 #include "world/level_of_detail.h"
-#include "analysis/motion_quality.h"
 #include "world/scenarios.h"
 
 namespace steerd {

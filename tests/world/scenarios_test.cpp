@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "load_scenario.h"
 #include "analysis/motion_quality.h"
+#include "load_scenario.h"
 
 namespace steerd {
 namespace {
