@@ -120,6 +120,56 @@ Command queryAgent(std::uint32_t agent) {
   return c;
 }
 
+Command setDoor(const std::string& door, bool open) {
+  Command c;
+  c.mutable_set_door()->set_door(door);
+  c.mutable_set_door()->set_open(open);
+  return c;
+}
+
+Command setArea(const std::string& area, bool disabled, float cost) {
+  Command c;
+  c.mutable_set_area()->set_area(area);
+  c.mutable_set_area()->set_disabled(disabled);
+  c.mutable_set_area()->set_cost(cost);
+  return c;
+}
+
+Command addCircleObstacle(float x, float y, float radius) {
+  Command c;
+  c.mutable_add_obstacle()->mutable_position()->set_x(x);
+  c.mutable_add_obstacle()->mutable_position()->set_y(y);
+  c.mutable_add_obstacle()->set_radius(radius);
+  return c;
+}
+
+Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDeg) {
+  Command c;
+  AddObstacle* a = c.mutable_add_obstacle();
+  a->mutable_position()->set_x(x);
+  a->mutable_position()->set_y(y);
+  a->mutable_half_size()->set_x(halfX);
+  a->mutable_half_size()->set_y(halfY);
+  a->set_angle_deg(angleDeg);
+  return c;
+}
+
+Command moveObstacle(std::uint32_t obstacle, float x, float y, float angleDeg) {
+  Command c;
+  MoveObstacle* m = c.mutable_move_obstacle();
+  m->set_obstacle(obstacle);
+  m->mutable_position()->set_x(x);
+  m->mutable_position()->set_y(y);
+  m->set_angle_deg(angleDeg);
+  return c;
+}
+
+Command removeObstacle(std::uint32_t obstacle) {
+  Command c;
+  c.mutable_remove_obstacle()->set_obstacle(obstacle);
+  return c;
+}
+
 Command subscribeTo(const std::vector<EventKind>& kinds, const std::vector<std::string>& archetypes) {
   Command c;
   Subscribe* s = c.mutable_subscribe();

@@ -42,4 +42,12 @@ Command queryAgent(std::uint32_t agent);
 Command subscribeTo(const std::vector<EventKind>& kinds = {},
                     const std::vector<std::string>& archetypes = {});
 
+// Doors, areas and obstacles (the world's geometry while it runs).
+Command setDoor(const std::string& door, bool open);
+Command setArea(const std::string& area, bool disabled, float cost = 0.0f);
+Command addCircleObstacle(float x, float y, float radius);
+Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDeg = 0.0f);
+Command moveObstacle(std::uint32_t obstacle, float x, float y, float angleDeg = 0.0f);
+Command removeObstacle(std::uint32_t obstacle);
+
 }  // namespace steerd::control

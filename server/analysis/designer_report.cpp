@@ -47,7 +47,8 @@ DesignerReport::DesignerReport(const World& world, std::vector<ReportRegion> reg
       peakShare_(regions_.size(), std::vector<double>(world.archetypes().size(), 0.0)),
       peakAt_(regions_.size(), std::vector<double>(world.archetypes().size(), 0.0)),
       dt_(world.config().dt),
-      gates_(std::move(gates), world.config().dt) {
+      gates_(std::move(gates), world.config().dt),
+      doors_(world) {
   for (std::size_t a = 0; a < world.archetypes().size(); ++a) {
     if (world.archetypes()[a].brain)
       brains_[a].agentTicks.assign(world.archetypes()[a].brain->states.size(), 0);
@@ -76,6 +77,7 @@ std::pair<std::size_t, std::size_t> DesignerReport::count(const World& world, st
 void DesignerReport::observe(const World& world) {
   ++ticks_;
   gates_.observe(world);
+  doors_.observe(world);
   const double now = static_cast<double>(ticks_) * dt_;
   const AgentColumns& a = world.agents();
   for (std::size_t s = 0; s < a.size(); ++s) {
@@ -176,7 +178,7 @@ std::string DesignerReport::format(const World& world) const {
     if (!any) out += " nobody";
     out += "\n";
   }
-  return out + gates_.format() + expectationLines();
+  return out + gates_.format() + doors_.format(world) + expectationLines();
 }
 
 }  // namespace steerd

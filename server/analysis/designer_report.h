@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/door_meter.h"
 #include "analysis/gate_meter.h"
 #include "steering/vec2.h"
 #include "world/world.h"
@@ -48,7 +49,9 @@ class DesignerReport {
   void observe(const World& world);
   // Flow through the file's gates (gate_meter.h).
   const GateMeter& gates() const { return gates_; }
-  // Lines for the report: brain states, transitions, regions, gates, expectations.
+  // The world's doors (door_meter.h).
+  const DoorMeter& doors() const { return doors_; }
+  // Lines for the report: brain states, transitions, regions, gates, doors, expectations.
   std::string format(const World& world) const;
   // Every expectation judged is met, and every one that must be judged was.
   bool expectationsMet() const;
@@ -77,6 +80,7 @@ class DesignerReport {
   std::uint64_t ticks_ = 0;
   double dt_ = 0.0;
   GateMeter gates_;
+  DoorMeter doors_;
 };
 
 }  // namespace steerd

@@ -41,6 +41,16 @@ CommandResult handle(ControlContext& context, const Command& c) {
       return handleQuery(context, c.query());
     case Command::kSubscribe:
       return handleSubscribe(context, c.subscribe());
+    case Command::kSetDoor:
+      return handleSetDoor(context, c.set_door());
+    case Command::kSetArea:
+      return handleSetArea(context, c.set_area());
+    case Command::kAddObstacle:
+      return handleAddObstacle(context, c.add_obstacle());
+    case Command::kMoveObstacle:
+      return handleMoveObstacle(context, c.move_obstacle());
+    case Command::kRemoveObstacle:
+      return handleRemoveObstacle(context, c.remove_obstacle());
     case Command::KIND_NOT_SET:
       break;  // a newer client's kind parses as unknown fields: no kind here
   }

@@ -54,14 +54,52 @@ std::unique_ptr<NavMesh> NavMesh::fromTiles(const NavMeshTiles& tiles, const std
     return nullptr;
   }
   m->filter_.setIncludeFlags(kWalkFlag);
-  m->filter_.setExcludeFlags(0);
+  m->filter_.setExcludeFlags(kClosedFlag);
   for (std::size_t i = 0; i < areaCosts.size() && i < 62; ++i)
     m->filter_.setAreaCost(static_cast<int>(i + 1), areaCosts[i]);
   m->filter_.setAreaCost(kGroundArea, 1.0f);
   m->findIslands();
   m->indexColumns();
+  m->indexAreas();
   return m;
 }
+
+void NavMesh::indexAreas() {
+  areaPolys_.assign(kGroundArea + 1, {});
+  areaClosed_.assign(kGroundArea + 1, false);
+  const dtNavMesh& mesh = *mesh_;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    const dtPolyRef base = mesh.getPolyRefBase(tile);
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      const unsigned char area = tile->polys[p].getArea();
+      if (area > 0 && area < kGroundArea) areaPolys_[area].push_back(base | static_cast<dtPolyRef>(p));
+    }
+  }
+}
+
+std::size_t NavMesh::setAreaPassable(unsigned char area, bool passable) {
+  if (area == 0 || area >= kGroundArea) return 0;
+  areaClosed_[area] = !passable;
+  const unsigned short flags = passable ? kWalkFlag : static_cast<unsigned short>(kWalkFlag | kClosedFlag);
+  for (const dtPolyRef ref : areaPolys_[area]) mesh_->setPolyFlags(ref, flags);
+  return areaPolys_[area].size();
+}
+
+bool NavMesh::areaPassable(unsigned char area) const {
+  return area == 0 || area >= kGroundArea || !areaClosed_[area];
+}
+
+std::size_t NavMesh::areaPolygonCount(unsigned char area) const {
+  return area > 0 && area < kGroundArea ? areaPolys_[area].size() : 0;
+}
+
+void NavMesh::setAreaCost(unsigned char area, float cost) {
+  if (area > 0 && area < kGroundArea) filter_.setAreaCost(area, cost);
+}
+
+float NavMesh::areaCost(unsigned char area) const { return filter_.getAreaCost(area); }
 
 NavPoint NavMesh::nearest(steer::Vec2 p, float searchRadius) const {
   if (sloped_) return nearestSloped(p, searchRadius);

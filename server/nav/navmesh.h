@@ -1,8 +1,9 @@
 // A built navmesh, ready to query: Detour's dtNavMesh plus what steerd asks of it that Detour does
 // not answer directly (which polygons connect at all, its outline for drawing, area costs).
 //
-// Read-only after construction; every const method may be called from many threads at once
-// (path searches, which need scratch memory, go through a PathPlanner per thread).
+// Every const method may be called from many threads at once (path searches, which need scratch
+// memory, go through a PathPlanner per thread). The only writes are the run-time switches of areas
+// (doors, areas switched off or re-costed), made between ticks while nothing queries.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,18 @@ class NavMesh {
 
   const dtNavMesh& detour() const { return *mesh_; }
   const dtQueryFilter& filter() const { return filter_; }
+
+  // Run-time changes, between ticks. Area ids are NavInput::areas' (1..62). A closed area's
+  // polygons are left out of every query from now on: only their flags change, nothing is rebuilt
+  // (a door's toggle costs a walk over the area's own polygons). Returns how many polygons it
+  // touched; an area id out of range touches none.
+  std::size_t setAreaPassable(unsigned char area, bool passable);
+  bool areaPassable(unsigned char area) const;
+  // Polygons of `area` (how many the mesh has; a door with none does not cut any path).
+  std::size_t areaPolygonCount(unsigned char area) const;
+  // The cost of crossing `area` per metre (> 0; the caller checks).
+  void setAreaCost(unsigned char area, float cost);
+  float areaCost(unsigned char area) const;
 
   // The point on the mesh nearest to `p`, at most `searchRadius` m from it along each axis (none
   // when the nearest ground is farther, e.g. for a point inside a box).
@@ -96,12 +109,16 @@ class NavMesh {
   template <class F>
   void forPolysNear(steer::Vec2 lo, steer::Vec2 hi, F&& each) const;
 
+  void indexAreas();  // areaPolys_
+
   std::unique_ptr<dtNavMesh, FreeNavMesh> mesh_;
   // findNearestPoly is const and touches no scratch memory, so one shared query serves it.
   std::unique_ptr<dtNavMeshQuery, FreeNavMeshQuery> query_;
   dtQueryFilter filter_;
-  std::vector<std::uint32_t> tileBase_;  // per Detour tile index: first dense polygon index
-  std::vector<std::uint32_t> island_;    // per dense polygon index
+  std::vector<std::vector<dtPolyRef>> areaPolys_;  // by area id: its polygons (and links)
+  std::vector<bool> areaClosed_;                   // by area id
+  std::vector<std::uint32_t> tileBase_;            // per Detour tile index: first dense polygon index
+  std::vector<std::uint32_t> island_;              // per dense polygon index
   std::uint32_t islandCount_ = 0;
   std::size_t polygonCount_ = 0;
   bool sloped_ = false;

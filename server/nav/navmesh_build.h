@@ -33,6 +33,9 @@ struct NavBuildResult {
 // Area id of input.areas[i] is i + 1; everything else walkable is kGroundArea.
 inline constexpr unsigned char kGroundArea = 63;  // Recast's RC_WALKABLE_AREA
 inline constexpr unsigned short kWalkFlag = 1;    // every polygon and link carries it
+// Set at run time on the polygons of a closed door or a switched-off area (NavMesh::setAreaPassable);
+// the query filter excludes it, so paths leave them out with no rebuild.
+inline constexpr unsigned short kClosedFlag = 2;
 
 NavBuildResult buildNavMeshTiles(const NavInput& input);
 

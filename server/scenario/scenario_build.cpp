@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "scenario/scenario_behaviour_rules.h"
+#include "scenario/scenario_changes.h"
 #include "scenario/scenario_check.h"
 #include "scenario/scenario_nav.h"
 #include "steering/random.h"
@@ -186,8 +187,7 @@ class TakenSpots {
   std::unordered_map<std::int64_t, std::vector<std::pair<Vec2, float>>> cells_;
 };
 
-StaticGeometry geometryOf(const pb::Scenario& s, const Names& names,
-                          std::shared_ptr<const nav::NavMesh> navMesh,
+StaticGeometry geometryOf(const pb::Scenario& s, const Names& names, std::shared_ptr<nav::NavMesh> navMesh,
                           const std::vector<nav::NavMesh::Edge>& outline) {
   StaticGeometry g;
   g.bounds = {s.bounds().min().x(), s.bounds().min().y(), s.bounds().max().x(), s.bounds().max().y()};
@@ -208,6 +208,8 @@ StaticGeometry geometryOf(const pb::Scenario& s, const Names& names,
   for (const auto& e : outline) g.walls.push_back(steer::makeWall(e.from, e.to));  // a level's edges
   if (navMesh) g.navPolygons = navMesh->polygons();
   g.navMesh = std::move(navMesh);
+  g.doors = doorsOf(s);
+  for (const auto& a : s.navmesh().areas()) g.areaNames.push_back(a.name());
   return g;
 }
 
@@ -358,7 +360,7 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
 
 std::unique_ptr<World> buildWorld(const pb::Scenario& s, const Names& names,
                                   std::vector<Archetype> archetypes, const ScenarioOptions& options,
-                                  std::shared_ptr<const nav::NavMesh> navMesh,
+                                  std::shared_ptr<nav::NavMesh> navMesh,
                                   const std::vector<nav::NavMesh::Edge>& outline,
                                   const std::vector<int>& spreadGroups) {
   WorldConfig config;
@@ -368,6 +370,7 @@ std::unique_ptr<World> buildWorld(const pb::Scenario& s, const Names& names,
   if (s.navmesh().planner_iterations_per_tick() > 0)
     config.planner.iterationsPerServe = static_cast<int>(s.navmesh().planner_iterations_per_tick());
   auto world = std::make_unique<World>(geometryOf(s, names, navMesh, outline), std::move(archetypes), config);
+  world->setSchedule(scheduleOf(s, names, config.dt));
   steer::Rng rng(steer::mix64(options.seed) ^ 0x5ce4a210ULL);
   TakenSpots taken;
   for (int groupIndex = 0; groupIndex < s.spawns_size(); ++groupIndex) {

@@ -33,7 +33,7 @@ std::vector<Archetype> archetypesOf(const scenario::Scenario& s, const Names& na
 // groups spread over a level (they keep to its largest ground).
 std::unique_ptr<World> buildWorld(const scenario::Scenario& s, const Names& names,
                                   std::vector<Archetype> archetypes, const ScenarioOptions& options,
-                                  std::shared_ptr<const nav::NavMesh> navMesh,
+                                  std::shared_ptr<nav::NavMesh> navMesh,
                                   const std::vector<nav::NavMesh::Edge>& outline,
                                   const std::vector<int>& spreadGroups);
 

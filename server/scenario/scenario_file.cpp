@@ -16,6 +16,7 @@
 #include "scenario/default_scenario.h"
 #include "scenario/scenario_brains.h"
 #include "scenario/scenario_build.h"
+#include "scenario/scenario_changes.h"
 #include "scenario/scenario_check.h"
 #include "scenario/scenario_enums.h"
 #include "scenario/scenario_hints.h"
@@ -113,7 +114,7 @@ ScenarioLoad loadScenarioProto(pb::Scenario scenario, const std::string& display
     agents *= tiles;
   }
   result.summary = summaryOf(scenario, agents, tiles, level.note);
-  std::shared_ptr<const nav::NavMesh> navMesh;
+  std::shared_ptr<nav::NavMesh> navMesh;
   std::vector<nav::NavMesh::Edge> outline;
   if (scenario.has_navmesh()) {
     NavLoad nav = loadNavMesh(scenario, options.navCacheDir, level.mesh.get());
@@ -123,6 +124,7 @@ ScenarioLoad loadScenarioProto(pb::Scenario scenario, const std::string& display
       return result;
     }
     checkAgainstNavMesh(scenario, *nav.mesh, checker);
+    checkDoorsAgainstNavMesh(scenario, *nav.mesh, checker);
     if (!result.errors.empty()) return result;
     result.summary += "; " + nav.note;
     navMesh = std::move(nav.mesh);

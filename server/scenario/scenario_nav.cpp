@@ -6,6 +6,7 @@
 
 #include "nav/navmesh_build.h"
 #include "nav/navmesh_cache.h"
+#include "scenario/scenario_changes.h"
 
 namespace steerd {
 
@@ -119,6 +120,7 @@ nav::NavInput navInputOf(const pb::Scenario& s, const nav::TriangleMesh* levelMe
   for (const auto& o : s.obstacles()) in.cylinders.push_back({vec(o.center()), o.radius()});
   for (const auto& w : s.walls()) in.walls.push_back({vec(w.from()), vec(w.to())});
   for (const auto& a : n.areas()) in.areas.push_back({a.name(), polygonOf(a.polygon()), a.cost()});
+  for (auto& door : doorAreasOf(s)) in.areas.push_back(std::move(door));  // area ids after the areas'
   for (const auto& l : n.links())
     in.links.push_back({vec(l.from()), vec(l.to()), l.radius() > 0.0f ? l.radius() : 0.5f, !l.one_way()});
   if (n.cell_size() > 0.0f) in.settings.cellSize = n.cell_size();

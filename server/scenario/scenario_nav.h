@@ -25,7 +25,7 @@ void addBlockingWalls(const scenario::Scenario& s, StaticGeometry& g);
 nav::NavInput navInputOf(const scenario::Scenario& s, const nav::TriangleMesh* levelMesh = nullptr);
 
 struct NavLoad {
-  std::shared_ptr<const nav::NavMesh> mesh;
+  std::shared_ptr<nav::NavMesh> mesh;
   std::string error;  // empty on success
   std::string note;   // "built in 120 ms (16 tiles, 3,512 polygons)" or "from cache FILE"
   // What the operator has to fix for the cache to be used (its key file open to others): the

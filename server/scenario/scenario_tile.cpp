@@ -64,6 +64,12 @@ std::uint32_t tilesFor(std::uint64_t wantAgents, std::uint64_t fileAgents) {
 }
 
 void checkTileable(const pb::Scenario& s, scenario_check::Checker& c) {
+  // Doors and schedules go by name: copies would share one door and one cart.
+  if (s.doors_size() > 0)
+    c.error("doors", "--agents tiles the scenario, but doors go by name: one door for all the copies");
+  if (s.schedule_size() > 0)
+    c.error("schedule",
+            "--agents tiles the scenario, but a schedule names one door or obstacle for all the copies");
   for (int i = 0; i < s.archetypes_size(); ++i) {
     const auto& a = s.archetypes(i);
     for (int k = 0; k < a.behaviours_size(); ++k) {

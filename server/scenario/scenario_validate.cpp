@@ -6,6 +6,7 @@
 #include "proto/session_seal.h"
 #include "scenario/scenario_behaviour_rules.h"
 #include "scenario/scenario_brains.h"
+#include "scenario/scenario_changes.h"
 #include "scenario/scenario_nav.h"
 #include "world/archetype.h"
 
@@ -317,6 +318,7 @@ void validateScenario(const pb::Scenario& s, Checker& c) {
   validateNoPlayerBrain(s, builtinPlayer, c);
   validateBrains(s, names, c);
   validateNavigation(s, c);
+  validateChanges(s, c);
   if (s.contact_passes() > kMaxContactPasses) {
     c.error("contact_passes",
             "at most " + std::to_string(kMaxContactPasses) + ", not " + std::to_string(s.contact_passes()));

@@ -52,6 +52,48 @@ const BehaviourSpec* Navigation::navigateSpec(std::span<const BehaviourSpec> set
   return nullptr;
 }
 
+namespace {
+
+bool segmentsCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const float d1 = steer::cross(b - a, c - a), d2 = steer::cross(b - a, d - a);
+  const float d3 = steer::cross(d - c, a - c), d4 = steer::cross(d - c, b - c);
+  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
+}
+
+}  // namespace
+
+std::size_t Navigation::replanCrossing(Vec2 a, Vec2 b) {
+  std::size_t asked = 0;
+  for (NavAgent& n : agents_) {
+    if (!n.hasGoal || n.replanNow) continue;
+    if (n.waiting) {  // its search may have gone through the door: plan once more when it ends
+      n.replanNow = true;
+      ++asked;
+      continue;
+    }
+    Vec2 from = n.position;
+    bool crosses = false;
+    for (std::size_t i = n.corner; i < n.corners.size() && !crosses; ++i) {
+      crosses = segmentsCross(from, n.corners[i], a, b);
+      from = n.corners[i];
+    }
+    if (!crosses) continue;
+    n.replanNow = true;
+    ++asked;
+  }
+  return asked;
+}
+
+std::size_t Navigation::replanAll() {
+  std::size_t asked = 0;
+  for (NavAgent& n : agents_) {
+    if (!n.hasGoal || n.replanNow) continue;
+    n.replanNow = true;
+    ++asked;
+  }
+  return asked;
+}
+
 void Navigation::forget(std::uint32_t id) {
   if (id >= agents_.size()) return;
   planner_.cancel(id);
@@ -88,6 +130,10 @@ void Navigation::advance(const StepContext& ctx, std::uint32_t slot, NavAgent& a
     return;
   }
   if (a.arrived || a.waiting) return;
+  if (a.replanNow) {
+    a.need = NavAgent::kPath;
+    return;
+  }
   if (a.corners.empty()) {
     if (tick >= a.retryTick) a.need = NavAgent::kPath;
     return;
@@ -264,12 +310,16 @@ void Navigation::update(const StepContext& ctx, std::span<const std::uint32_t> s
         publish(id, slotOfId[id]);
         continue;
       }
+    } else if (a.replanNow) {
+      ++stats_.replansWorldChange;
+      a.replans = 0;
     } else if (!a.corners.empty()) {
       const bool blocked = static_cast<float>(tick - a.progressTick) * ctx.dt > kBlockedSeconds;
       ++(blocked ? stats_.replansBlocked : stats_.replansOffCourse);
       ++a.replans;
     }
     planner_.request(id, a.position, a.goal);
+    a.replanNow = false;
     a.waiting = true;
     a.start = a.position;
     a.progressTick = tick;

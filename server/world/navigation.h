@@ -44,9 +44,10 @@ struct NavAgent {
   std::uint8_t replans = 0;        // since the last corner reached
   std::uint16_t pathFailures = 0;  // requests that found no path, or only part of one (events)
   bool hasGoal = false;
-  bool waiting = false;  // a path request is queued
-  bool complete = true;  // the last corner is the goal (else the corridor was cut short)
-  bool arrived = false;  // point goals: stopped at the goal
+  bool waiting = false;    // a path request is queued
+  bool complete = true;    // the last corner is the goal (else the corridor was cut short)
+  bool arrived = false;    // point goals: stopped at the goal
+  bool replanNow = false;  // the world changed under its corridor: plan again at the next update
   enum Need : std::uint8_t { kNothing, kGoal, kPath } need = kNothing;
 };
 
@@ -61,10 +62,11 @@ struct NavSteer {
 
 struct NavigationStats {
   std::uint64_t goalsReached = 0;
-  std::uint64_t replansBlocked = 0;    // no progress for a while
-  std::uint64_t replansOffCourse = 0;  // pushed off the corridor
-  std::uint64_t unreachable = 0;       // partial paths (goal on another island)
-  std::uint64_t failed = 0;            // start or goal off the mesh
+  std::uint64_t replansBlocked = 0;      // no progress for a while
+  std::uint64_t replansOffCourse = 0;    // pushed off the corridor
+  std::uint64_t unreachable = 0;         // partial paths (goal on another island)
+  std::uint64_t failed = 0;              // start or goal off the mesh
+  std::uint64_t replansWorldChange = 0;  // a door closed across the corridor, or opened
   nav::PlannerStats planner;
 };
 
@@ -97,6 +99,11 @@ class Navigation {
   std::size_t agentCount() const { return agents_.size(); }
   const NavigationStats& stats() const { return stats_; }
   const nav::NavMesh& mesh() const { return *mesh_; }
+  // World changes (world_changes.h), between ticks: agents whose remaining corridor crosses the
+  // segment a-b (a door just closed), or every agent with a goal (a door opened: a shorter way may
+  // be there), plan again at the next update. Returns how many were asked to.
+  std::size_t replanCrossing(steer::Vec2 a, steer::Vec2 b);
+  std::size_t replanAll();
   // An agent left (by index): forget its request.
   void forget(std::uint32_t index);
 

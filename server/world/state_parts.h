@@ -21,21 +21,22 @@ enum class StatePart : std::uint8_t {
   kTarget,  // last tick's chased or avoided agent
   kArchetype,
   kBrainState,
-  kFetchOrder,   // a fetch order held
-  kBrainMemory,  // stats, sightings, state timing
-  kGoal,         // a control API directive
-  kMarks,        // tags and signals
-  kNavigation,   // navmesh goal and corridor progress
-  kPassedOver,   // world-wide: who may not be sent after whom
+  kFetchOrder,    // a fetch order held
+  kBrainMemory,   // stats, sightings, state timing
+  kGoal,          // a control API directive
+  kMarks,         // tags and signals
+  kNavigation,    // navmesh goal and corridor progress
+  kPassedOver,    // world-wide: who may not be sent after whom
+  kWorldChanges,  // world-wide: doors' states, live obstacles, the schedule's progress
   kCount
 };
 inline constexpr std::size_t kStatePartCount = static_cast<std::size_t>(StatePart::kCount);
 
 inline const char* statePartName(StatePart p) {
   static constexpr std::array<const char*, kStatePartCount> kNames = {
-      "tick",         "position", "velocity",  "heading",     "wander",
-      "path",         "target",   "archetype", "brain_state", "fetch_order",
-      "brain_memory", "goal",     "marks",     "navigation",  "passed_over"};
+      "tick",   "position",   "velocity",    "heading",      "wander",       "path",
+      "target", "archetype",  "brain_state", "fetch_order",  "brain_memory", "goal",
+      "marks",  "navigation", "passed_over", "world_changes"};
   const auto i = static_cast<std::size_t>(p);
   return i < kNames.size() ? kNames[i] : "unknown";
 }

@@ -1,4 +1,6 @@
-// The parts of the world that do not move: bounds, circle obstacles, walls, paths.
+// The parts of the world that do not move on their own: bounds, circle obstacles, walls, paths.
+// (Doors and obstacles that change at run time: world_changes.h; World keeps `obstacles` and
+// `walls` up to date with them.)
 //
 // Obstacles and walls are also bucketed into a coarse grid once at load time, each cell holding
 // copies of the obstacles and walls within reach of any agent standing in it (cell padded by the
@@ -15,6 +17,7 @@
 #include "nav/navmesh.h"
 #include "steering/world_view.h"
 #include "world/spatial_grid.h"
+#include "world/world_changes.h"
 
 namespace steerd {
 
@@ -41,7 +44,11 @@ class StaticGeometry {
   // for drawing and debugging only (navigation queries go through server/nav).
   std::vector<std::vector<steer::Vec2>> navPolygons;
   // The navmesh NAVIGATE behaviours walk (null: none; the behaviour then does nothing).
-  std::shared_ptr<const nav::NavMesh> navMesh;
+  std::shared_ptr<nav::NavMesh> navMesh;
+  // Doors as the scenario declares them, with their state at the start (the world opens and
+  // closes them: World::doors()), and the navmesh's named areas (area id i + 1 is areaNames[i]).
+  std::vector<Door> doors;
+  std::vector<std::string> areaNames;
 
   // Builds the buckets of side `cellSize` (larger if the world would need more than 262,144);
   // `reach` is the farthest an agent looks for obstacles and walls.

@@ -29,6 +29,16 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
       config_(config),
       pool_(std::make_unique<ThreadPool>(std::max(1u, config.threads))) {
   if (geometry_.navMesh) navigation_ = std::make_unique<Navigation>(geometry_.navMesh, config_.planner);
+  changes_.baseObstacles = geometry_.obstacles;
+  changes_.baseWalls = geometry_.walls;
+  changes_.doors = geometry_.doors;
+  changes_.doorFigures.resize(changes_.doors.size());
+  for (std::uint32_t i = 0; i < changes_.doors.size(); ++i) {
+    if (changes_.doors[i].open) continue;
+    if (geometry_.navMesh) geometry_.navMesh->setAreaPassable(changes_.doors[i].area, false);
+    changes_.doorsClosed.push_back(i);
+    changes_.shapesChanged = true;
+  }
   current_.memoryStore = sorted_.memoryStore = &memory_;
   prepareArchetypes();
 }
@@ -91,6 +101,7 @@ void World::prepareArchetypes() {
   // Small buckets: an agent's avoidance and contacts loop over every shape in its bucket, so
   // 4 m buckets (padded by the 5.5 m reach) rather than 16 m took crowd-crossing from 3.9 to
   // 2.7 ms a tick on one thread, with identical results (docs/PERFORMANCE.md).
+  changes_.reach = reach;
   geometry_.index(4.0f, reach);
 }
 
@@ -312,6 +323,7 @@ std::int32_t World::archetypeIndex(const std::string& name) const {
 // phase reads state[n] (sorted_) and what the phases before it worked out; only update and contacts
 // write state[n+1] (current_).
 void World::step() {
+  changesPhase();
   sortPhase();
   StepContext ctx = stepContext();
   groupsPhase(ctx);

@@ -1,6 +1,7 @@
 // The simulation: static geometry, archetypes, agents, and the tick that moves them.
 //
 // One tick, as named phases (step(); docs/ARCHITECTURE.md, "The tick", says each in full):
+//   changes   doors, areas and obstacles changed since the last tick take effect (world_changes.h)
 //   sort      the grid's counting sort scatters state[n] (current_) into cell order (sorted_)
 //   groups    per-archetype centroids, velocities, leaders and strays, when asked
 //   detail    levels of detail (far agents steer less often), when on
@@ -124,6 +125,24 @@ class World {
   const ActionSelection& actions() const { return actions_; }
 
   void step();
+
+  // Doors, areas and obstacles that change while the world runs (world_changes.h), between ticks.
+  // The caller validates first (door index, area id, obstacle id live, obstacleShapeProblem,
+  // kMaxLiveObstacles). The state changes at once; bodies, paths and the obstacle buckets follow
+  // at the start of the next step() (its changes phase). Returns an added obstacle's id, else 0.
+  std::uint32_t applyChange(const WorldChange& change);
+  // Changes by time (a scenario's schedule, sorted by tick): each applied at the start of its tick.
+  void setSchedule(std::vector<ScheduledChange> changes);
+  const std::vector<Door>& doors() const { return changes_.doors; }
+  const std::vector<DoorFigures>& doorFigures() const { return changes_.doorFigures; }
+  std::int32_t doorIndex(const std::string& name) const;
+  // Area id (1..) of a navmesh area by name, or 0.
+  std::uint8_t areaId(const std::string& name) const;
+  const std::vector<LiveObstacle>& liveObstacles() const { return changes_.obstacles; }
+  const LiveObstacle* liveObstacle(std::uint32_t id) const;
+  // +1 for each tick whose changes phase changed doors or obstacles (clients redraw).
+  std::uint64_t sceneVersion() const { return changes_.version; }
+
   // Turns update level of detail on or off between ticks (WorldConfig::lod).
   // (The obstacle buckets are rebuilt for the longer steps of far agents.)
   void setLevelOfDetail(bool on);
@@ -227,6 +246,7 @@ class World {
   bool averagesHeadings_ = false;               // some archetype does (or did, before a live reload)
   StepContext contextOf(const AgentColumns& in, std::uint64_t tick) const;
   // step()'s phases, in order (docs/ARCHITECTURE.md, "The tick").
+  void changesPhase();
   void sortPhase();
   StepContext stepContext();
   void groupsPhase(StepContext& ctx);
@@ -237,6 +257,9 @@ class World {
   void contactsPhase(const StepContext& ctx);
   void countPhase();
   TickCounters counters_;
+  WorldChangeState changes_;  // doors and obstacles changed at run time (world_change_apply.cpp)
+  void rebuildShapes();       // geometry_'s obstacles and walls from changes_, re-indexed
+  void pushOutOf(const nav::Polygon& outline, bool acrossOnly);
   // visitState's walk with the sink inlined (defined and used in world.cpp only).
   template <class Sink>
   void visitStateWith(Sink&& sink) const;

@@ -142,6 +142,18 @@ void World::visitStateWith(Sink&& sink) const {
     sink(kWorldIndex, StatePart::kPassedOver, ids, sizeof ids);
     sink(kWorldIndex, StatePart::kPassedOver, &p.untilTick, sizeof p.untilTick);
   }
+  // Doors and obstacles changed at run time (none in a world without them: its hash is as before).
+  for (const Door& d : changes_.doors) {
+    const std::uint8_t open = d.open ? 1 : 0;
+    sink(kWorldIndex, StatePart::kWorldChanges, &open, sizeof open);
+  }
+  for (const LiveObstacle& o : changes_.obstacles) {
+    const float f[5] = {o.shape.center.x, o.shape.center.y, o.shape.angleDeg, o.along, o.speed};
+    sink(kWorldIndex, StatePart::kWorldChanges, &o.id, sizeof o.id);
+    sink(kWorldIndex, StatePart::kWorldChanges, f, sizeof f);
+  }
+  if (!changes_.schedule.empty())
+    sink(kWorldIndex, StatePart::kWorldChanges, &changes_.scheduleNext, sizeof changes_.scheduleNext);
 }
 
 std::uint64_t World::stateHash() const {

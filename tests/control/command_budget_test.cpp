@@ -89,6 +89,21 @@ Command floodCommand(Command::KindCase kind, std::uint32_t i, const std::vector<
     case Command::kSubscribe:
       c.mutable_subscribe();
       break;
+    case Command::kSetDoor:
+      c = setDoor("gate", i % 2 == 0);  // the default scenario has no doors: errors
+      break;
+    case Command::kSetArea:
+      c = setArea("mud", true);
+      break;
+    case Command::kAddObstacle:
+      c = addCircleObstacle(x, y, 1.0f);  // past 1,024 live: errors
+      break;
+    case Command::kMoveObstacle:
+      c = moveObstacle(1 + i % 8, x, y);
+      break;
+    case Command::kRemoveObstacle:
+      c = removeObstacle(1 + i % 16);
+      break;
     case Command::KIND_NOT_SET:
       break;
   }
@@ -97,9 +112,11 @@ Command floodCommand(Command::KindCase kind, std::uint32_t i, const std::vector<
 }
 
 constexpr Command::KindCase kKinds[] = {
-    Command::kSpawn,   Command::kDespawn, Command::kMoveTo, Command::kMoveToWaypoint, Command::kFollowPath,
-    Command::kFollow,  Command::kGuard,   Command::kStop,   Command::kRelease,        Command::kSetState,
-    Command::kSetStat, Command::kSignal,  Command::kOrder,  Command::kQuery,          Command::kSubscribe,
+    Command::kSpawn,      Command::kDespawn,     Command::kMoveTo,       Command::kMoveToWaypoint,
+    Command::kFollowPath, Command::kFollow,      Command::kGuard,        Command::kStop,
+    Command::kRelease,    Command::kSetState,    Command::kSetStat,      Command::kSignal,
+    Command::kOrder,      Command::kQuery,       Command::kSubscribe,    Command::kSetDoor,
+    Command::kSetArea,    Command::kAddObstacle, Command::kMoveObstacle, Command::kRemoveObstacle,
 };
 
 class Flood : public testing::TestWithParam<std::size_t> {};

@@ -10,7 +10,7 @@
 
 namespace steerd::nav::testing {
 
-inline std::shared_ptr<const NavMesh> boxWallMesh() {
+inline std::shared_ptr<NavMesh> boxWallMesh() {
   NavInput in;
   in.boundsMin = {0, 0};
   in.boundsMax = {200, 200};
@@ -20,7 +20,7 @@ inline std::shared_ptr<const NavMesh> boxWallMesh() {
   const NavBuildResult built = buildNavMeshTiles(in);
   if (!built.error.empty()) throw std::runtime_error(built.error);
   std::string error;
-  std::shared_ptr<const NavMesh> mesh = NavMesh::fromTiles(built.tiles, {}, error);
+  std::shared_ptr<NavMesh> mesh = NavMesh::fromTiles(built.tiles, {}, error);
   if (!mesh) throw std::runtime_error(error);
   return mesh;
 }

@@ -141,7 +141,7 @@ TEST(DebugStream, ASelectedAgentIsDescribedWithItsBehavioursAndForces) {
 
 TEST(DebugStream, ANavigatingAgentsCorridorComesWithIt) {
   // The deer's place (100, 100) with a box wall between it and its goal (150, 100).
-  const std::shared_ptr<const nav::NavMesh> mesh = nav::testing::boxWallMesh();
+  const std::shared_ptr<nav::NavMesh> mesh = nav::testing::boxWallMesh();
   ServerSetup setup = withDebug();
   setup.geometry.navMesh = mesh;
   BehaviourSpec go;

@@ -193,7 +193,7 @@ TEST(AgentInspect, ContextMapsAreTheOnesTheTickChoseBy) {
 
 TEST(AgentInspect, CorridorIsTheNavigationsOwn) {
   // 200 x 200 m with a wall of a box between the walker and its goal: the corridor turns its end.
-  const std::shared_ptr<const nav::NavMesh> mesh = nav::testing::boxWallMesh();
+  const std::shared_ptr<nav::NavMesh> mesh = nav::testing::boxWallMesh();
   StaticGeometry g = field();
   g.navMesh = mesh;
   BehaviourSpec go;

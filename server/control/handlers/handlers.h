@@ -32,4 +32,11 @@ CommandResult handleOrder(ControlContext& context, const Order& order);
 CommandResult handleQuery(ControlContext& context, const Query& query);
 CommandResult handleSubscribe(ControlContext& context, const Subscribe& subscribe);
 
+// Doors, areas and obstacles (world_changes.cpp).
+CommandResult handleSetDoor(ControlContext& context, const SetDoor& setDoor);
+CommandResult handleSetArea(ControlContext& context, const SetArea& setArea);
+CommandResult handleAddObstacle(ControlContext& context, const AddObstacle& add);
+CommandResult handleMoveObstacle(ControlContext& context, const MoveObstacle& move);
+CommandResult handleRemoveObstacle(ControlContext& context, const RemoveObstacle& remove);
+
 }  // namespace steerd::control

@@ -1,0 +1,169 @@
+// What a world that changes while it runs costs (issue 40): scripts/bench.sh changes.
+//
+//   1. A door's toggle against a navmesh build: the castle gate's level built cold (what a rebuild
+//      would cost), then the door shut and opened 1,000 times (only its polygons' flags change),
+//      and the tick right after a toggle (walls, buckets and replans) against a plain tick.
+//   2. Moving obstacles in a crowd: crowd-crossing's walkers with none, then with N circles the
+//      game moves every tick (MoveObstacle), in alternating rounds; mean ms per tick of each and
+//      the ratio (median over the rounds).
+#include <google/protobuf/text_format.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "proto/scenario.pb.h"
+#include "scenario/scenario_file.h"
+#include "scenario/scenario_nav.h"
+
+namespace {
+
+using namespace steerd;
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+int doorToggle(const std::string& path, unsigned threads) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  scenario::Scenario s;
+  if (!google::protobuf::TextFormat::ParseFromString(text.str(), &s)) {
+    std::fprintf(stderr, "%s: not a scenario\n", path.c_str());
+    return 1;
+  }
+  const auto b = Clock::now();
+  const NavLoad built = loadNavMesh(s, "");
+  const double buildMs = msSince(b);
+  if (!built.mesh) {
+    std::fprintf(stderr, "%s\n", built.error.c_str());
+    return 1;
+  }
+  ScenarioLoad load = loadScenarioFile(path, ScenarioOptions(1, threads, 0), true);
+  if (!load.world || load.world->doors().empty()) {
+    std::fprintf(stderr, "%s: no world with a door\n", path.c_str());
+    return 1;
+  }
+  World& world = *load.world;
+  nav::NavMesh& mesh = *world.geometry().navMesh;
+  const std::uint8_t area = world.doors()[0].area;
+  constexpr int kToggles = 1000;
+  const auto t = Clock::now();
+  for (int i = 0; i < kToggles; ++i) {
+    mesh.setAreaPassable(area, false);
+    mesh.setAreaPassable(area, true);
+  }
+  const double toggleUs = msSince(t) * 1000.0 / (2 * kToggles);
+  for (int i = 0; i < 60; ++i) world.step();
+  std::vector<double> plain, after;
+  for (int i = 0; i < 40; ++i) {
+    auto a = Clock::now();
+    world.step();
+    plain.push_back(msSince(a));
+    WorldChange c;
+    c.kind = WorldChange::Kind::kSetDoor;
+    c.on = (i % 2) == 1;
+    world.applyChange(c);
+    a = Clock::now();
+    world.step();
+    after.push_back(msSince(a));
+  }
+  std::printf("door toggle (%s, %zu navmesh polygons, the door's %zu):\n", path.c_str(), mesh.polygonCount(),
+              mesh.areaPolygonCount(area));
+  std::printf("  navmesh build, cold          %9.1f ms\n", buildMs);
+  std::printf("  a toggle (flags only)        %9.2f us\n", toggleUs);
+  std::printf("  tick after a toggle (median) %9.3f ms   plain tick %.3f ms (%zu agents)\n", median(after),
+              median(plain), world.agentCount());
+  return 0;
+}
+
+int movingObstacles(const std::string& path, unsigned threads, int count, int rounds, int ticks) {
+  ScenarioLoad load = loadScenarioFile(path, ScenarioOptions(1, threads, 0), true);
+  if (!load.world) {
+    for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
+    return 1;
+  }
+  World& world = *load.world;
+  const Bounds& b = world.geometry().bounds;
+  for (int i = 0; i < 90; ++i) world.step();
+  std::vector<std::uint32_t> ids;
+  std::vector<double> none, with, ratio;
+  for (int r = 0; r < rounds; ++r) {
+    auto a = Clock::now();
+    for (int i = 0; i < ticks; ++i) world.step();
+    none.push_back(msSince(a) / ticks);
+    // Carts on circles round the world's middle, moved by the game every tick.
+    const auto place = [&](int k, int tick, float& x, float& y) {
+      const float phase = 6.2831853f * static_cast<float>(k) / static_cast<float>(count);
+      const float radius =
+          0.15f * std::min(b.width(), b.height()) * (1.0f + static_cast<float>(k % 5) * 0.5f);
+      const float angle = phase + 0.05f * static_cast<float>(tick) / (1.0f + static_cast<float>(k % 5));
+      x = 0.5f * (b.minX + b.maxX) + radius * std::cos(angle);
+      y = 0.5f * (b.minY + b.maxY) + radius * std::sin(angle);
+    };
+    for (int k = 0; k < count; ++k) {
+      WorldChange add;
+      add.kind = WorldChange::Kind::kAddObstacle;
+      place(k, 0, add.obstacle.shape.center.x, add.obstacle.shape.center.y);
+      add.obstacle.shape.radius = 1.0f;
+      ids.push_back(world.applyChange(add));
+    }
+    a = Clock::now();
+    for (int i = 0; i < ticks; ++i) {
+      for (int k = 0; k < count; ++k) {
+        WorldChange move;
+        move.kind = WorldChange::Kind::kMoveObstacle;
+        move.index = ids[static_cast<std::size_t>(k)];
+        place(k, i + 1, move.obstacle.shape.center.x, move.obstacle.shape.center.y);
+        world.applyChange(move);
+      }
+      world.step();
+    }
+    with.push_back(msSince(a) / ticks);
+    ratio.push_back(with.back() / none.back());
+    for (const std::uint32_t id : ids) {
+      WorldChange remove;
+      remove.kind = WorldChange::Kind::kRemoveObstacle;
+      remove.index = id;
+      world.applyChange(remove);
+    }
+    ids.clear();
+  }
+  std::printf("moving obstacles (%s, %zu agents, %u threads, %d rounds of %d ticks):\n", path.c_str(),
+              world.agentCount(), threads, rounds, ticks);
+  std::printf("  no obstacles                 %9.3f ms/tick (median)\n", median(none));
+  std::printf("  %3d moved every tick         %9.3f ms/tick (median)\n", count, median(with));
+  std::printf("  ratio (median of rounds)     %9.3f\n", median(ratio));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"What doors and moving obstacles cost: a toggle against a rebuild, obstacles against none"};
+  std::string doorScenario = "scenarios/castle-gate.txtpb", crowd = "scenarios/crowd-crossing.txtpb";
+  unsigned threads = 2;
+  int obstacles = 100, rounds = 3, ticks = 150;
+  app.add_option("--door-scenario", doorScenario, "A scenario with a door")->capture_default_str();
+  app.add_option("--crowd", crowd, "The crowd the obstacles move through")->capture_default_str();
+  app.add_option("--obstacles", obstacles, "Moving obstacles")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--rounds", rounds, "Alternating rounds")->capture_default_str()->check(CLI::Range(1, 100));
+  app.add_option("--ticks", ticks, "Ticks a round")->capture_default_str()->check(CLI::Range(1, 100000));
+  app.add_option("--threads", threads, "Simulation threads")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  if (const int rc = doorToggle(doorScenario, threads); rc != 0) return rc;
+  return movingObstacles(crowd, threads, obstacles, rounds, ticks);
+}

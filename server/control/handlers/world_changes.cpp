@@ -1,0 +1,99 @@
+// Doors, areas and obstacles: the world's geometry changed by the game while the match runs
+// (world/world_changes.h). Every field is checked before the world is asked; the world applies the
+// change at the next tick's start.
+#include "control/handlers/checks.h"
+#include "control/handlers/handlers.h"
+
+namespace steerd::control {
+
+namespace {
+
+Problem shapeProblem(const World& world, const std::string& field, const ObstacleShape& shape) {
+  const std::string why = obstacleShapeProblem(shape, world.geometry().bounds);
+  if (why.empty()) return {};
+  const auto colon = why.find(": ");
+  return {field + "." + why.substr(0, colon), why.substr(colon + 2)};
+}
+
+CommandResult obstacleResult(std::uint32_t id) {
+  CommandResult r = succeeded();
+  r.set_obstacle(id);
+  return r;
+}
+
+}  // namespace
+
+CommandResult handleSetDoor(ControlContext& context, const SetDoor& s) {
+  World& world = context.world();
+  const std::int32_t door = world.doorIndex(s.door());
+  if (door < 0) return failed({"set_door.door", "no door \"" + s.door() + "\" in the scenario"});
+  WorldChange change;
+  change.kind = WorldChange::Kind::kSetDoor;
+  change.index = static_cast<std::uint32_t>(door);
+  change.on = s.open();
+  world.applyChange(change);
+  return succeeded();
+}
+
+CommandResult handleSetArea(ControlContext& context, const SetArea& s) {
+  World& world = context.world();
+  if (world.geometry().navMesh == nullptr) return failed({"set_area.area", "the scenario has no navmesh"});
+  const std::uint8_t area = world.areaId(s.area());
+  if (area == 0) return failed({"set_area.area", "no navmesh area \"" + s.area() + "\" in the scenario"});
+  if (!finite(s.cost()) || s.cost() < 0.0f)
+    return failed({"set_area.cost", "must be finite and > 0 (0: unchanged), got " + fmt(s.cost())});
+  WorldChange change;
+  change.kind = WorldChange::Kind::kSetArea;
+  change.index = area;
+  change.on = !s.disabled();
+  change.cost = s.cost();
+  world.applyChange(change);
+  return succeeded();
+}
+
+CommandResult handleAddObstacle(ControlContext& context, const AddObstacle& a) {
+  World& world = context.world();
+  if (!a.has_position()) return failed({"add_obstacle.position", "missing"});
+  WorldChange change;
+  change.kind = WorldChange::Kind::kAddObstacle;
+  ObstacleShape& shape = change.obstacle.shape;
+  shape.center = {a.position().x(), a.position().y()};
+  shape.radius = a.radius();
+  shape.halfSize = {a.half_size().x(), a.half_size().y()};
+  shape.angleDeg = a.angle_deg();
+  if (const Problem p = shapeProblem(world, "add_obstacle", shape)) return failed(p);
+  if (world.liveObstacles().size() >= kMaxLiveObstacles)
+    return failed({"add_obstacle", "the world holds " + std::to_string(kMaxLiveObstacles) +
+                                       " obstacles already (remove some first)"});
+  return obstacleResult(world.applyChange(change));
+}
+
+CommandResult handleMoveObstacle(ControlContext& context, const MoveObstacle& m) {
+  World& world = context.world();
+  const LiveObstacle* o = world.liveObstacle(m.obstacle());
+  if (o == nullptr)
+    return failed({"move_obstacle.obstacle", "no live obstacle " + std::to_string(m.obstacle())});
+  if (!m.has_position()) return failed({"move_obstacle.position", "missing"});
+  WorldChange change;
+  change.kind = WorldChange::Kind::kMoveObstacle;
+  change.index = m.obstacle();
+  change.obstacle.shape = o->shape;
+  change.obstacle.shape.center = {m.position().x(), m.position().y()};
+  change.obstacle.shape.angleDeg = m.angle_deg();
+  if (const Problem p = shapeProblem(world, "move_obstacle", change.obstacle.shape)) return failed(p);
+  world.applyChange(change);
+  return obstacleResult(m.obstacle());
+}
+
+CommandResult handleRemoveObstacle(ControlContext& context, const RemoveObstacle& r) {
+  World& world = context.world();
+  if (world.liveObstacle(r.obstacle()) == nullptr)
+    return failed({"remove_obstacle.obstacle", "no live obstacle " + std::to_string(r.obstacle())});
+  WorldChange change;
+  change.kind = WorldChange::Kind::kRemoveObstacle;
+  change.index = r.obstacle();
+  world.applyChange(change);
+  return obstacleResult(r.obstacle());
+}
+
+}  // namespace steerd::control

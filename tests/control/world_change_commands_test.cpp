@@ -1,0 +1,151 @@
+// The control API's doors, areas and obstacles (handlers/world_changes.cpp): each error names the
+// field and changes nothing; what succeeds reaches the world, with the obstacle ids the game gets
+// back; a thousand commands in one tick cost one rebuild at the next tick's start.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "control/control.h"
+#include "scenario/scenario_file.h"
+
+namespace steerd::control {
+namespace {
+
+const char* kScenario = R"(
+name: "world-change-commands"
+bounds { min { x: 0 y: 0 } max { x: 40 y: 20 } }
+boxes { center { x: 20 y: 4.5 } half_size { x: 0.5 y: 4.5 } }
+boxes { center { x: 20 y: 16 } half_size { x: 0.5 y: 4 } }
+doors { name: "door" from { x: 20 y: 9 } to { x: 20 y: 12 } }
+navmesh { agent_radius: 0.5 areas { name: "mud" polygon { points { x: 2 y: 2 } points { x: 8 y: 2 } points { x: 8 y: 8 } points { x: 2 y: 8 } } cost: 3 } }
+archetypes {
+  name: "walker"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 30 max_turn_rate_deg: 540 }
+  behaviours { kind: WANDER weight: 1 priority: 1 }
+}
+)";
+
+struct Rig {
+  std::unique_ptr<World> world;
+  std::unique_ptr<Controller> ctl;
+  SubscriberId me = 0;
+  Rig() {
+    ScenarioLoad load = loadScenarioText(kScenario, "world-change-commands.txtpb", {1, 1, 0}, true);
+    EXPECT_TRUE(load.errors.empty()) << (load.errors.empty() ? "" : load.errors[0]);
+    world = std::move(load.world);
+    ctl = std::make_unique<Controller>(*world);
+    me = ctl->addSubscriber({});
+  }
+  CommandResult run(const Command& c) { return ctl->apply(me, c); }
+  // Refused, and the world's doors and obstacles are as they were.
+  std::string error(const Command& c) {
+    const std::size_t obstacles = world->liveObstacles().size();
+    const bool open = world->doors()[0].open;
+    const CommandResult r = run(c);
+    EXPECT_EQ(r.status(), STATUS_ERROR);
+    EXPECT_EQ(world->liveObstacles().size(), obstacles);
+    EXPECT_EQ(world->doors()[0].open, open);
+    return r.error();
+  }
+};
+
+const float kNan = std::numeric_limits<float>::quiet_NaN();
+const float kInf = std::numeric_limits<float>::infinity();
+
+TEST(WorldChangeCommands, DoorsByNameOpenAndShut) {
+  Rig rig;
+  EXPECT_EQ(rig.error(setDoor("gate", false)), "set_door.door: no door \"gate\" in the scenario");
+  EXPECT_EQ(rig.run(setDoor("door", false)).status(), STATUS_OK);
+  EXPECT_FALSE(rig.world->doors()[0].open);
+  EXPECT_FALSE(rig.world->geometry().navMesh->areaPassable(rig.world->doors()[0].area));
+  EXPECT_EQ(rig.run(setDoor("door", true)).status(), STATUS_OK);
+  EXPECT_TRUE(rig.world->doors()[0].open);
+  EXPECT_EQ(rig.world->doorFigures()[0].toggles, 2u);
+}
+
+TEST(WorldChangeCommands, AreasSwitchOffAndChangeCost) {
+  Rig rig;
+  const nav::NavMesh& mesh = *rig.world->geometry().navMesh;
+  EXPECT_EQ(rig.error(setArea("swamp", true)), "set_area.area: no navmesh area \"swamp\" in the scenario");
+  EXPECT_EQ(rig.error(setArea("mud", false, kNan)),
+            "set_area.cost: must be finite and > 0 (0: unchanged), got nan");
+  EXPECT_EQ(rig.error(setArea("mud", false, -1.0f)).rfind("set_area.cost", 0), 0u);
+  EXPECT_FLOAT_EQ(mesh.areaCost(1), 3.0f);
+  EXPECT_EQ(rig.run(setArea("mud", false, 0.5f)).status(), STATUS_OK);
+  EXPECT_FLOAT_EQ(mesh.areaCost(1), 0.5f);
+  EXPECT_TRUE(mesh.areaPassable(1));
+  EXPECT_EQ(rig.run(setArea("mud", true)).status(), STATUS_OK);
+  EXPECT_FALSE(mesh.areaPassable(1));
+  EXPECT_FLOAT_EQ(mesh.areaCost(1), 0.5f) << "0: the cost unchanged";
+}
+
+TEST(WorldChangeCommands, ObstaclesAreCheckedFieldByField) {
+  Rig rig;
+  EXPECT_EQ(rig.error(addCircleObstacle(kNan, 5, 1)), "add_obstacle.position: not a finite point");
+  EXPECT_EQ(rig.error(addCircleObstacle(5, kInf, 1)), "add_obstacle.position: not a finite point");
+  EXPECT_EQ(rig.error(addCircleObstacle(50, 5, 1)), "add_obstacle.position: outside the world's bounds");
+  EXPECT_EQ(rig.error(addCircleObstacle(5, 5, kNan)), "add_obstacle.radius: sizes and angle must be finite");
+  EXPECT_EQ(rig.error(addCircleObstacle(5, 5, 1e9f)), "add_obstacle.radius: too large (at most 50 m)");
+  EXPECT_EQ(rig.error(addCircleObstacle(5, 5, -1)), "add_obstacle.radius: negative");
+  EXPECT_EQ(rig.error(addBoxObstacle(5, 5, 0, 1)),
+            "add_obstacle.half_size: a box needs both half sizes > 0 (or give a radius for a circle)");
+  EXPECT_EQ(rig.error(addBoxObstacle(5, 5, 1, 1, kInf)),
+            "add_obstacle.radius: sizes and angle must be finite");
+  Command none;
+  none.mutable_add_obstacle();
+  EXPECT_EQ(rig.error(none), "add_obstacle.position: missing");
+  EXPECT_EQ(rig.error(moveObstacle(7, 5, 5)), "move_obstacle.obstacle: no live obstacle 7");
+  EXPECT_EQ(rig.error(removeObstacle(7)), "remove_obstacle.obstacle: no live obstacle 7");
+  EXPECT_EQ(rig.world->sceneVersion(), 0u);
+}
+
+TEST(WorldChangeCommands, ObstaclesGetIdsMoveAndGo) {
+  Rig rig;
+  const CommandResult a = rig.run(addCircleObstacle(5, 5, 1));
+  const CommandResult b = rig.run(addBoxObstacle(30, 10, 2, 1, 45));
+  ASSERT_EQ(a.status(), STATUS_OK) << a.error();
+  ASSERT_EQ(b.status(), STATUS_OK) << b.error();
+  EXPECT_EQ(a.obstacle(), 1u);
+  EXPECT_EQ(b.obstacle(), 2u);
+  EXPECT_EQ(rig.error(moveObstacle(1, kNan, 5)), "move_obstacle.position: not a finite point");
+  EXPECT_EQ(rig.run(moveObstacle(1, 6, 7)).obstacle(), 1u);
+  rig.world->step();
+  ASSERT_EQ(rig.world->geometry().obstacles.size(), 1u);
+  EXPECT_EQ(rig.world->geometry().obstacles[0].center.x, 6.0f);
+  EXPECT_EQ(rig.world->geometry().obstacles[0].center.y, 7.0f);
+  EXPECT_EQ(rig.world->sceneVersion(), 1u);
+  EXPECT_EQ(rig.run(removeObstacle(1)).status(), STATUS_OK);
+  EXPECT_EQ(rig.error(removeObstacle(1)), "remove_obstacle.obstacle: no live obstacle 1");
+  rig.world->step();
+  EXPECT_TRUE(rig.world->geometry().obstacles.empty());
+  // Ids are never reused.
+  EXPECT_EQ(rig.run(addCircleObstacle(5, 5, 1)).obstacle(), 3u);
+}
+
+TEST(WorldChangeCommands, ABodyUnderANewBoxIsMovedOutOfIt) {
+  Rig rig;
+  const AgentId id = rig.world->spawn(0, {30.2f, 10.0f});
+  ASSERT_EQ(rig.run(addBoxObstacle(30, 10, 2, 1)).status(), STATUS_OK);
+  rig.world->step();
+  const std::uint32_t s = rig.world->slotOf(id);
+  const float y = rig.world->agents().py[s];
+  EXPECT_TRUE(y >= 11.0f + 0.5f - 0.05f || y <= 9.0f - 0.5f + 0.05f) << "y " << y;
+}
+
+TEST(WorldChangeCommands, LiveObstaclesAreBoundedAndAFloodCostsOneRebuild) {
+  Rig rig;
+  for (std::size_t i = 0; i < kMaxLiveObstacles; ++i) {
+    const float x = 1.0f + static_cast<float>(i % 38), y = 1.0f + static_cast<float>(i / 38) * 0.5f;
+    ASSERT_EQ(rig.run(addCircleObstacle(x, y, 0.2f)).status(), STATUS_OK) << i;
+  }
+  EXPECT_EQ(rig.error(addCircleObstacle(5, 5, 1)),
+            "add_obstacle: the world holds 1024 obstacles already (remove some first)");
+  rig.world->step();
+  EXPECT_EQ(rig.world->sceneVersion(), 1u) << "one tick's changes are one change of the scene";
+  EXPECT_EQ(rig.world->geometry().obstacles.size(), kMaxLiveObstacles);
+}
+
+}  // namespace
+}  // namespace steerd::control
