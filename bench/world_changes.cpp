@@ -3,8 +3,8 @@
 //   1. A door's toggle against a navmesh build: the castle gate's level built cold (what a rebuild
 //      would cost), then the door shut and opened 1,000 times (only its polygons' flags change),
 //      and the tick right after a toggle (walls, buckets and replans) against a plain tick.
-//   2. Moving obstacles in a crowd: crowd-crossing's walkers with none, then with N circles the
-//      game moves every tick (MoveObstacle), in alternating rounds; mean ms per tick of each and
+//   2. Moving obstacles in a crowd: crowd-crossing's walkers with none, then with N circles (1 m,
+//      2 m/s) the game moves every tick (MoveObstacle), in alternating rounds; mean ms per tick of each and
 //      the ratio (median over the rounds).
 #include <google/protobuf/text_format.h>
 #include <CLI/CLI.hpp>
@@ -24,6 +24,7 @@ namespace {
 
 using namespace steerd;
 using Clock = std::chrono::steady_clock;
+constexpr float kCartSpeed = 2.0f;  // m/s
 
 double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
@@ -88,7 +89,7 @@ int doorToggle(const std::string& path, unsigned threads) {
   return 0;
 }
 
-int movingObstacles(const std::string& path, unsigned threads, int count, int rounds, int ticks) {
+int movingObstacles(const std::string& path, unsigned threads, int count, int rounds, int ticks, bool still) {
   ScenarioLoad load = loadScenarioFile(path, ScenarioOptions(1, threads, 0), true);
   if (!load.world) {
     for (const auto& e : load.errors) std::fprintf(stderr, "%s\n", e.c_str());
@@ -103,12 +104,12 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
     auto a = Clock::now();
     for (int i = 0; i < ticks; ++i) world.step();
     none.push_back(msSince(a) / ticks);
-    // Carts on circles round the world's middle, moved by the game every tick.
+    // Carts on circles round the world's middle at 2 m/s, moved by the game every tick.
     const auto place = [&](int k, int tick, float& x, float& y) {
       const float phase = 6.2831853f * static_cast<float>(k) / static_cast<float>(count);
       const float radius =
           0.15f * std::min(b.width(), b.height()) * (1.0f + static_cast<float>(k % 5) * 0.5f);
-      const float angle = phase + 0.05f * static_cast<float>(tick) / (1.0f + static_cast<float>(k % 5));
+      const float angle = phase + kCartSpeed * static_cast<float>(tick) * world.config().dt / radius;
       x = 0.5f * (b.minX + b.maxX) + radius * std::cos(angle);
       y = 0.5f * (b.minY + b.maxY) + radius * std::sin(angle);
     };
@@ -121,7 +122,7 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
     }
     a = Clock::now();
     for (int i = 0; i < ticks; ++i) {
-      for (int k = 0; k < count; ++k) {
+      for (int k = 0; k < count && !still; ++k) {
         WorldChange move;
         move.kind = WorldChange::Kind::kMoveObstacle;
         move.index = ids[static_cast<std::size_t>(k)];
@@ -143,7 +144,8 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
   std::printf("moving obstacles (%s, %zu agents, %u threads, %d rounds of %d ticks):\n", path.c_str(),
               world.agentCount(), threads, rounds, ticks);
   std::printf("  no obstacles                 %9.3f ms/tick (median)\n", median(none));
-  std::printf("  %3d moved every tick         %9.3f ms/tick (median)\n", count, median(with));
+  std::printf("  %3d %s         %9.3f ms/tick (median)\n", count,
+              still ? "standing still" : "moved every tick", median(with));
   std::printf("  ratio (median of rounds)     %9.3f\n", median(ratio));
   return 0;
 }
@@ -163,7 +165,9 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", rounds, "Alternating rounds")->capture_default_str()->check(CLI::Range(1, 100));
   app.add_option("--ticks", ticks, "Ticks a round")->capture_default_str()->check(CLI::Range(1, 100000));
   app.add_option("--threads", threads, "Simulation threads")->capture_default_str();
+  bool still = false;
+  app.add_flag("--still", still, "The obstacles added but never moved: what they cost the steering alone");
   CLI11_PARSE(app, argc, argv);
   if (const int rc = doorToggle(doorScenario, threads); rc != 0) return rc;
-  return movingObstacles(crowd, threads, obstacles, rounds, ticks);
+  return movingObstacles(crowd, threads, obstacles, rounds, ticks, still);
 }

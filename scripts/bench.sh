@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi|changes] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -44,6 +44,9 @@
 #          default 200) against a live steerd (default scenario, no player bodies), each updated and
 #          its entities read 60 times a second for 5 s, through the C API (libsteerd-client) and
 #          through the C++ Client: microseconds per client-frame, and the ratio
+#   changes  bench/world_changes: a door's toggle against a cold navmesh build (castle-gate) and the
+#          tick right after one; then crowd-crossing's 4,000 walkers with none and with 100 circles
+#          moved every tick (flags go to it: --obstacles --rounds --ticks --threads --still)
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -54,13 +57,13 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths | control | control-flood | churn | players | record | levels | capi) ;;
+  all | micro | tick | net | crowd | paths | control | control-flood | churn | players | record | levels | capi | changes) ;;
   -h | --help)
     sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi|changes] [flags...]" >&2
     exit 2
     ;;
 esac
@@ -68,11 +71,16 @@ esac
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
 cmake --build --preset release --target steerd bench_steering bench_tick snapshot_bytes snapshot_build crowd_crossing command_throughput control_flood churn player_motion recording \
-  steerd_client_c client_frame_capi client_frame_cpp -j"$(nproc)"
+  steerd_client_c client_frame_capi client_frame_cpp world_changes -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
 min_time=${STEERD_BENCH_MIN_TIME:-0.05}
+
+if [ "$mode" = changes ]; then
+  "$out/world_changes" "$@"
+  exit 0
+fi
 
 if [ "$mode" = capi ]; then
   n=${CAPI_CLIENTS:-200}

@@ -34,7 +34,12 @@ bool segmentMayTouch(const steer::Wall& w, const Rect& r) {
 
 }  // namespace
 
-void StaticGeometry::index(float cellSize, float reach) {
+void StaticGeometry::index(float cellSize, float reach) { indexShapes(cellSize, reach, true); }
+
+void StaticGeometry::reindexObstacles() { indexShapes(cellSize_, reach_, false); }
+
+void StaticGeometry::indexShapes(float cellSize, float reach, bool withWalls) {
+  reach_ = reach;
   cellSize_ = cellSize > 0.0f ? cellSize : 16.0f;
   // A very large world gets larger buckets rather than millions of them.
   constexpr float kMaxCells = 262144.0f;
@@ -44,16 +49,6 @@ void StaticGeometry::index(float cellSize, float reach) {
   axisX_ = CellAxis(bounds.minX, cellSize_, nx_);
   axisY_ = CellAxis(bounds.minY, cellSize_, ny_);
   const std::size_t cells = static_cast<std::size_t>(nx_) * ny_;
-  obstacleStart_.assign(cells + 1, 0);
-  wallStart_.assign(cells + 1, 0);
-  ownStart_.assign(cells + 1, 0);
-  ownWallStart_.assign(cells + 1, 0);
-  bucketedObstacles_.clear();
-  bucketedWalls_.clear();
-  ownIndex_.clear();
-  ownWallIndex_.clear();
-  // Each obstacle and wall only visits the cells its padded bounding box covers.
-  std::vector<std::vector<std::uint32_t>> nearObstacles(cells), nearWalls(cells), own(cells), ownWalls(cells);
   auto forCells = [&](float x0, float y0, float x1, float y1, auto&& f) {
     const int cx0 = axisX_.index(x0), cx1 = axisX_.index(x1);
     const int cy0 = axisY_.index(y0), cy1 = axisY_.index(y1);
@@ -64,42 +59,76 @@ void StaticGeometry::index(float cellSize, float reach) {
       }
     }
   };
-  for (std::uint32_t i = 0; i < obstacles.size(); ++i) {
-    const auto& o = obstacles[i];
-    // An obstacle's own radius pads its reach once more: Buckland's detection box tests the
-    // centre (up to L + R ahead and R + r aside), so the body can see an obstacle's edge from
-    // farther than `reach` (about L + r + R). Without it, small buckets hid big obstacles.
-    const float pad = reach + std::max(o.radius, 0.0f);
-    const float r = o.radius + pad;
-    forCells(o.center.x - r, o.center.y - r, o.center.x + r, o.center.y + r, [&](std::size_t c, Rect cell) {
-      if (circleTouches(o, {cell.x0 - pad, cell.y0 - pad, cell.x1 + pad, cell.y1 + pad})) {
-        nearObstacles[c].push_back(i);
-      }
-      if (circleTouches(o, cell)) own[c].push_back(i);
-    });
+  // Which cells each shape belongs to, in two lists per shape kind: the cells whose agents may
+  // see it (padded by the reach) and the cells it overlaps itself. `visit(c, near, own)`.
+  auto eachObstacleCell = [&](auto&& visit) {
+    for (std::uint32_t i = 0; i < obstacles.size(); ++i) {
+      const auto& o = obstacles[i];
+      // An obstacle's own radius pads its reach once more: Buckland's detection box tests the
+      // centre (up to L + R ahead and R + r aside), so the body can see an obstacle's edge from
+      // farther than `reach` (about L + r + R). Without it, small buckets hid big obstacles.
+      const float pad = reach + std::max(o.radius, 0.0f);
+      const float r = o.radius + pad;
+      forCells(o.center.x - r, o.center.y - r, o.center.x + r, o.center.y + r, [&](std::size_t c, Rect cell) {
+        visit(c, i, circleTouches(o, {cell.x0 - pad, cell.y0 - pad, cell.x1 + pad, cell.y1 + pad}),
+              circleTouches(o, cell));
+      });
+    }
+  };
+  auto eachWallCell = [&](auto&& visit) {
+    for (std::uint32_t i = 0; i < walls.size(); ++i) {
+      const auto& w = walls[i];
+      forCells(std::min(w.from.x, w.to.x) - reach, std::min(w.from.y, w.to.y) - reach,
+               std::max(w.from.x, w.to.x) + reach, std::max(w.from.y, w.to.y) + reach,
+               [&](std::size_t c, Rect cell) {
+                 visit(
+                     c, i,
+                     segmentMayTouch(w, {cell.x0 - reach, cell.y0 - reach, cell.x1 + reach, cell.y1 + reach}),
+                     segmentMayTouch(w, cell));
+               });
+    }
+  };
+  // A counting sort: count per cell, prefix sums, then fill. Shapes are visited in index order,
+  // so within a cell they come out in index order and every agent sees them in the same order.
+  // No per-cell lists: the changes phase re-buckets every tick an obstacle moves.
+  obstacleStart_.assign(cells + 1, 0);
+  ownStart_.assign(cells + 1, 0);
+  if (withWalls) {
+    wallStart_.assign(cells + 1, 0);
+    ownWallStart_.assign(cells + 1, 0);
   }
-  for (std::uint32_t i = 0; i < walls.size(); ++i) {
-    const auto& w = walls[i];
-    forCells(std::min(w.from.x, w.to.x) - reach, std::min(w.from.y, w.to.y) - reach,
-             std::max(w.from.x, w.to.x) + reach, std::max(w.from.y, w.to.y) + reach,
-             [&](std::size_t c, Rect cell) {
-               if (segmentMayTouch(w, {cell.x0 - reach, cell.y0 - reach, cell.x1 + reach, cell.y1 + reach})) {
-                 nearWalls[c].push_back(i);
-               }
-               if (segmentMayTouch(w, cell)) ownWalls[c].push_back(i);
-             });
-  }
-  // Lists come out in index order within a cell, so every agent sees shapes in the same order.
+  eachObstacleCell([&](std::size_t c, std::uint32_t, bool near, bool own) {
+    obstacleStart_[c + 1] += near ? 1 : 0;
+    ownStart_[c + 1] += own ? 1 : 0;
+  });
   for (std::size_t c = 0; c < cells; ++c) {
-    for (std::uint32_t i : nearObstacles[c]) bucketedObstacles_.push_back(obstacles[i]);
-    for (std::uint32_t i : nearWalls[c]) bucketedWalls_.push_back(walls[i]);
-    ownIndex_.insert(ownIndex_.end(), own[c].begin(), own[c].end());
-    ownWallIndex_.insert(ownWallIndex_.end(), ownWalls[c].begin(), ownWalls[c].end());
-    ownWallStart_[c + 1] = static_cast<std::uint32_t>(ownWallIndex_.size());
-    obstacleStart_[c + 1] = static_cast<std::uint32_t>(bucketedObstacles_.size());
-    wallStart_[c + 1] = static_cast<std::uint32_t>(bucketedWalls_.size());
-    ownStart_[c + 1] = static_cast<std::uint32_t>(ownIndex_.size());
+    obstacleStart_[c + 1] += obstacleStart_[c];
+    ownStart_[c + 1] += ownStart_[c];
   }
+  bucketedObstacles_.resize(obstacleStart_[cells]);
+  ownIndex_.resize(ownStart_[cells]);
+  std::vector<std::uint32_t> fill(cells), ownFill(cells);
+  eachObstacleCell([&](std::size_t c, std::uint32_t i, bool near, bool own) {
+    if (near) bucketedObstacles_[obstacleStart_[c] + fill[c]++] = obstacles[i];
+    if (own) ownIndex_[ownStart_[c] + ownFill[c]++] = i;
+  });
+  if (!withWalls) return;
+  eachWallCell([&](std::size_t c, std::uint32_t, bool near, bool own) {
+    wallStart_[c + 1] += near ? 1 : 0;
+    ownWallStart_[c + 1] += own ? 1 : 0;
+  });
+  for (std::size_t c = 0; c < cells; ++c) {
+    wallStart_[c + 1] += wallStart_[c];
+    ownWallStart_[c + 1] += ownWallStart_[c];
+  }
+  bucketedWalls_.resize(wallStart_[cells]);
+  ownWallIndex_.resize(ownWallStart_[cells]);
+  std::fill(fill.begin(), fill.end(), 0u);
+  std::fill(ownFill.begin(), ownFill.end(), 0u);
+  eachWallCell([&](std::size_t c, std::uint32_t i, bool near, bool own) {
+    if (near) bucketedWalls_[wallStart_[c] + fill[c]++] = walls[i];
+    if (own) ownWallIndex_[ownWallStart_[c] + ownFill[c]++] = i;
+  });
 }
 
 std::size_t StaticGeometry::cellOf(float x, float y) const {

@@ -53,6 +53,9 @@ class StaticGeometry {
   // Builds the buckets of side `cellSize` (larger if the world would need more than 262,144);
   // `reach` is the farthest an agent looks for obstacles and walls.
   void index(float cellSize, float reach);
+  // The obstacles' buckets again, after `obstacles` changed (walls and cells as the last index()):
+  // what the changes phase does when only circles moved.
+  void reindexObstacles();
 
   // Obstacles and walls that may matter to an agent at (x, y).
   std::span<const steer::CircleObstacle> obstaclesNear(float x, float y) const;
@@ -79,7 +82,9 @@ class StaticGeometry {
                              const std::vector<std::uint32_t>& index, const std::vector<Shape>& shapes,
                              Within within, std::span<Shape> out) const;
 
+  void indexShapes(float cellSize, float reach, bool withWalls);
   float cellSize_ = 16.0f;
+  float reach_ = 0.0f;
   int nx_ = 1, ny_ = 1;
   CellAxis axisX_, axisY_;
   std::vector<std::uint32_t> obstacleStart_, wallStart_;  // per cell, prefix sums

@@ -37,7 +37,7 @@ World::World(StaticGeometry geometry, std::vector<Archetype> archetypes, WorldCo
     if (changes_.doors[i].open) continue;
     if (geometry_.navMesh) geometry_.navMesh->setAreaPassable(changes_.doors[i].area, false);
     changes_.doorsClosed.push_back(i);
-    changes_.shapesChanged = true;
+    changes_.shapesChanged = changes_.wallsChanged = true;
   }
   current_.memoryStore = sorted_.memoryStore = &memory_;
   prepareArchetypes();

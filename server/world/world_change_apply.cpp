@@ -78,7 +78,7 @@ std::uint32_t World::applyChange(const WorldChange& change) {
       ++c.doorFigures[change.index].toggles;
       if (geometry_.navMesh) geometry_.navMesh->setAreaPassable(door.area, change.on);
       (change.on ? c.doorsOpened : c.doorsClosed).push_back(change.index);
-      c.shapesChanged = true;
+      c.shapesChanged = c.wallsChanged = true;
       return 0;
     }
     case WorldChange::Kind::kSetArea:
@@ -93,6 +93,7 @@ std::uint32_t World::applyChange(const WorldChange& change) {
       LiveObstacle o = change.obstacle;
       o.id = c.nextObstacleId++;
       if (o.shape.box()) c.boxesPlaced.push_back(o.id);
+      c.wallsChanged = c.wallsChanged || o.shape.box();
       c.obstacles.push_back(std::move(o));
       c.shapesChanged = true;
       return c.obstacles.back().id;
@@ -103,10 +104,13 @@ std::uint32_t World::applyChange(const WorldChange& change) {
         o.shape.center = change.obstacle.shape.center;
         o.shape.angleDeg = change.obstacle.shape.angleDeg;
         if (o.shape.box()) c.boxesPlaced.push_back(o.id);
+        c.wallsChanged = c.wallsChanged || o.shape.box();
         c.shapesChanged = true;
       }
       return 0;
     case WorldChange::Kind::kRemoveObstacle:
+      for (const LiveObstacle& o : c.obstacles)
+        c.wallsChanged = c.wallsChanged || (o.id == change.index && o.shape.box());
       std::erase_if(c.obstacles, [&](const LiveObstacle& o) { return o.id == change.index; });
       c.shapesChanged = true;
       return 0;
@@ -114,16 +118,19 @@ std::uint32_t World::applyChange(const WorldChange& change) {
   return 0;
 }
 
+// The geometry's lists from the scenario's own shapes and the live ones; only the obstacles' buckets
+// again when no wall changed (circles moving: a cart).
 void World::rebuildShapes() {
   geometry_.obstacles = changes_.baseObstacles;
-  geometry_.walls = changes_.baseWalls;
-  for (const LiveObstacle& o : changes_.obstacles) {
-    if (o.shape.box()) {
-      addOutwardWalls(boxOutline(o.shape), geometry_.walls);
-    } else {
-      geometry_.obstacles.push_back({o.shape.center, o.shape.radius});
-    }
+  for (const LiveObstacle& o : changes_.obstacles)
+    if (!o.shape.box()) geometry_.obstacles.push_back({o.shape.center, o.shape.radius});
+  if (!changes_.wallsChanged) {
+    geometry_.reindexObstacles();
+    return;
   }
+  geometry_.walls = changes_.baseWalls;
+  for (const LiveObstacle& o : changes_.obstacles)
+    if (o.shape.box()) addOutwardWalls(boxOutline(o.shape), geometry_.walls);
   for (const Door& d : changes_.doors)
     if (!d.open) addOutwardWalls(doorRectangle(d), geometry_.walls);
   geometry_.index(4.0f, changes_.reach);
@@ -187,7 +194,10 @@ void World::changesPhase() {
     o.along += o.speed * config_.dt;
     o.shape.center = pointAlong(geometry_.paths[static_cast<std::size_t>(o.path)], o.along);
     c.shapesChanged = true;
-    if (o.shape.box()) c.boxesPlaced.push_back(o.id);
+    if (o.shape.box()) {
+      c.boxesPlaced.push_back(o.id);
+      c.wallsChanged = true;
+    }
   }
   for (std::size_t i = 0; i < c.doors.size(); ++i)
     if (!c.doors[i].open) ++c.doorFigures[i].closedTicks;
@@ -206,7 +216,7 @@ void World::changesPhase() {
     const std::size_t n = navigation_->replanAll();
     if (d < c.doorFigures.size() && c.doors[d].open) c.doorFigures[d].replans += n;
   }
-  c.shapesChanged = false;
+  c.shapesChanged = c.wallsChanged = false;
   c.doorsClosed.clear();
   c.doorsOpened.clear();
   c.boxesPlaced.clear();

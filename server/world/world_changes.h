@@ -100,7 +100,8 @@ struct WorldChangeState {
   float reach = 1.0f;         // the obstacle buckets' (World::prepareArchetypes)
   std::uint64_t version = 0;  // +1 for every tick whose changes phase changed something
   // For the next changes phase:
-  bool shapesChanged = false;              // rebuild the geometry's obstacles and walls
+  bool shapesChanged = false;  // rebuild the geometry's obstacles (and, when wallsChanged, its walls)
+  bool wallsChanged = false;   // a box or a door changed
   std::vector<std::uint32_t> doorsClosed;  // push bodies out of them, replan paths through them
   std::vector<std::uint32_t> doorsOpened;  // replan
   std::vector<std::uint32_t> boxesPlaced;  // obstacle ids: push bodies out of them
