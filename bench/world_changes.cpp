@@ -3,7 +3,9 @@
 //   1. A door's toggle against a navmesh build: the castle gate's level built cold (what a rebuild
 //      would cost), then the door shut and opened 1,000 times (only its polygons' flags change),
 //      and the tick right after a toggle (walls, buckets and replans) against a plain tick.
-//   2. Moving obstacles in a crowd: crowd-crossing's walkers with none, then with N circles (1 m,
+//   2. A barricade that carves, on crowd-crossing's 200 m level: how many tiles it rebuilds (a tile
+//      a tick) and the tick while it does, against the whole mesh built cold.
+//   3. Moving obstacles in a crowd: crowd-crossing's walkers with none, then with N circles (1 m,
 //      2 m/s) the game moves every tick (MoveObstacle), in alternating rounds; mean ms per tick of each and
 //      the ratio (median over the rounds).
 #include <google/protobuf/text_format.h>
@@ -89,6 +91,51 @@ int doorToggle(const std::string& path, unsigned threads) {
   return 0;
 }
 
+// One carving barricade on a 200 m level: the tiles built again and what each tick carving costs,
+// against the whole mesh built cold.
+int carveCost(const std::string& path, unsigned threads) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  scenario::Scenario s;
+  if (!google::protobuf::TextFormat::ParseFromString(text.str(), &s)) return 1;
+  const auto b = Clock::now();
+  const NavLoad built = loadNavMesh(s, "");
+  const double buildMs = msSince(b);
+  ScenarioLoad load = loadScenarioFile(path, ScenarioOptions(1, threads, 0), true);
+  if (!load.world || !built.mesh) return 1;
+  World& world = *load.world;
+  const Bounds& bounds = world.geometry().bounds;
+  for (int i = 0; i < 60; ++i) world.step();
+  std::vector<double> plain, carving;
+  for (int i = 0; i < 20; ++i) {
+    const auto a = Clock::now();
+    world.step();
+    plain.push_back(msSince(a));
+  }
+  WorldChange add;
+  add.kind = WorldChange::Kind::kAddObstacle;
+  add.obstacle.shape.center = {0.5f * (bounds.minX + bounds.maxX) + 3.0f,
+                               0.5f * (bounds.minY + bounds.maxY) + 3.0f};
+  add.obstacle.shape.halfSize = {2.0f, 1.0f};
+  add.obstacle.carve = true;
+  world.applyChange(add);
+  const std::size_t tiles = world.tilesWaiting();
+  while (world.tilesWaiting() > 0) {
+    const auto a = Clock::now();
+    world.step();
+    carving.push_back(msSince(a));
+  }
+  const nav::NavMeshTiles& layout = world.geometry().navMesh->layout();
+  std::printf("a carving barricade (%s, %d x %d tiles of %.0f m, %zu agents):\n", path.c_str(), layout.tilesX,
+              layout.tilesY, layout.tileWidth, world.agentCount());
+  std::printf("  navmesh build, cold          %9.1f ms\n", buildMs);
+  std::printf("  tiles built again            %9zu (a tile a tick)\n", tiles);
+  std::printf("  tick while carving (median)  %9.3f ms   plain tick %.3f ms\n", median(carving),
+              median(plain));
+  return 0;
+}
+
 int movingObstacles(const std::string& path, unsigned threads, int count, int rounds, int ticks, bool still) {
   ScenarioLoad load = loadScenarioFile(path, ScenarioOptions(1, threads, 0), true);
   if (!load.world) {
@@ -169,5 +216,6 @@ int main(int argc, char** argv) {
   app.add_flag("--still", still, "The obstacles added but never moved: what they cost the steering alone");
   CLI11_PARSE(app, argc, argv);
   if (const int rc = doorToggle(doorScenario, threads); rc != 0) return rc;
+  if (const int rc = carveCost(crowd, threads); rc != 0) return rc;
   return movingObstacles(crowd, threads, obstacles, rounds, ticks, still);
 }

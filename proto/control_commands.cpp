@@ -135,15 +135,16 @@ Command setArea(const std::string& area, bool disabled, float cost) {
   return c;
 }
 
-Command addCircleObstacle(float x, float y, float radius) {
+Command addCircleObstacle(float x, float y, float radius, bool carve) {
   Command c;
   c.mutable_add_obstacle()->mutable_position()->set_x(x);
   c.mutable_add_obstacle()->mutable_position()->set_y(y);
   c.mutable_add_obstacle()->set_radius(radius);
+  c.mutable_add_obstacle()->set_carve(carve);
   return c;
 }
 
-Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDeg) {
+Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDeg, bool carve) {
   Command c;
   AddObstacle* a = c.mutable_add_obstacle();
   a->mutable_position()->set_x(x);
@@ -151,6 +152,7 @@ Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDe
   a->mutable_half_size()->set_x(halfX);
   a->mutable_half_size()->set_y(halfY);
   a->set_angle_deg(angleDeg);
+  a->set_carve(carve);
   return c;
 }
 

@@ -45,8 +45,9 @@ Command subscribeTo(const std::vector<EventKind>& kinds = {},
 // Doors, areas and obstacles (the world's geometry while it runs).
 Command setDoor(const std::string& door, bool open);
 Command setArea(const std::string& area, bool disabled, float cost = 0.0f);
-Command addCircleObstacle(float x, float y, float radius);
-Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDeg = 0.0f);
+// carve: cut out of the navmesh (a barricade: paths go round it).
+Command addCircleObstacle(float x, float y, float radius, bool carve = false);
+Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDeg = 0.0f, bool carve = false);
 Command moveObstacle(std::uint32_t obstacle, float x, float y, float angleDeg = 0.0f);
 Command removeObstacle(std::uint32_t obstacle);
 

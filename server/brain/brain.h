@@ -33,6 +33,7 @@ enum class Test : std::uint8_t {
   kPathFinished,
   kHasOrder,  // value: 1 (holds a fetch order) or 0 (holds none)
   kSignal,    // index: signal (into Brain::signals)
+  kDoorOpen,  // index: the scenario's door; value: 1 (open) or 0 (shut)
   kAll,
   kAny,
   kNot,
@@ -151,7 +152,7 @@ inline std::string statePath(const Brain& brain, std::uint8_t state) {
 //   signal(index) (the agent's own), sees(sense), secondsSinceSeen(sense) (infinity: never),
 //   secondsInState(), stat(index), roll() in [0, 1), thinkSeconds() (the interval the roll
 //   covers), groupStrays(member, group, metres), closestToStray(member, group, metres), pathFinished(),
-//   hasOrder() (the agent holds a fetch order)
+//   hasOrder() (the agent holds a fetch order), doorOpen(index) (the scenario's door, now)
 template <class Q>
 bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
   const ConditionNode& c = brain.conditions[static_cast<std::size_t>(node)];
@@ -164,6 +165,8 @@ bool evaluate(const Brain& brain, std::int32_t node, Q& q) {
     }
     case Test::kSignal:
       return q.signal(c.index);
+    case Test::kDoorOpen:
+      return q.doorOpen(c.index) == (c.value != 0.0f);
     case Test::kSees:
       return q.sees(c.index);
     case Test::kSeenWithin:

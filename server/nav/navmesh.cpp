@@ -14,6 +14,8 @@ namespace steerd::nav {
 std::unique_ptr<NavMesh> NavMesh::fromTiles(const NavMeshTiles& tiles, const std::vector<float>& areaCosts,
                                             std::string& error) {
   std::unique_ptr<NavMesh> m(new NavMesh());
+  m->layout_ = tiles;
+  m->layout_.tiles.clear();
   m->mesh_.reset(dtAllocNavMesh());
   dtNavMeshParams params{};
   std::copy(tiles.origin, tiles.origin + 3, params.orig);
@@ -66,7 +68,7 @@ std::unique_ptr<NavMesh> NavMesh::fromTiles(const NavMeshTiles& tiles, const std
 
 void NavMesh::indexAreas() {
   areaPolys_.assign(kGroundArea + 1, {});
-  areaClosed_.assign(kGroundArea + 1, false);
+  areaClosed_.resize(kGroundArea + 1, false);
   const dtNavMesh& mesh = *mesh_;
   for (int i = 0; i < mesh.getMaxTiles(); ++i) {
     const dtMeshTile* tile = mesh.getTile(i);
@@ -77,6 +79,38 @@ void NavMesh::indexAreas() {
       if (area > 0 && area < kGroundArea) areaPolys_[area].push_back(base | static_cast<dtPolyRef>(p));
     }
   }
+  for (unsigned char area = 1; area < kGroundArea; ++area)  // a rebuilt tile's polygons come open
+    if (areaClosed_[area]) setAreaPassable(area, false);
+}
+
+bool NavMesh::replaceTile(int tx, int ty, const std::vector<unsigned char>& data, std::string& error) {
+  if (const dtTileRef old = mesh_->getTileRefAt(tx, ty, 0); old != 0)
+    mesh_->removeTile(old, nullptr, nullptr);
+  bool ok = true;
+  if (!data.empty()) {
+    if (const std::string problem = tileDataProblem(data.data(), data.size()); !problem.empty()) {
+      error = "navmesh: tile (" + std::to_string(tx) + ", " + std::to_string(ty) + "): " + problem;
+      ok = false;
+    } else {
+      auto* copy = static_cast<unsigned char*>(dtAlloc(data.size(), DT_ALLOC_PERM));
+      if (copy == nullptr) {
+        error = "navmesh: out of memory";
+        ok = false;
+      } else {
+        std::memcpy(copy, data.data(), data.size());
+        if (dtStatusFailed(
+                mesh_->addTile(copy, static_cast<int>(data.size()), DT_TILE_FREE_DATA, 0, nullptr))) {
+          dtFree(copy);
+          error = "navmesh: tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") refused by Detour";
+          ok = false;
+        }
+      }
+    }
+  }
+  findIslands();
+  indexColumns();
+  indexAreas();
+  return ok;
 }
 
 std::size_t NavMesh::setAreaPassable(unsigned char area, bool passable) {

@@ -43,6 +43,15 @@ class NavMesh {
   const dtNavMesh& detour() const { return *mesh_; }
   const dtQueryFilter& filter() const { return filter_; }
 
+  // The tile grid it was built on (`tiles` empty): what buildNavMeshTile rebuilds a tile of.
+  const NavMeshTiles& layout() const { return layout_; }
+  // Run-time carving, between ticks: tile (tx, ty) replaced by `data` (Detour tile data from
+  // buildNavMeshTile; empty: no ground there now). Islands, the areas' polygons and the flags of
+  // shut areas follow. Polygon refs into that tile go stale (Detour's salt): a path search under
+  // way must start again (PathPlanner::restartActive). False with `error` set when Detour refuses
+  // the data; the tile is then left empty.
+  bool replaceTile(int tx, int ty, const std::vector<unsigned char>& data, std::string& error);
+
   // Run-time changes, between ticks. Area ids are NavInput::areas' (1..62). A closed area's
   // polygons are left out of every query from now on: only their flags change, nothing is rebuilt
   // (a door's toggle costs a walk over the area's own polygons). Returns how many polygons it
@@ -109,8 +118,9 @@ class NavMesh {
   template <class F>
   void forPolysNear(steer::Vec2 lo, steer::Vec2 hi, F&& each) const;
 
-  void indexAreas();  // areaPolys_
+  void indexAreas();  // areaPolys_, and shut areas' flags set again
 
+  NavMeshTiles layout_;
   std::unique_ptr<dtNavMesh, FreeNavMesh> mesh_;
   // findNearestPoly is const and touches no scratch memory, so one shared query serves it.
   std::unique_ptr<dtNavMeshQuery, FreeNavMeshQuery> query_;

@@ -374,6 +374,38 @@ int bitsFor(int n) {
 
 }  // namespace
 
+namespace {
+
+// A level spans its own heights (and head room above the highest floor); a flat world -1..4 m.
+void floorRange(const NavInput& in, float& floorLow, float& floorHigh) {
+  floorLow = kFloorLow;
+  floorHigh = kFloorHigh;
+  if (in.mesh.empty()) return;
+  floorLow = std::numeric_limits<float>::max();
+  floorHigh = std::numeric_limits<float>::lowest();
+  for (std::size_t i = 1; i < in.mesh.verts.size(); i += 3) {
+    floorLow = std::min(floorLow, in.mesh.verts[i]);
+    floorHigh = std::max(floorHigh, in.mesh.verts[i]);
+  }
+  floorLow -= 1.0f;
+  floorHigh += in.settings.agentHeight + 1.0f;
+}
+
+}  // namespace
+
+bool buildNavMeshTile(const NavInput& in, const NavMeshTiles& layout, int tx, int ty,
+                      std::vector<unsigned char>& data, std::string& error) {
+  if (tx < 0 || ty < 0 || tx >= layout.tilesX || ty >= layout.tilesY) {
+    error = "navmesh: no tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")";
+    return false;
+  }
+  float floorLow = 0.0f, floorHigh = 0.0f;
+  floorRange(in, floorLow, floorHigh);
+  TileBuilder builder(in, layout, floorLow, floorHigh);
+  int polygons = 0;
+  return builder.build(tx, ty, data, polygons, error);
+}
+
 NavBuildResult buildNavMeshTiles(const NavInput& in) {
   NavBuildResult result;
   const auto errors = validateNavInput(in);
@@ -389,18 +421,8 @@ NavBuildResult buildNavMeshTiles(const NavInput& in) {
   t.tileWidth = cells * s.cellSize;
   t.tilesX = std::max(1, static_cast<int>(std::ceil(width / t.tileWidth)));
   t.tilesY = std::max(1, static_cast<int>(std::ceil(height / t.tileWidth)));
-  // A level spans its own heights (and head room above the highest floor); a flat world -1..4 m.
-  float floorLow = kFloorLow, floorHigh = kFloorHigh;
-  if (!in.mesh.empty()) {
-    floorLow = std::numeric_limits<float>::max();
-    floorHigh = std::numeric_limits<float>::lowest();
-    for (std::size_t i = 1; i < in.mesh.verts.size(); i += 3) {
-      floorLow = std::min(floorLow, in.mesh.verts[i]);
-      floorHigh = std::max(floorHigh, in.mesh.verts[i]);
-    }
-    floorLow -= 1.0f;
-    floorHigh += s.agentHeight + 1.0f;
-  }
+  float floorLow = 0.0f, floorHigh = 0.0f;
+  floorRange(in, floorLow, floorHigh);
   t.origin[0] = in.boundsMin.x;
   t.origin[1] = floorLow;
   t.origin[2] = in.boundsMin.y;

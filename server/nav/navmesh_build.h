@@ -39,4 +39,11 @@ inline constexpr unsigned short kClosedFlag = 2;
 
 NavBuildResult buildNavMeshTiles(const NavInput& input);
 
+// One tile of `layout` (a grid buildNavMeshTiles made) built again from `input` as it is now (run-time
+// obstacles added to its blocking polygons and cylinders): what a carved or uncarved obstacle
+// costs, its tiles only. False with `error` set on failure; true and empty data when the tile has
+// no walkable ground left. `input` must keep the bounds, settings and level it was built with.
+bool buildNavMeshTile(const NavInput& input, const NavMeshTiles& layout, int tx, int ty,
+                      std::vector<unsigned char>& data, std::string& error);
+
 }  // namespace steerd::nav

@@ -47,6 +47,19 @@ void PathPlanner::cancel(std::uint32_t agent) {
   stats_.queued = queued();
 }
 
+void PathPlanner::restartActive() {
+  if (!active_) return;
+  active_ = false;
+  Pending& p = pending_[current_.agent];
+  if (p.queued) return;  // asked again meanwhile: that request is the one to serve
+  p.queued = true;
+  p.from = current_.from;
+  p.to = current_.to;
+  queue_.push_front({current_.agent, ++p.ticket});
+  ++waiting_;
+  stats_.queued = queued();
+}
+
 bool PathPlanner::start(const Request& r, PathResult& out) {
   out = PathResult{};
   out.agent = r.agent;

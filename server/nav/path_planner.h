@@ -49,6 +49,9 @@ class PathPlanner {
   // its turn, with the new ends).
   void request(std::uint32_t agent, steer::Vec2 from, steer::Vec2 to);
   void cancel(std::uint32_t agent);
+  // The mesh's tiles changed (NavMesh::replaceTile): a search under way holds stale polygon refs,
+  // so it goes back to the front of the queue to start again with the same ends.
+  void restartActive();
 
   // Works through the queue for at most settings.iterationsPerServe node expansions, appending
   // each finished request to `out` in the order finished.

@@ -82,6 +82,12 @@ std::int32_t compileCondition(const pb::Condition& c, const Names& names, const 
       node.test = brain::Test::kSignal;
       node.index = signalIndex(c.signal());
       break;
+    case pb::Condition::kDoorOpen:
+    case pb::Condition::kDoorShut:
+      node.test = brain::Test::kDoorOpen;
+      node.index = names.doors.at(c.has_door_open() ? c.door_open() : c.door_shut());
+      node.value = c.has_door_open() ? 1.0f : 0.0f;
+      break;
     case pb::Condition::kAll:
     case pb::Condition::kAny:
       node.test = c.has_all() ? brain::Test::kAll : brain::Test::kAny;

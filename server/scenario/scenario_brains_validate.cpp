@@ -104,6 +104,13 @@ void validateCondition(const pb::Condition& c, const std::string& f, const NameS
     case pb::Condition::kSignal:
       if (c.signal().empty()) check.error(f + ".signal", "is empty");
       return;
+    case pb::Condition::kDoorOpen:
+    case pb::Condition::kDoorShut: {
+      const std::string& door = c.has_door_open() ? c.door_open() : c.door_shut();
+      if (!names.doors.count(door))
+        check.error(f + (c.has_door_open() ? ".door_open" : ".door_shut"), "no door named " + quoted(door));
+      return;
+    }
     case pb::Condition::kHasOrder:
       // It could never change: a typo in an order's `to`, or in the brain's archetype.
       if (!brain.ordered) {

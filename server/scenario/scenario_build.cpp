@@ -187,8 +187,7 @@ class TakenSpots {
   std::unordered_map<std::int64_t, std::vector<std::pair<Vec2, float>>> cells_;
 };
 
-StaticGeometry geometryOf(const pb::Scenario& s, const Names& names, std::shared_ptr<nav::NavMesh> navMesh,
-                          const std::vector<nav::NavMesh::Edge>& outline) {
+StaticGeometry geometryOf(const pb::Scenario& s, const Names& names, const NavBuilt& built) {
   StaticGeometry g;
   g.bounds = {s.bounds().min().x(), s.bounds().min().y(), s.bounds().max().x(), s.bounds().max().y()};
   for (const auto& o : s.obstacles()) g.obstacles.push_back({vec(o.center()), o.radius()});
@@ -205,9 +204,10 @@ StaticGeometry geometryOf(const pb::Scenario& s, const Names& names, std::shared
   }
   for (const auto& w : s.waypoints()) g.waypoints.push_back({w.name(), vec(w.position())});
   addBlockingWalls(s, g);
-  for (const auto& e : outline) g.walls.push_back(steer::makeWall(e.from, e.to));  // a level's edges
-  if (navMesh) g.navPolygons = navMesh->polygons();
-  g.navMesh = std::move(navMesh);
+  for (const auto& e : built.outline) g.walls.push_back(steer::makeWall(e.from, e.to));  // a level's edges
+  if (built.mesh) g.navPolygons = built.mesh->polygons();
+  g.navMesh = built.mesh;
+  g.navInput = built.input;
   g.doors = doorsOf(s);
   for (const auto& a : s.navmesh().areas()) g.areaNames.push_back(a.name());
   return g;
@@ -262,6 +262,7 @@ Names namesOf(const pb::Scenario& s) {
   for (const auto& wp : s.waypoints()) n.waypoints[wp.name()] = vec(wp.position());
   for (int i = 0; i < s.paths_size(); ++i) n.paths[s.paths(i).name()] = i;
   for (int i = 0; i < s.archetypes_size(); ++i) n.archetypes[s.archetypes(i).name()] = i;
+  for (int i = 0; i < s.doors_size(); ++i) n.doors[s.doors(i).name()] = i;
   n.archetypes.emplace(kPlayerArchetypeName, s.archetypes_size());  // as World appends it
   return n;
 }
@@ -360,22 +361,20 @@ std::vector<Archetype> archetypesOf(const pb::Scenario& s, const Names& names) {
 
 std::unique_ptr<World> buildWorld(const pb::Scenario& s, const Names& names,
                                   std::vector<Archetype> archetypes, const ScenarioOptions& options,
-                                  std::shared_ptr<nav::NavMesh> navMesh,
-                                  const std::vector<nav::NavMesh::Edge>& outline,
-                                  const std::vector<int>& spreadGroups) {
+                                  NavBuilt built, const std::vector<int>& spreadGroups) {
   WorldConfig config;
   config.seed = options.seed;
   config.threads = options.threads;
   config.contactPasses = static_cast<int>(s.contact_passes());
   if (s.navmesh().planner_iterations_per_tick() > 0)
     config.planner.iterationsPerServe = static_cast<int>(s.navmesh().planner_iterations_per_tick());
-  auto world = std::make_unique<World>(geometryOf(s, names, navMesh, outline), std::move(archetypes), config);
+  auto world = std::make_unique<World>(geometryOf(s, names, built), std::move(archetypes), config);
   world->setSchedule(scheduleOf(s, names, config.dt));
   steer::Rng rng(steer::mix64(options.seed) ^ 0x5ce4a210ULL);
   TakenSpots taken;
   for (int groupIndex = 0; groupIndex < s.spawns_size(); ++groupIndex) {
     const bool spread = std::find(spreadGroups.begin(), spreadGroups.end(), groupIndex) != spreadGroups.end();
-    spawnGroup(*world, s.spawns(groupIndex), names, spread, navMesh.get(), rng, taken);
+    spawnGroup(*world, s.spawns(groupIndex), names, spread, built.mesh.get(), rng, taken);
   }
   return world;
 }

@@ -20,7 +20,7 @@ namespace steerd {
 // Names the file uses, resolved to what the world uses.
 struct Names {
   std::map<std::string, steer::Vec2> waypoints;
-  std::map<std::string, std::int32_t> paths, archetypes;
+  std::map<std::string, std::int32_t> paths, archetypes, doors;
 };
 Names namesOf(const scenario::Scenario& s);
 
@@ -29,12 +29,17 @@ BehaviourSpec specOf(const scenario::Behaviour& beh, const Names& names);
 // The file's archetypes, in its order, with their behaviours (not yet their brains: attachBrains).
 std::vector<Archetype> archetypesOf(const scenario::Scenario& s, const Names& names);
 
-// The world: `outline` is a mesh level's walkable outline (more walls), `spreadGroups` the spawn
-// groups spread over a level (they keep to its largest ground).
+// A scenario's built navmesh (none: all empty), what it was built from, and a mesh level's
+// walkable outline (more walls).
+struct NavBuilt {
+  std::shared_ptr<nav::NavMesh> mesh;
+  std::shared_ptr<const nav::NavInput> input;
+  std::vector<nav::NavMesh::Edge> outline;
+};
+
+// The world: `spreadGroups` the spawn groups spread over a level (they keep to its largest ground).
 std::unique_ptr<World> buildWorld(const scenario::Scenario& s, const Names& names,
                                   std::vector<Archetype> archetypes, const ScenarioOptions& options,
-                                  std::shared_ptr<nav::NavMesh> navMesh,
-                                  const std::vector<nav::NavMesh::Edge>& outline,
-                                  const std::vector<int>& spreadGroups);
+                                  NavBuilt nav, const std::vector<int>& spreadGroups);
 
 }  // namespace steerd

@@ -87,6 +87,10 @@ void validateEntry(const pb::Scenario& s, const pb::ScheduledChange& e, const st
         const auto colon = why.find(": ");
         c.error(f + ".add_obstacle." + why.substr(0, colon), why.substr(colon + 2));
       }
+      if (o.carve() && !o.path().empty())
+        c.error(f + ".add_obstacle.carve", "an obstacle on a path moves, and a moving obstacle never carves");
+      if (o.carve() && !s.has_navmesh())
+        c.error(f + ".add_obstacle.carve", "the scenario has no navmesh to carve");
       if (!o.name().empty() && ++live[o.name()] > 1)
         c.error(f + ".add_obstacle.name", "an obstacle named " + quoted(o.name()) + " is there already");
       return;
@@ -193,6 +197,7 @@ std::vector<ScheduledChange> scheduleOf(const pb::Scenario& s, const Names& name
         ch.kind = WorldChange::Kind::kAddObstacle;
         ch.obstacle.name = o.name();
         ch.obstacle.shape = shapeOf(o);
+        ch.obstacle.carve = o.carve();
         if (!o.path().empty()) {
           ch.obstacle.path = names.paths.at(o.path());
           ch.obstacle.speed = o.speed();

@@ -71,7 +71,7 @@ class Checker {
 
 // The names a file defines, by kind (index in the file).
 struct NameSets {
-  std::map<std::string, int> waypoints, paths, archetypes;
+  std::map<std::string, int> waypoints, paths, archetypes, doors;
 };
 
 }  // namespace steerd::scenario_check

@@ -114,21 +114,19 @@ ScenarioLoad loadScenarioProto(pb::Scenario scenario, const std::string& display
     agents *= tiles;
   }
   result.summary = summaryOf(scenario, agents, tiles, level.note);
-  std::shared_ptr<nav::NavMesh> navMesh;
-  std::vector<nav::NavMesh::Edge> outline;
+  NavBuilt built;
   if (scenario.has_navmesh()) {
-    NavLoad nav = loadNavMesh(scenario, options.navCacheDir, level.mesh.get());
-    if (!nav.warning.empty()) result.warnings.push_back(displayName + ": " + nav.warning);
-    if (!nav.error.empty()) {
-      result.errors.push_back(displayName + ": navmesh: " + nav.error);
+    NavLoad load = loadNavMesh(scenario, options.navCacheDir, level.mesh.get());
+    if (!load.warning.empty()) result.warnings.push_back(displayName + ": " + load.warning);
+    if (!load.error.empty()) {
+      result.errors.push_back(displayName + ": navmesh: " + load.error);
       return result;
     }
-    checkAgainstNavMesh(scenario, *nav.mesh, checker);
-    checkDoorsAgainstNavMesh(scenario, *nav.mesh, checker);
+    checkAgainstNavMesh(scenario, *load.mesh, checker);
+    checkDoorsAgainstNavMesh(scenario, *load.mesh, checker);
     if (!result.errors.empty()) return result;
-    result.summary += "; " + nav.note;
-    navMesh = std::move(nav.mesh);
-    outline = std::move(nav.outline);
+    result.summary += "; " + load.note;
+    built = {std::move(load.mesh), std::move(load.input), std::move(load.outline)};
   }
   const Names names = namesOf(scenario);
   {
@@ -141,8 +139,8 @@ ScenarioLoad loadScenarioProto(pb::Scenario scenario, const std::string& display
   result.archetypes = archetypesOf(scenario, names);
   attachBrains(scenario, names, result.archetypes);
   if (wantWorld)
-    result.world = buildWorld(scenario, names, result.archetypes, options, std::move(navMesh), outline,
-                              level.spreadGroups);
+    result.world =
+        buildWorld(scenario, names, result.archetypes, options, std::move(built), level.spreadGroups);
   return result;
 }
 

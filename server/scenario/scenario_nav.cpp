@@ -145,6 +145,7 @@ NavLoad loadNavInput(const nav::NavInput& in, std::string cacheDir);
 NavLoad loadNavMesh(const pb::Scenario& s, const std::string& cacheDir, const nav::TriangleMesh* levelMesh) {
   nav::NavInput in = navInputOf(s, levelMesh);
   NavLoad out = loadNavInput(in, cacheDir);
+  if (out.error.empty()) out.input = std::make_shared<const nav::NavInput>(in);
   if (!out.error.empty() || levelMesh == nullptr) return out;
   // The outline comes from the same ground unshrunk, so walls stand where the level's walls and
   // drops are, and a body's radius keeps it inside (the shrunk mesh is for paths).

@@ -26,6 +26,8 @@ nav::NavInput navInputOf(const scenario::Scenario& s, const nav::TriangleMesh* l
 
 struct NavLoad {
   std::shared_ptr<nav::NavMesh> mesh;
+  // What it was built from: the world rebuilds tiles from it when an obstacle carves.
+  std::shared_ptr<const nav::NavInput> input;
   std::string error;  // empty on success
   std::string note;   // "built in 120 ms (16 tiles, 3,512 polygons)" or "from cache FILE"
   // What the operator has to fix for the cache to be used (its key file open to others): the

@@ -312,6 +312,7 @@ void validateScenario(const pb::Scenario& s, Checker& c) {
   validateExpectations(s, regions, c);
   validateGeometry(s, c);
   NameSets names;
+  for (int i = 0; i < s.doors_size(); ++i) names.doors.emplace(s.doors(i).name(), i);
   validateWaypointsAndPaths(s, names, c);
   const bool builtinPlayer = validateArchetypeNames(s, names, c);
   for (int i = 0; i < s.archetypes_size(); ++i) validateArchetype(s, i, names, c);

@@ -71,6 +71,8 @@ struct StepContext {
   // named by id, through slotOfAgent.
   const std::uint32_t* slotOfId = nullptr;
   std::size_t idCount = 0;
+  // The scenario's doors open now, a bit each by door index (brains' door_open conditions).
+  std::uint32_t doorsOpen = 0;
   // The slot in `in` of the agent `id` names, or -1 when it is not alive (a departed agent's id
   // finds nothing, even when its index holds another agent now).
   std::int32_t slotOfAgent(AgentId id) const {

@@ -52,6 +52,9 @@ struct Queries {
     return found;
   }
   bool signal(std::int32_t index) const { return (ctx.signalsOf(ctx.in.id[slot]) & signalMask(index)) != 0; }
+  bool doorOpen(std::int32_t index) const {
+    return index >= 0 && index < 32 && ((ctx.doorsOpen >> index) & 1u) != 0;
+  }
   bool sees(std::int32_t sense) const { return seeing[static_cast<std::size_t>(sense)]; }
   float secondsSinceSeen(std::int32_t sense) const {
     const std::uint64_t seen = memory.lastSeen[static_cast<std::size_t>(sense)];

@@ -104,6 +104,8 @@ class Navigation {
   // be there), plan again at the next update. Returns how many were asked to.
   std::size_t replanCrossing(steer::Vec2 a, steer::Vec2 b);
   std::size_t replanAll();
+  // The mesh's tiles were rebuilt (an obstacle carved): the search under way starts again.
+  void meshChanged() { planner_.restartActive(); }
   // An agent left (by index): forget its request.
   void forget(std::uint32_t index);
 

@@ -45,6 +45,9 @@ class StaticGeometry {
   std::vector<std::vector<steer::Vec2>> navPolygons;
   // The navmesh NAVIGATE behaviours walk (null: none; the behaviour then does nothing).
   std::shared_ptr<nav::NavMesh> navMesh;
+  // What navMesh was built from (null: unknown, e.g. a test's mesh): tiles an obstacle carves are
+  // built again from it plus the carving obstacles.
+  std::shared_ptr<const nav::NavInput> navInput;
   // Doors as the scenario declares them, with their state at the start (the world opens and
   // closes them: World::doors()), and the navmesh's named areas (area id i + 1 is areaNames[i]).
   std::vector<Door> doors;

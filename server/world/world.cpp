@@ -473,6 +473,8 @@ StepContext World::contextOf(const AgentColumns& in, std::uint64_t tick) const {
                   .archetypePopulation = population_.data(),
                   .slotOfId = slotOfId_.data(),
                   .idCount = slotOfId_.size()};
+  for (std::size_t i = 0; i < changes_.doors.size() && i < 32; ++i)
+    ctx.doorsOpen |= changes_.doors[i].open ? 1u << i : 0u;
   actions_.describe(ctx);
   return ctx;
 }

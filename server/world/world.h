@@ -142,6 +142,10 @@ class World {
   const LiveObstacle* liveObstacle(std::uint32_t id) const;
   // +1 for each tick whose changes phase changed doors or obstacles (clients redraw).
   std::uint64_t sceneVersion() const { return changes_.version; }
+  // Navmesh tiles built again for carving obstacles so far, and those still waiting.
+  std::uint64_t tilesCarved() const { return changes_.tilesRebuilt; }
+  std::size_t tilesWaiting() const { return changes_.tileQueue.size() - changes_.tileNext; }
+  const std::string& lastCarveError() const { return changes_.carveError; }
 
   // Turns update level of detail on or off between ticks (WorldConfig::lod).
   // (The obstacle buckets are rebuilt for the longer steps of far agents.)
@@ -259,6 +263,8 @@ class World {
   TickCounters counters_;
   WorldChangeState changes_;  // doors and obstacles changed at run time (world_change_apply.cpp)
   void rebuildShapes();       // geometry_'s obstacles and walls from changes_, re-indexed
+  void queueTilesUnder(const ObstacleShape& shape);
+  void carveTiles();
   void pushOutOf(const nav::Polygon& outline, bool acrossOnly);
   // visitState's walk with the sink inlined (defined and used in world.cpp only).
   template <class Sink>

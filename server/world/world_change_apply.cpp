@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nav/navmesh_build.h"
 #include "world/world.h"
 
 namespace steerd {
@@ -40,7 +41,85 @@ void addOutwardWalls(const nav::Polygon& ccw, std::vector<steer::Wall>& walls) {
     walls.push_back(steer::makeWall(ccw[(i + 1) % ccw.size()], ccw[i]));
 }
 
+// The shape's box in (x, y).
+void boundsOf(const ObstacleShape& shape, Vec2& lo, Vec2& hi) {
+  if (!shape.box()) {
+    lo = shape.center - Vec2{shape.radius, shape.radius};
+    hi = shape.center + Vec2{shape.radius, shape.radius};
+    return;
+  }
+  lo = hi = shape.center;
+  for (const Vec2 p : boxOutline(shape)) {
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+  }
+}
+
 }  // namespace
+
+// The tiles a carving shape touches (with the border a tile's build reads round it) join the queue.
+void World::queueTilesUnder(const ObstacleShape& shape) {
+  if (!geometry_.navMesh || !geometry_.navInput) return;
+  const nav::NavMeshTiles& layout = geometry_.navMesh->layout();
+  const nav::NavBuildSettings& settings = geometry_.navInput->settings;
+  Vec2 lo, hi;
+  boundsOf(shape, lo, hi);
+  const float pad = settings.agentRadius + 4.0f * settings.cellSize;
+  const auto tileOf = [&](float v, float origin, int count) {
+    return std::clamp(static_cast<int>(std::floor((v - origin) / layout.tileWidth)), 0, count - 1);
+  };
+  const int x0 = tileOf(lo.x - pad, layout.origin[0], layout.tilesX),
+            x1 = tileOf(hi.x + pad, layout.origin[0], layout.tilesX);
+  const int y0 = tileOf(lo.y - pad, layout.origin[2], layout.tilesY),
+            y1 = tileOf(hi.y + pad, layout.origin[2], layout.tilesY);
+  auto& q = changes_.tileQueue;
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const TileKey key{x, y};
+      if (std::find(q.begin() + static_cast<std::ptrdiff_t>(changes_.tileNext), q.end(), key) == q.end())
+        q.push_back(key);
+    }
+  }
+}
+
+// Up to kCarveTilesPerTick queued tiles built again from the scenario's input plus every carving
+// obstacle live now; paths are planned again on the mesh as it is.
+void World::carveTiles() {
+  WorldChangeState& c = changes_;
+  if (c.tileNext >= c.tileQueue.size() || !geometry_.navMesh || !geometry_.navInput) return;
+  nav::NavInput in = *geometry_.navInput;
+  for (const LiveObstacle& o : c.obstacles) {
+    if (!o.carve) continue;
+    if (o.shape.box()) {
+      in.blocking.push_back(boxOutline(o.shape));
+    } else {
+      in.cylinders.push_back({o.shape.center, o.shape.radius});
+    }
+  }
+  nav::NavMesh& mesh = *geometry_.navMesh;
+  for (std::size_t n = 0; n < kCarveTilesPerTick && c.tileNext < c.tileQueue.size(); ++n) {
+    const TileKey key = c.tileQueue[c.tileNext++];
+    std::vector<unsigned char> data;
+    std::string error;
+    if (!nav::buildNavMeshTile(in, mesh.layout(), key.x, key.y, data, error) ||
+        !mesh.replaceTile(key.x, key.y, data, error)) {
+      c.carveError = error;
+      continue;
+    }
+    ++c.tilesRebuilt;
+  }
+  // The done part goes once it is half the queue: the waiting part is never longer than the
+  // mesh's tiles (a tile is queued once while it waits), so neither is the whole.
+  if (c.tileNext * 2 >= c.tileQueue.size()) {
+    c.tileQueue.erase(c.tileQueue.begin(), c.tileQueue.begin() + static_cast<std::ptrdiff_t>(c.tileNext));
+    c.tileNext = 0;
+  }
+  geometry_.navPolygons = mesh.polygons();
+  if (navigation_) {
+    navigation_->meshChanged();
+    navigation_->replanAll();
+  }
+}
 
 std::int32_t World::doorIndex(const std::string& name) const {
   for (std::size_t i = 0; i < changes_.doors.size(); ++i)
@@ -94,6 +173,7 @@ std::uint32_t World::applyChange(const WorldChange& change) {
       o.id = c.nextObstacleId++;
       if (o.shape.box()) c.boxesPlaced.push_back(o.id);
       c.wallsChanged = c.wallsChanged || o.shape.box();
+      if (o.carve) queueTilesUnder(o.shape);
       c.obstacles.push_back(std::move(o));
       c.shapesChanged = true;
       return c.obstacles.back().id;
@@ -101,16 +181,21 @@ std::uint32_t World::applyChange(const WorldChange& change) {
     case WorldChange::Kind::kMoveObstacle:
       for (LiveObstacle& o : c.obstacles) {
         if (o.id != change.index) continue;
+        if (o.carve) queueTilesUnder(o.shape);  // where it stood
         o.shape.center = change.obstacle.shape.center;
         o.shape.angleDeg = change.obstacle.shape.angleDeg;
         if (o.shape.box()) c.boxesPlaced.push_back(o.id);
         c.wallsChanged = c.wallsChanged || o.shape.box();
+        if (o.carve) queueTilesUnder(o.shape);  // where it stands now
         c.shapesChanged = true;
       }
       return 0;
     case WorldChange::Kind::kRemoveObstacle:
-      for (const LiveObstacle& o : c.obstacles)
-        c.wallsChanged = c.wallsChanged || (o.id == change.index && o.shape.box());
+      for (const LiveObstacle& o : c.obstacles) {
+        if (o.id != change.index) continue;
+        c.wallsChanged = c.wallsChanged || o.shape.box();
+        if (o.carve) queueTilesUnder(o.shape);
+      }
       std::erase_if(c.obstacles, [&](const LiveObstacle& o) { return o.id == change.index; });
       c.shapesChanged = true;
       return 0;
@@ -201,7 +286,9 @@ void World::changesPhase() {
   }
   for (std::size_t i = 0; i < c.doors.size(); ++i)
     if (!c.doors[i].open) ++c.doorFigures[i].closedTicks;
-  if (!c.shapesChanged && c.doorsClosed.empty() && c.doorsOpened.empty()) return;
+  const bool carving = c.tileNext < c.tileQueue.size();
+  if (carving) carveTiles();
+  if (!c.shapesChanged && c.doorsClosed.empty() && c.doorsOpened.empty() && !carving) return;
   ++c.version;
   if (c.shapesChanged) rebuildShapes();
   for (const std::uint32_t d : c.doorsClosed) {

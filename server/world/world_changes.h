@@ -47,7 +47,9 @@ nav::Polygon boxOutline(const ObstacleShape& shape);
 // Bounds on what the world accepts (the control API's and the scenario's errors name them).
 inline constexpr std::size_t kMaxLiveObstacles = 1024;
 inline constexpr float kMaxObstacleSize = 50.0f;  // m: a circle's radius, a box's half size
-inline constexpr std::size_t kMaxChangesPerTick = 4096;
+// Navmesh tiles built again per tick for carving obstacles (a count, not a time: the world stays
+// the same for any machine). The rest wait in order for the next ticks.
+inline constexpr std::size_t kCarveTilesPerTick = 1;
 
 // What is wrong with a shape in a world of `bounds`, naming the field ("radius: ..."); empty when
 // none: finite numbers, a size in (0, kMaxObstacleSize], the centre inside the bounds.
@@ -60,6 +62,7 @@ struct LiveObstacle {
   std::int32_t path = -1;  // moved along this path of the scenario at `speed` m/s (-1: still)
   float speed = 0.0f;
   float along = 0.0f;  // m travelled along the path
+  bool carve = false;  // cut out of the navmesh (a barricade): its tiles are built again
 };
 
 struct WorldChange {
@@ -87,6 +90,12 @@ struct DoorFigures {
 
 namespace steerd {
 
+// A navmesh tile by its grid position.
+struct TileKey {
+  int x = 0, y = 0;
+  bool operator==(const TileKey&) const = default;
+};
+
 // A world's changes so far and what the next changes phase still has to do (World holds one).
 struct WorldChangeState {
   std::vector<steer::CircleObstacle> baseObstacles;  // the scenario's own shapes
@@ -105,6 +114,10 @@ struct WorldChangeState {
   std::vector<std::uint32_t> doorsClosed;  // push bodies out of them, replan paths through them
   std::vector<std::uint32_t> doorsOpened;  // replan
   std::vector<std::uint32_t> boxesPlaced;  // obstacle ids: push bodies out of them
+  std::vector<TileKey> tileQueue;          // tiles to build again for carving obstacles, first asked first
+  std::size_t tileNext = 0;                // tileQueue's first still waiting
+  std::uint64_t tilesRebuilt = 0;
+  std::string carveError;  // the last tile build that failed (that tile is left as it was)
 };
 
 }  // namespace steerd

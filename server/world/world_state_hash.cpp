@@ -151,6 +151,8 @@ void World::visitStateWith(Sink&& sink) const {
     const float f[5] = {o.shape.center.x, o.shape.center.y, o.shape.angleDeg, o.along, o.speed};
     sink(kWorldIndex, StatePart::kWorldChanges, &o.id, sizeof o.id);
     sink(kWorldIndex, StatePart::kWorldChanges, f, sizeof f);
+    const std::uint8_t carve = o.carve ? 1 : 0;
+    sink(kWorldIndex, StatePart::kWorldChanges, &carve, sizeof carve);
   }
   if (!changes_.schedule.empty())
     sink(kWorldIndex, StatePart::kWorldChanges, &changes_.scheduleNext, sizeof changes_.scheduleNext);

@@ -33,6 +33,8 @@ struct FakeQueries {
   bool pathFinished() const { return finished; }
   bool order = false;
   bool hasOrder() const { return order; }
+  std::uint32_t doorsOpen = 0;  // a bit a door
+  bool doorOpen(std::int32_t i) const { return ((doorsOpen >> i) & 1u) != 0; }
   // near/far with a state or signal: the nearest agent of archetype 0 is in `theirState` with
   // the signals `theirSignals`; signal(): mine.
   std::int32_t theirState = 0;
@@ -104,6 +106,20 @@ TEST(BrainConditions, HasOrderAsksWhetherTheAgentHoldsAFetchOrder) {
   q.order = true;
   EXPECT_TRUE(evaluate(b, holds, q));
   EXPECT_FALSE(evaluate(b, holdsNone, q));
+}
+
+TEST(BrainConditions, DoorOpenAndShutReadTheDoorNow) {
+  Brain b;
+  FakeQueries q;
+  const auto gateOpen = add(b, {brain::Test::kDoorOpen, 2, 1.0f, {}});
+  const auto gateShut = add(b, {brain::Test::kDoorOpen, 2, 0.0f, {}});
+  EXPECT_FALSE(evaluate(b, gateOpen, q));
+  EXPECT_TRUE(evaluate(b, gateShut, q));
+  q.doorsOpen = 1u << 2;
+  EXPECT_TRUE(evaluate(b, gateOpen, q));
+  EXPECT_FALSE(evaluate(b, gateShut, q));
+  q.doorsOpen = 1u << 1;  // another door
+  EXPECT_FALSE(evaluate(b, gateOpen, q));
 }
 
 // A state's fetch orders are data on the state; givesOrders says whether any state has some.

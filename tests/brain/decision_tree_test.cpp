@@ -30,6 +30,7 @@ struct FakeQueries {
   bool closestToStray(std::int32_t, std::int32_t, float) const { return false; }
   bool pathFinished() const { return false; }
   bool hasOrder() const { return false; }
+  bool doorOpen(std::int32_t) const { return true; }
   bool nearMarked(std::int32_t a, float metres, std::int32_t, std::int32_t) { return near(a, metres); }
   bool signal(std::int32_t) const { return false; }
 };

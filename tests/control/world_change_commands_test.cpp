@@ -124,6 +124,25 @@ TEST(WorldChangeCommands, ObstaclesGetIdsMoveAndGo) {
   EXPECT_EQ(rig.run(addCircleObstacle(5, 5, 1)).obstacle(), 3u);
 }
 
+TEST(WorldChangeCommands, ACarvingObstacleQueuesItsTilesAndNeedsANavmesh) {
+  Rig rig;
+  ASSERT_EQ(rig.run(addBoxObstacle(30, 10, 2, 1, 0, true)).status(), STATUS_OK);
+  EXPECT_GT(rig.world->tilesWaiting(), 0u);
+  rig.world->step();
+  EXPECT_GT(rig.world->tilesCarved(), 0u);
+  ScenarioLoad bare = loadScenarioText(
+      "name: \"bare\" bounds { min { x: 0 y: 0 } max { x: 40 y: 20 } }\n"
+      "archetypes { name: \"walker\" limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 30 "
+      "max_turn_rate_deg: 540 } "
+      "behaviours { kind: WANDER } }",
+      "bare.txtpb", {1, 1, 0}, true);
+  ASSERT_TRUE(bare.errors.empty()) << bare.errors[0];
+  Controller ctl(*bare.world);
+  const CommandResult r = ctl.apply(ctl.addSubscriber({}), addCircleObstacle(5, 5, 1, true));
+  EXPECT_EQ(r.error(), "add_obstacle.carve: the scenario has no navmesh to carve");
+  EXPECT_TRUE(bare.world->liveObstacles().empty());
+}
+
 TEST(WorldChangeCommands, ABodyUnderANewBoxIsMovedOutOfIt) {
   Rig rig;
   const AgentId id = rig.world->spawn(0, {30.2f, 10.0f});

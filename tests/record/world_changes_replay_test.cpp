@@ -13,8 +13,8 @@ namespace steerd::record {
 namespace {
 
 // Client 2 (control) joins at tick 1 and, by tick: shuts the door (castle) at 60 and opens it at
-// 150; adds a box at 20 (obstacle 1: the market's cart comes at 2 s, tick 60), moves it every tick from 21 to
-// 80, removes it at 90.
+// 150; adds a box at 20 (obstacle 1: the market's cart comes at 2 s, tick 60), moves it every
+// tick from 21 to 80, removes it at 90; a barricade that carves (obstacle 2) from 30 to 120.
 std::vector<net::NetEvent> changesScript(std::uint64_t tick, bool hasDoor, std::uint32_t& sequence) {
   std::vector<net::NetEvent> events;
   if (tick == 1) events.push_back(join(2, true));
@@ -25,6 +25,11 @@ std::vector<net::NetEvent> changesScript(std::uint64_t tick, bool hasDoor, std::
   if (tick > 20 && tick <= 80)
     commands.push_back(control::moveObstacle(1, 30.0f + 0.1f * static_cast<float>(tick - 20), 25.0f));
   if (tick == 90) commands.push_back(control::removeObstacle(1));
+  // A barricade that carves (obstacle 2), standing from tick 30 to 120.
+  if (tick == 30)
+    commands.push_back(
+        control::addBoxObstacle(hasDoor ? 90.0f : 35.0f, hasDoor ? 60.0f : 5.0f, 2.0f, 1.0f, 0.0f, true));
+  if (tick == 120) commands.push_back(control::removeObstacle(2));
   if (!commands.empty()) {
     for (auto& c : commands) c.set_sequence(++sequence);
     events.push_back(control(2, static_cast<std::uint32_t>(tick), std::move(commands)));
@@ -73,6 +78,7 @@ TEST_P(WorldChangesReplay, ARecordingReplaysEqual) {
   if (hasDoor) {
     EXPECT_EQ(world.doorFigures()[0].toggles, 2u);
   }
+  EXPECT_GT(world.tilesCarved(), 1u) << "the barricade's tiles, added and taken away";
   for (const unsigned threads : {1u, 4u}) {
     const ReplayResult r = replayRecording({path, threads, {}});
     EXPECT_EQ(r.outcome, ReplayResult::Outcome::kEqual) << threads << " threads: " << r.summary;

@@ -21,7 +21,7 @@ constexpr std::uint64_t kSeed = 1;
 // Printed by a failing run as "name: hash"; copy from there when a change is meant.
 const std::map<std::string, std::string>& storedHashes() {
   static const std::map<std::string, std::string> hashes = {
-      {"castle-gate.txtpb", "bf50e65a2fad004f"},    {"market-cart.txtpb", "d8043007edc9ce01"},
+      {"castle-gate.txtpb", "bf50e65a2fad004f"},    {"market-cart.txtpb", "abb822562af42025"},
       {"context-race.txtpb", "d5cdaa1c26b35170"},   {"corridor.txtpb", "0b434e00f122df48"},
       {"crowd-crossing.txtpb", "65cc7d771737693a"}, {"default.txtpb", "b5169d16417ff223"},
       {"doorway.txtpb", "1d487aa3ea3207c9"},        {"escort.txtpb", "8f69b5e1f5c453f3"},

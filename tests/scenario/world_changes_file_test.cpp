@@ -5,6 +5,7 @@
 // naming the field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -146,6 +147,28 @@ schedule { at_s: 3 open_door: "door" }
   EXPECT_EQ(world->doorFigures()[0].closedTicks, 60u);
 }
 
+TEST(WorldChangesFile, BrainsReadWhetherADoorIsOpen) {
+  auto world = rooms(R"(
+doors { name: "back" from { x: 4 y: 4 } to { x: 8 y: 4 } thickness: 2 closed: true }
+brains {
+  archetype: "walker"
+  initial_state: "waiting"
+  think_every_ticks: 1
+  states { name: "waiting" transitions { to: "through" when { door_open: "door" } } }
+  states { name: "through" transitions { to: "waiting" when { door_shut: "door" } } }
+}
+)");
+  ASSERT_NE(world, nullptr);
+  const AgentId a = world->spawn(0, {5.0f, 10.0f});
+  world->step();
+  world->step();
+  EXPECT_EQ(world->brainStateOf(a), 1) << "the door starts open";
+  world->applyChange(doorChange(false));
+  world->step();
+  world->step();
+  EXPECT_EQ(world->brainStateOf(a), 0);
+}
+
 TEST(WorldChangesFile, BadDoorsAndSchedulesNameTheField) {
   using testing::expectError;
   const std::string good = kRooms;
@@ -154,6 +177,11 @@ TEST(WorldChangesFile, BadDoorsAndSchedulesNameTheField) {
               "doors[1].to: the same point");
   expectError(good + "doors { name: \"d2\" from { x: 1 y: 1 } to { x: 2 y: 1 } thickness: nan }",
               "doors[1].thickness");
+  expectError(
+      good +
+          "brains { archetype: \"walker\" initial_state: \"a\" states { name: \"a\" transitions { to: \"a\" "
+          "when { door_open: \"gate\" } } } }",
+      ".door_open: no door named \"gate\"");
   expectError(good + "schedule { at_s: 1 close_door: \"gate\" }",
               "schedule[0].close_door: no door named \"gate\"");
   expectError(good + "schedule { at_s: -1 open_door: \"door\" }", "schedule[0].at_s");
@@ -178,6 +206,8 @@ TEST(WorldChangesFile, BadDoorsAndSchedulesNameTheField) {
               "schedule[0].add_obstacle.speed");
   expectError(good + "schedule { add_obstacle { radius: 1 center { x: 5 y: 5 } speed: 2 } }",
               "only an obstacle on a path moves");
+  expectError(good + "schedule { add_obstacle { radius: 1 path: \"across\" speed: 1 carve: true } }",
+              "schedule[0].add_obstacle.carve: an obstacle on a path moves");
   expectError(good +
                   "schedule { add_obstacle { name: \"a\" radius: 1 center { x: 5 y: 5 } } }\n"
                   "schedule { add_obstacle { name: \"a\" radius: 1 center { x: 6 y: 5 } } }",
@@ -186,6 +216,90 @@ TEST(WorldChangesFile, BadDoorsAndSchedulesNameTheField) {
   expectError(testing::replacedIn(good, "from { x: 20 y: 9 } to { x: 20 y: 12 }",
                                   "from { x: 20 y: 1 } to { x: 20 y: 4 }"),
               "covers no walkable ground");
+}
+
+// An open 40 m x 20 m field in 10 m tiles: a barricade that carves is built into the tiles under
+// it only, paths go round it, and taken away, straight again.
+const char* kField = R"(
+name: "field"
+bounds { min { x: 0 y: 0 } max { x: 40 y: 20 } }
+navmesh { agent_radius: 0.5 cell_size: 0.25 tile_size: 10 }
+archetypes {
+  name: "walker"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 30 max_turn_rate_deg: 540 }
+  behaviours { kind: NAVIGATE weight: 1 priority: 2 range: 2 }
+}
+)";
+
+float highestCorner(const nav::PathResult& r) {
+  float y = -1.0f;
+  for (const auto& c : r.corners) y = std::max(y, c.y);
+  return y;
+}
+
+TEST(WorldChangesFile, ACarvingBarricadeRebuildsItsTilesOnlyAndPathsGoRound) {
+  ScenarioLoad load = testing::load(kField);
+  ASSERT_TRUE(load.errors.empty()) << load.errors[0];
+  World& world = *load.world;
+  nav::NavMesh& mesh = *world.geometry().navMesh;
+  ASSERT_EQ(mesh.layout().tilesX * mesh.layout().tilesY, 8);
+  {
+    nav::PathPlanner planner(mesh);
+    const nav::PathResult straight = planner.findNow({5, 5}, {35, 5});
+    ASSERT_TRUE(straight.found);
+    EXPECT_EQ(straight.corners.size(), 1u) << "nothing in the way";
+  }
+  // A wall of a barricade across x = 20 from y = 0 to 14 (tiles x 1-2, y 0-1: four of eight).
+  WorldChange add;
+  add.kind = WorldChange::Kind::kAddObstacle;
+  add.obstacle.shape.center = {20.0f, 7.0f};
+  add.obstacle.shape.halfSize = {0.5f, 7.0f};
+  add.obstacle.carve = true;
+  const std::uint32_t id = world.applyChange(add);
+  EXPECT_EQ(world.tilesWaiting(), 4u);
+  world.step();
+  EXPECT_EQ(world.tilesCarved(), 1u) << "a tile a tick";
+  for (int t = 0; t < 3; ++t) world.step();
+  EXPECT_EQ(world.tilesCarved(), 4u);
+  EXPECT_EQ(world.tilesWaiting(), 0u);
+  EXPECT_EQ(world.lastCarveError(), "");
+  {
+    nav::PathPlanner planner(mesh);
+    const nav::PathResult round = planner.findNow({5, 5}, {35, 5});
+    ASSERT_TRUE(round.found);
+    EXPECT_FALSE(round.partial);
+    EXPECT_GT(highestCorner(round), 14.0f) << "round the barricade's end";
+  }
+  WorldChange remove;
+  remove.kind = WorldChange::Kind::kRemoveObstacle;
+  remove.index = id;
+  world.applyChange(remove);
+  for (int t = 0; t < 4; ++t) world.step();
+  EXPECT_EQ(world.tilesCarved(), 8u);
+  nav::PathPlanner planner(mesh);
+  EXPECT_EQ(planner.findNow({5, 5}, {35, 5}).corners.size(), 1u) << "straight again";
+}
+
+TEST(WorldChangesFile, WalkersGoRoundABarricadeThatCarves) {
+  ScenarioLoad load = testing::load(std::string(kField) + R"(
+waypoints { name: "east" position { x: 35 y: 5 } }
+archetypes {
+  name: "eastward"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 30 max_turn_rate_deg: 540 }
+  path_seek_distance: 1.0
+  behaviours { kind: WALL_AVOIDANCE weight: 2 priority: 0 }
+  behaviours { kind: NAVIGATE waypoint: "east" weight: 1 priority: 2 range: 2 }
+}
+spawns { archetype: "eastward" count: 5 min { x: 2 y: 2 } max { x: 6 y: 8 } }
+schedule { at_s: 0.5 add_obstacle { name: "barricade" center { x: 20 y: 7 } half_size { x: 0.5 y: 7 } carve: true } }
+)");
+  ASSERT_TRUE(load.errors.empty()) << load.errors[0];
+  World& world = *load.world;
+  for (int t = 0; t < 30 * 30; ++t) world.step();
+  std::size_t arrived = 0;
+  for (std::size_t s = 0; s < world.agentCount(); ++s)
+    arrived += std::hypot(world.agents().px[s] - 35.0f, world.agents().py[s] - 5.0f) < 3.0f ? 1 : 0;
+  EXPECT_EQ(arrived, 5u) << "all five went round the barricade in 30 s";
 }
 
 // The castle gate (scenarios/castle-gate.txtpb): shut from 20 s to 40 s while 500 walk.

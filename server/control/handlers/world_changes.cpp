@@ -62,6 +62,9 @@ CommandResult handleAddObstacle(ControlContext& context, const AddObstacle& a) {
   shape.halfSize = {a.half_size().x(), a.half_size().y()};
   shape.angleDeg = a.angle_deg();
   if (const Problem p = shapeProblem(world, "add_obstacle", shape)) return failed(p);
+  change.obstacle.carve = a.carve();
+  if (a.carve() && (!world.geometry().navMesh || !world.geometry().navInput))
+    return failed({"add_obstacle.carve", "the scenario has no navmesh to carve"});
   if (world.liveObstacles().size() >= kMaxLiveObstacles)
     return failed({"add_obstacle", "the world holds " + std::to_string(kMaxLiveObstacles) +
                                        " obstacles already (remove some first)"});
