@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "control/control.h"
 #include "scenario/scenario_file.h"
@@ -141,6 +142,50 @@ TEST(WorldChangeCommands, ACarvingObstacleQueuesItsTilesAndNeedsANavmesh) {
   const CommandResult r = ctl.apply(ctl.addSubscriber({}), addCircleObstacle(5, 5, 1, true));
   EXPECT_EQ(r.error(), "add_obstacle.carve: the scenario has no navmesh to carve");
   EXPECT_TRUE(bare.world->liveObstacles().empty());
+}
+
+// A MoveTo goal in the east room, the only door shut on the way: the walker's path is replanned
+// and finds only part of the way, which is a path_failed event with the goal's position; opened,
+// it arrives.
+TEST(WorldChangeCommands, AGoalBehindAShutDoorFailsThenArrivesOnceItOpens) {
+  const std::string text = std::string(kScenario) + R"(
+archetypes {
+  name: "navigator"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 30 max_turn_rate_deg: 540 }
+  behaviours { kind: NAVIGATE weight: 1 priority: 1 range: 1 }
+}
+)";
+  ScenarioLoad load = loadScenarioText(text, "door-goal.txtpb", {1, 1, 0}, true);
+  ASSERT_TRUE(load.errors.empty()) << load.errors[0];
+  World& world = *load.world;
+  Controller ctl(world);
+  std::vector<Event> events;
+  const SubscriberId me = ctl.addSubscriber({.onEvent = [&](const Event& e) { events.push_back(e); }});
+  ASSERT_EQ(ctl.subscribe(me, {}), "");
+  const auto tick = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      ctl.applyPending();
+      world.step();
+      ctl.afterTick();
+    }
+  };
+  const CommandResult spawned = ctl.apply(me, spawnAt("navigator", 10, 10));
+  ASSERT_EQ(spawned.status(), STATUS_OK) << spawned.error();
+  ASSERT_EQ(ctl.apply(me, moveTo(spawned.agent(), 30, 10)).status(), STATUS_OK);
+  ASSERT_EQ(ctl.apply(me, setDoor("door", false)).status(), STATUS_OK);
+  tick(30 * 3);
+  std::size_t failed = 0, arrived = 0;
+  for (const Event& e : events) {
+    if (e.kind() == EVENT_PATH_FAILED) {
+      ++failed;
+      EXPECT_EQ(e.position().x(), 30.0f);
+    }
+  }
+  EXPECT_GE(failed, 1u);
+  ASSERT_EQ(ctl.apply(me, setDoor("door", true)).status(), STATUS_OK);
+  tick(30 * 20);
+  for (const Event& e : events) arrived += e.kind() == EVENT_ARRIVED ? 1 : 0;
+  EXPECT_EQ(arrived, 1u);
 }
 
 TEST(WorldChangeCommands, ABodyUnderANewBoxIsMovedOutOfIt) {
