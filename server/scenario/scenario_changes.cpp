@@ -174,12 +174,6 @@ std::vector<nav::CostArea> doorAreasOf(const pb::Scenario& s) {
 
 std::vector<ScheduledChange> scheduleOf(const pb::Scenario& s, const Names& names, float dt) {
   std::vector<ScheduledChange> out;
-  const std::vector<Door> doors = doorsOf(s);
-  const auto doorIndex = [&](const std::string& name) {
-    for (std::size_t i = 0; i < doors.size(); ++i)
-      if (doors[i].name == name) return static_cast<std::uint32_t>(i);
-    return 0u;  // validated
-  };
   for (const int i : scheduleOrder(s)) {
     const pb::ScheduledChange& e = s.schedule(i);
     ScheduledChange sc;
@@ -190,7 +184,8 @@ std::vector<ScheduledChange> scheduleOf(const pb::Scenario& s, const Names& name
       case pb::ScheduledChange::kCloseDoor:
         ch.kind = WorldChange::Kind::kSetDoor;
         ch.on = e.has_open_door();
-        ch.index = doorIndex(e.has_open_door() ? e.open_door() : e.close_door());
+        ch.index =
+            static_cast<std::uint32_t>(names.doors.at(e.has_open_door() ? e.open_door() : e.close_door()));
         break;
       case pb::ScheduledChange::kAddObstacle: {
         const pb::ObstacleSpec& o = e.add_obstacle();

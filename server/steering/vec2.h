@@ -65,6 +65,13 @@ inline Vec2 nearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
   return a + ab * std::clamp(dot(p - a, ab) / len2, 0.0f, 1.0f);
 }
 inline float distanceToSegment(Vec2 p, Vec2 a, Vec2 b) { return distance(p, nearestOnSegment(p, a, b)); }
+// Whether segments [a, b] and [c, d] cross each other at a point inside both (touching at an end,
+// or lying on one line, does not count).
+inline bool properlyCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const float d1 = cross(b - a, c - a), d2 = cross(b - a, d - a);
+  const float d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
+  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
+}
 
 inline bool isFinite(float f) { return std::isfinite(f); }
 inline bool isFinite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }

@@ -52,16 +52,6 @@ const BehaviourSpec* Navigation::navigateSpec(std::span<const BehaviourSpec> set
   return nullptr;
 }
 
-namespace {
-
-bool segmentsCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-  const float d1 = steer::cross(b - a, c - a), d2 = steer::cross(b - a, d - a);
-  const float d3 = steer::cross(d - c, a - c), d4 = steer::cross(d - c, b - c);
-  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
-}
-
-}  // namespace
-
 std::size_t Navigation::replanCrossing(Vec2 a, Vec2 b) {
   std::size_t asked = 0;
   for (NavAgent& n : agents_) {
@@ -74,7 +64,7 @@ std::size_t Navigation::replanCrossing(Vec2 a, Vec2 b) {
     Vec2 from = n.position;
     bool crosses = false;
     for (std::size_t i = n.corner; i < n.corners.size() && !crosses; ++i) {
-      crosses = segmentsCross(from, n.corners[i], a, b);
+      crosses = steer::properlyCross(from, n.corners[i], a, b);
       from = n.corners[i];
     }
     if (!crosses) continue;

@@ -10,12 +10,6 @@ namespace steerd {
 
 namespace {
 
-bool segmentsCross(steer::Vec2 a, steer::Vec2 b, steer::Vec2 c, steer::Vec2 d) {
-  const float d1 = steer::cross(b - a, c - a), d2 = steer::cross(b - a, d - a);
-  const float d3 = steer::cross(d - c, a - c), d4 = steer::cross(d - c, b - c);
-  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
-}
-
 struct Rect {
   float x0, y0, x1, y1;
 };
@@ -231,7 +225,7 @@ bool sightBlocked(const StaticGeometry& geometry, steer::Vec2 from, steer::Vec2 
     if (w < walls.size()) candidates = std::span<const steer::Wall>(walls.data(), w);
   }
   for (const steer::Wall& wall : candidates) {
-    if (segmentsCross(from, to, wall.from, wall.to)) return true;
+    if (steer::properlyCross(from, to, wall.from, wall.to)) return true;
   }
   return false;
 }

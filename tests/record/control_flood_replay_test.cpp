@@ -51,15 +51,7 @@ TEST(ControlFloodReplay, DeferredAndRefusedCommandsReplayAtTheSameTicks) {
   const std::size_t before = world.agentCount();
   net::SessionConfig config;
   config.playerInput = net::PlayerInputMode::kIntent;
-  Header header;
-  header.set_scenario_name(scenario.name);
-  header.set_scenario_text(scenario.text);
-  header.set_seed(5);
-  header.set_tick_rate(config.tickRate);
-  header.set_player_intents(true);
-  header.set_max_agents(config.controller.maxAgents);
-  header.set_send_rate(config.sendRate);
-  auto recorder = SessionRecorder::start(path, header, error);
+  auto recorder = SessionRecorder::start(path, headerFor(scenario, 5, config), error);
   ASSERT_TRUE(recorder) << error;
   net::ServerMetrics metrics;
   FeedTransport transport;

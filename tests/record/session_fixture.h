@@ -127,6 +127,21 @@ inline std::string withSpeed(const std::string& text, const char* speed) {
   return out;
 }
 
+// A recording's header for a session of `scenario` at `seed` run with `config`, as the server
+// writes it.
+inline Header headerFor(const RecordedScenario& scenario, std::uint64_t seed,
+                        const net::SessionConfig& config) {
+  Header header;
+  header.set_scenario_name(scenario.name);
+  header.set_scenario_text(scenario.text);
+  header.set_seed(seed);
+  header.set_tick_rate(config.tickRate);
+  header.set_player_intents(config.playerInput == net::PlayerInputMode::kIntent);
+  header.set_max_agents(config.controller.maxAgents);
+  header.set_send_rate(config.sendRate);
+  return header;
+}
+
 inline Recorded recordSession(const std::string& name, std::uint64_t ticks,
                               net::PlayerInputMode mode = net::PlayerInputMode::kIntent) {
   Recorded r{tempPath(name), 0};
@@ -138,15 +153,7 @@ inline Recorded recordSession(const std::string& name, std::uint64_t ticks,
   World& world = *load.world;
   net::SessionConfig config;
   config.playerInput = mode;
-  Header header;
-  header.set_scenario_name(scenario.name);
-  header.set_scenario_text(scenario.text);
-  header.set_seed(5);
-  header.set_tick_rate(config.tickRate);
-  header.set_player_intents(mode == net::PlayerInputMode::kIntent);
-  header.set_max_agents(config.controller.maxAgents);
-  header.set_send_rate(config.sendRate);
-  auto recorder = SessionRecorder::start(r.path, header, error);
+  auto recorder = SessionRecorder::start(r.path, headerFor(scenario, 5, config), error);
   EXPECT_TRUE(recorder) << error;
   net::ServerMetrics metrics;
   FeedTransport transport;

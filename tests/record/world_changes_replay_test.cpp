@@ -50,15 +50,8 @@ TEST_P(WorldChangesReplay, ARecordingReplaysEqual) {
   ASSERT_TRUE(load.world);
   World& world = *load.world;
   net::SessionConfig config;
-  Header header;
-  header.set_scenario_name(scenario.name);
-  header.set_scenario_text(scenario.text);
-  header.set_seed(7);
-  header.set_tick_rate(config.tickRate);
-  header.set_player_intents(true);
-  header.set_max_agents(config.controller.maxAgents);
-  header.set_send_rate(config.sendRate);
-  auto recorder = SessionRecorder::start(path, header, error);
+  config.playerInput = net::PlayerInputMode::kIntent;
+  auto recorder = SessionRecorder::start(path, headerFor(scenario, 7, config), error);
   ASSERT_TRUE(recorder) << error;
   net::ServerMetrics metrics;
   FeedTransport transport;
