@@ -30,11 +30,13 @@ inline constexpr std::uint32_t kProtocolId = 0x53545244;  // "STRD"
 // (proto/session_seal.h: public keys in ConnectResponse and Accept, every later datagram sealed);
 // also 5, as they only add: a served replay's ReplayControl and ReplayStatus, Snapshot.epoch and
 // Input.ack_epoch (any other server drops ReplayControl; older clients see no timeline); 6: connect
-// tokens with keys (PrivateToken, ClientToken, the key proofs in ConnectResponse and Accept).
+// tokens with keys (PrivateToken, ClientToken, the key proofs in ConnectResponse and Accept); also
+// 6, as they only add: the scene's changes (SceneChangesRequest, SceneChanges, Snapshot.scene_version,
+// the doors of Scene), which an older client never asks for and whose fields it skips.
 inline constexpr std::uint8_t kProtocolVersion = 6;
 inline constexpr std::size_t kHeaderBytes = 14;
 // The highest packet type byte (Packet's last body field); 1..this are valid.
-inline constexpr int kLastPacketType = Packet::kReplayStatus;
+inline constexpr int kLastPacketType = Packet::kSceneChanges;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 // What sealing adds to a datagram: an 8-byte sequence and a 16-byte tag (proto/session_seal.h).
 inline constexpr std::size_t kSealOverheadBytes = 24;

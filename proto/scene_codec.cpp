@@ -1,6 +1,7 @@
 #include "proto/scene_codec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,6 +19,9 @@ constexpr std::int32_t kCoordinateLimit = (1 << 30) - 1;
 // Upper bound of what a part costs besides its values: part and part_count (tag + 5-byte varint
 // each), and for each of the 12 lists a tag and a length prefix (2 bytes below 16,384).
 constexpr std::size_t kPartOverhead = 2 * 6 + 12 * 3;
+// The door lists (door_x, door_y, door_thickness, door_open: tag and length each), paid by a part
+// only once it holds a door, so a scene without doors is what it was before doors existed.
+constexpr std::size_t kDoorListsOverhead = 4 * 3;
 // A polyline or polygon's point count (a varint, 2 bytes below 16,384) plus its looped flag.
 constexpr std::size_t kShapeHeaderBytes = 3;
 // Budgets below this could not hold two points of a polyline next to the overhead.
@@ -74,7 +78,8 @@ class Part {
       : obstacles_(scene_.mutable_obstacle_x(), scene_.mutable_obstacle_y()),
         walls_(scene_.mutable_wall_x(), scene_.mutable_wall_y()),
         paths_(scene_.mutable_path_x(), scene_.mutable_path_y()),
-        nav_(scene_.mutable_nav_x(), scene_.mutable_nav_y()) {}
+        nav_(scene_.mutable_nav_x(), scene_.mutable_nav_y()),
+        doors_(scene_.mutable_door_x(), scene_.mutable_door_y()) {}
   // The point lists point into this part's own Scene.
   Part(const Part&) = delete;
   Part& operator=(const Part&) = delete;
@@ -115,11 +120,25 @@ class Part {
     for (const QPoint& p : points) nav_.add(p);
   }
 
+  std::size_t doorCost(QPoint from, QPoint to, std::uint32_t thickness, const std::string& name) const {
+    // The first door of a part adds the four door lists' tags and lengths.
+    const std::size_t lists = scene_.door_thickness_size() == 0 ? kDoorListsOverhead : 0;
+    return lists + doors_.cost(std::vector<QPoint>{from, to}) + varintBytes(thickness) + 2 + name.size() + 1;
+  }
+  void addDoor(QPoint from, QPoint to, std::uint32_t thickness, const std::string& name, bool open) {
+    used_ += doorCost(from, to, thickness, name);
+    doors_.add(from);
+    doors_.add(to);
+    scene_.add_door_thickness(thickness);
+    scene_.add_door_name(name);
+    scene_.add_door_open(open);
+  }
+
   Scene take() { return std::move(scene_); }
 
  private:
   Scene scene_;
-  PointList obstacles_, walls_, paths_, nav_;
+  PointList obstacles_, walls_, paths_, nav_, doors_;
   std::size_t used_ = kPartOverhead;
 };
 
@@ -181,6 +200,15 @@ class Encoder {
   std::unique_ptr<Part> current_;  // on the heap: its point lists point into its own Scene
   std::vector<Scene> parts_;
 };
+
+// At most kMaxDoorNameBytes, cut before a UTF-8 sequence rather than inside it (a protobuf string
+// must stay valid UTF-8).
+std::string cutName(const std::string& name) {
+  if (name.size() <= kMaxDoorNameBytes) return name;
+  std::size_t n = kMaxDoorNameBytes;
+  while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
+  return name.substr(0, n);
+}
 
 std::vector<QPoint> quantize(const std::vector<ScenePoint>& points) {
   std::vector<QPoint> q;
@@ -249,8 +277,27 @@ EncodedScene encodeScene(const SceneGeometry& geometry, std::size_t maxPartBytes
                                       [&](Part& p) { p.addPolygon(points); });
     if (!placed) ++result.polygonsLeftOut;
   }
+  for (const SceneDoor& door : geometry.doors) {
+    const QPoint from = quantize(door.from), to = quantize(door.to);
+    const std::uint32_t thickness = quantizeRadius(door.thickness);
+    const std::string name = cutName(door.name);
+    encoder.place([&](const Part& p) { return p.doorCost(from, to, thickness, name); },
+                  [&](Part& p) { p.addDoor(from, to, thickness, name, door.open); });
+  }
   result.parts = encoder.finish();
   return result;
+}
+
+std::vector<ScenePoint> doorRectangle(const SceneDoor& door) {
+  const float dx = door.to.x - door.from.x, dy = door.to.y - door.from.y;
+  const float length = std::sqrt(dx * dx + dy * dy);
+  if (!(length > 0.0f)) return {};
+  // Half the thickness along the opening's left normal, each way.
+  const float nx = -dy / length * door.thickness * 0.5f, ny = dx / length * door.thickness * 0.5f;
+  return {{door.from.x - nx, door.from.y - ny},
+          {door.to.x - nx, door.to.y - ny},
+          {door.to.x + nx, door.to.y + ny},
+          {door.from.x + nx, door.from.y + ny}};
 }
 
 std::string decodeScenePart(const Scene& part, SceneGeometry& out) {
@@ -263,6 +310,10 @@ std::string decodeScenePart(const Scene& part, SceneGeometry& out) {
   if (part.path_x_size() != part.path_y_size() || part.path_points_size() != part.path_looped_size())
     return "path lists of different lengths";
   if (part.nav_x_size() != part.nav_y_size()) return "navmesh lists of different lengths";
+  if (part.door_x_size() != part.door_y_size() || part.door_x_size() != 2 * part.door_thickness_size() ||
+      part.door_name_size() != part.door_thickness_size() ||
+      part.door_open_size() != part.door_thickness_size())
+    return "door lists of different lengths";
 
   SceneGeometry g;
   std::vector<ScenePoint> points;
@@ -287,11 +338,22 @@ std::string decodeScenePart(const Scene& part, SceneGeometry& out) {
   shapes.clear();
   if (!readPoints(part.nav_x(), part.nav_y(), points)) return "navmesh vertex out of range";
   if (!splitByCounts(part.nav_points(), points, g.navPolygons)) return "navmesh vertex counts do not add up";
+  points.clear();
+  if (!readPoints(part.door_x(), part.door_y(), points)) return "door out of range";
+  for (int i = 0; i < part.door_thickness_size(); ++i) {
+    const std::uint32_t t = part.door_thickness(i);
+    if (t > static_cast<std::uint32_t>(kCoordinateLimit)) return "door thickness out of range";
+    if (part.door_name(i).size() > kMaxDoorNameBytes) return "door name too long";
+    const auto k = static_cast<std::size_t>(i);
+    g.doors.push_back({points[2 * k], points[2 * k + 1], positionMetres(static_cast<std::int32_t>(t)),
+                       part.door_name(i), part.door_open(i)});
+  }
 
   out.obstacles.insert(out.obstacles.end(), g.obstacles.begin(), g.obstacles.end());
   out.walls.insert(out.walls.end(), g.walls.begin(), g.walls.end());
   for (auto& p : g.paths) out.paths.push_back(std::move(p));
   for (auto& p : g.navPolygons) out.navPolygons.push_back(std::move(p));
+  for (auto& d : g.doors) out.doors.push_back(std::move(d));
   return {};
 }
 

@@ -40,14 +40,31 @@ struct ScenePolyline {
   bool operator==(const ScenePolyline&) const = default;
 };
 
+// A door declared by the scenario: across the opening from jamb to jamb, `thickness` deep. Its
+// state while the server runs comes in SceneChanges (proto/scene_changes_codec.h).
+struct SceneDoor {
+  ScenePoint from, to;
+  float thickness = 0.0f;
+  std::string name;  // at most kMaxDoorNameBytes (longer names are cut on the wire)
+  bool open = true;  // at the start
+  bool operator==(const SceneDoor&) const = default;
+};
+inline constexpr std::size_t kMaxDoorNameBytes = 64;
+
 struct SceneGeometry {
   std::vector<SceneCircle> obstacles;
   std::vector<SceneSegment> walls;
   std::vector<ScenePolyline> paths;
   std::vector<std::vector<ScenePoint>> navPolygons;  // counter-clockwise
+  std::vector<SceneDoor> doors;
   bool operator==(const SceneGeometry&) const = default;
-  bool empty() const { return obstacles.empty() && walls.empty() && paths.empty() && navPolygons.empty(); }
+  bool empty() const {
+    return obstacles.empty() && walls.empty() && paths.empty() && navPolygons.empty() && doors.empty();
+  }
 };
+
+// A door's rectangle (the opening, `thickness` deep), counter-clockwise: what a shut door blocks.
+std::vector<ScenePoint> doorRectangle(const SceneDoor& door);
 
 // The scene's parts, each at most `maxPartBytes` serialized (the Scene message alone; the Packet
 // wrapper adds 3 bytes: kMaxScenePartBytes fits a datagram). Always at least one part (an empty

@@ -394,6 +394,27 @@ steerd_status steerd_client_scene_walls(const steerd_client* c, steerd_segment* 
   });
 }
 
+steerd_status steerd_client_scene_version(const steerd_client* c, uint32_t* version) {
+  return guarded(c, [&] {
+    if (version == nullptr) return STEERD_ERR_NULL;
+    *version = c->client->sceneVersion();
+    return STEERD_OK;
+  });
+}
+
+steerd_status steerd_client_scene_doors(const steerd_client* c, steerd_door* out, size_t capacity,
+                                        size_t* count) {
+  return guarded(c, [&] {
+    if (count == nullptr || (out == nullptr && capacity > 0)) return STEERD_ERR_NULL;
+    const auto& d = c->client->scene().doors;
+    return fill(const_cast<steerd_client*>(c), d.size(), capacity, count, [&](std::size_t i) {
+      steerd_door door{d[i].from.x, d[i].from.y, d[i].to.x, d[i].to.y, d[i].thickness, d[i].open ? 1 : 0, {}};
+      d[i].name.copy(door.name, std::min(d[i].name.size(), sizeof door.name - 1));
+      out[i] = door;
+    });
+  });
+}
+
 steerd_status steerd_client_spawn(steerd_client* c, const char* archetype, float x, float y,
                                   uint32_t* sequence) {
   return guarded(c, [&] {

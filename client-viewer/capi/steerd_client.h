@@ -145,7 +145,9 @@ STEERD_API steerd_status steerd_client_set_move(steerd_client* client, float mx,
 STEERD_API steerd_status steerd_client_set_player(steerd_client* client, float x, float y, float vx,
                                                   float vy);
 
-/* The static scene (fetch_scene): circles and wall segments, m. */
+/* The scene (fetch_scene) as it is now: circles and wall segments, m. The static scene, with what
+ * changed while the server runs on top: live circle obstacles, and the four walls of each live box
+ * and each shut door (docs/PROTOCOL.md, "Scene changes"). Read them again when the version moves. */
 typedef struct steerd_circle {
   float x, y, radius;
 } steerd_circle;
@@ -157,6 +159,16 @@ STEERD_API steerd_status steerd_client_scene_obstacles(const steerd_client* clie
                                                        size_t capacity, size_t* count, int* complete);
 STEERD_API steerd_status steerd_client_scene_walls(const steerd_client* client, steerd_segment* out,
                                                    size_t capacity, size_t* count, int* complete);
+/* The scene's version the client holds: 0 until something changed and the change arrived. */
+STEERD_API steerd_status steerd_client_scene_version(const steerd_client* client, uint32_t* version);
+/* The scenario's doors: the opening from a to b, `thickness` deep, and whether it is open now. */
+typedef struct steerd_door {
+  float ax, ay, bx, by, thickness;
+  int open;
+  char name[68]; /* NUL-terminated, at most 64 bytes of UTF-8 */
+} steerd_door;
+STEERD_API steerd_status steerd_client_scene_doors(const steerd_client* client, steerd_door* out,
+                                                   size_t capacity, size_t* count);
 
 /* The control channel (the control role: steerd --allow-control, or a control token).
  * Commands are sent at the next update and again until acknowledged; *sequence is the command's

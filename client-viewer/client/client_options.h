@@ -157,6 +157,10 @@ struct ClientStats {
   std::uint64_t scenePartsMalformed = 0;    // decodeScenePart refused it, or part counts disagree
   std::uint32_t scenePartsReceived = 0;     // distinct parts held
   std::uint32_t scenePartCount = 0;         // parts the scene has (0: not known yet)
+  std::uint64_t sceneChangeRequests = 0;    // SceneChangesRequests sent
+  std::uint64_t sceneChangePages = 0;       // pages of scene changes applied
+  std::uint64_t sceneChangesMalformed = 0;  // pages refused (applySceneChanges)
+  std::uint32_t sceneVersion = 0;           // the scene version held
   std::uint64_t debugInfos = 0;             // DebugInfo received for the watched agent
   std::uint64_t commandsSent = 0;           // commands queued by sendCommand
   std::uint64_t commandsAcknowledged = 0;   // ... and acknowledged by the server

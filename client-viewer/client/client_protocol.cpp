@@ -14,6 +14,7 @@ ClientProtocol::ClientProtocol(ClientOptions o, DatagramSink sink)
       snapshots_(options_.baselineRing),
       player_(options_),
       scene_(options_.sceneRetryInterval),
+      changes_(options_.sceneRetryInterval / 2),
       debug_(options_.debugSelectInterval),
       control_(options_.commandResendInterval, options_.maxUnacknowledgedCommands),
       interp_(InterpolationBuffer::Options{std::max<std::size_t>(options_.interpolationCapacity, 2), 7.5}) {
@@ -73,7 +74,10 @@ void ClientProtocol::update(TimePoint now) {
       nextPingAt_ += interval;
       if (nextPingAt_ <= now) nextPingAt_ = now + interval;
     }
-    if (options_.fetchScene) scene_.update(now, *this);
+    if (options_.fetchScene) {
+      scene_.update(now, *this);
+      changes_.update(now, *this);
+    }
     if (info.debugAllowed) debug_.update(now, *this);
   }
   rates_.update(now, bytesIn_, bytesOut_, snapshots_.counters().complete);
@@ -141,7 +145,8 @@ void ClientProtocol::dispatch(const wire::Packet& p, TimePoint now) {
   }
   // Everything else is of the connection.
   const bool ours = p.body_case() == wire::Packet::kSnapshot || p.body_case() == wire::Packet::kPong ||
-                    p.body_case() == wire::Packet::kScene || p.body_case() == wire::Packet::kDebugInfo ||
+                    p.body_case() == wire::Packet::kScene || p.body_case() == wire::Packet::kSceneChanges ||
+                    p.body_case() == wire::Packet::kDebugInfo ||
                     p.body_case() == wire::Packet::kControlReply ||
                     p.body_case() == wire::Packet::kReplayStatus;
   if (!ours) {  // a kind only servers receive
@@ -159,6 +164,12 @@ void ClientProtocol::dispatch(const wire::Packet& p, TimePoint now) {
     case wire::Packet::kScene:
       if (options_.fetchScene) {
         if (std::string error = scene_.onPart(p.scene(), now); !error.empty())
+          lastDecodeError_ = std::move(error);
+      }
+      return;
+    case wire::Packet::kSceneChanges:
+      if (options_.fetchScene) {
+        if (std::string error = changes_.onPage(p.scene_changes(), now); !error.empty())
           lastDecodeError_ = std::move(error);
       }
       return;
@@ -232,6 +243,7 @@ void ClientProtocol::onSnapshotPart(const SnapshotPartHeader& part, const wire::
   const SnapshotAssembler::Admission admission = snapshots_.admit(part);
   if (admission == SnapshotAssembler::Admission::kRefused) return;
   if (admission == SnapshotAssembler::Admission::kAdmittedNewEpoch) startEpoch(part.epoch);
+  changes_.onSnapshotVersion(part.sceneVersion);
   // The server's own record of this client's player (intent mode), whatever becomes of the rest.
   if (part.own && !player_.onOwn(part.tick, *part.own, now, wholeScene())) snapshots_.countMalformed();
   const SnapshotAssembler::Outcome outcome = snapshots_.add(part, full, now, handshake_.server().tickRate);
@@ -256,10 +268,20 @@ void ClientProtocol::toViews(const std::vector<wire::EntityState>& entities) {
 
 // Everything held came from an earlier epoch: baselines, pending parts, the interpolation buffer,
 // the debug answers (ticks that may be ahead of the new timeline's).
+const wire::SceneGeometry& ClientProtocol::scene() const {
+  const std::uint64_t key = (std::uint64_t{scene_.counters().received} << 40) ^ changes_.generation();
+  if (key != currentKey_) {
+    current_ = wire::currentScene(scene_.geometry(), changes_.live());
+    currentKey_ = key;
+  }
+  return current_;
+}
+
 void ClientProtocol::startEpoch(std::uint32_t epoch) {
   if (snapshots_.epoch() != epoch) snapshots_.startEpoch(epoch);
   interp_.clear();
   debug_.forgetAnswers();
+  changes_.reset();  // the replay's world starts again: its scene too
   ++replayEpochs_;
 }
 
@@ -335,6 +357,11 @@ ClientStats ClientProtocol::stats(TimePoint now) const {
   s.scenePartsMalformed = scene.malformed;
   s.scenePartsReceived = scene.received;
   s.scenePartCount = scene.count;
+  const SceneChangesFetch::Counters changes = changes_.counters();
+  s.sceneChangeRequests = changes.requests;
+  s.sceneChangePages = changes.pages;
+  s.sceneChangesMalformed = changes.malformed;
+  s.sceneVersion = changes_.version();
   s.debugInfos = debug_.infosReceived();
   const ControlChannel::Counters& control = control_.counters();
   s.commandsSent = control.sent;

@@ -7,6 +7,7 @@
 //   snapshot_assembler.h  snapshot parts, baselines, whole snapshots and their acknowledgement
 //   own_player.h          the player's inputs, prediction and reconciliation (Snapshot.own)
 //   scene_fetch.h         the static scene
+//   scene_changes_fetch.h what changes in it (doors, obstacles)
 //   debug_subscription.h  the debug stream (watched agent, hover, brain states)
 //   control_channel.h     the control role's commands, results and events
 //   replay_follower.h     a served replay's status and playback controls
@@ -32,6 +33,7 @@
 #include "client/own_player.h"
 #include "client/packet_outbox.h"
 #include "client/replay_follower.h"
+#include "client/scene_changes_fetch.h"
 #include "client/scene_fetch.h"
 #include "client/snapshot_assembler.h"
 #include "client/traffic_meter.h"
@@ -96,10 +98,17 @@ class ClientProtocol : private PacketOutbox {
   // Why a snapshot or scene part was last refused (empty if never).
   const std::string& lastDecodeError() const { return lastDecodeError_; }
 
-  // The static scene: every part received so far, merged (shapes in the order their parts came).
-  // Empty unless ClientOptions::fetchScene.
-  const wire::SceneGeometry& scene() const { return scene_.geometry(); }
+  // The scene as it is now (ClientOptions::fetchScene; empty without it): the static scene's parts
+  // received so far, merged (shapes in the order their parts came), with the changes heard of on
+  // top (wire::currentScene: live circles, the walls of live boxes and shut doors, and each
+  // door's state now).
+  const wire::SceneGeometry& scene() const;
   bool sceneComplete() const { return scene_.complete(); }
+  // The static scene alone, and the changes alone: the scene version they are at (0: none yet,
+  // the static scene as sent), the doors' states and the live obstacles.
+  const wire::SceneGeometry& staticScene() const { return scene_.geometry(); }
+  std::uint32_t sceneVersion() const { return changes_.version(); }
+  const wire::SceneLive& sceneChanges() const { return changes_.live(); }
 
   // The debug stream (sent only when the server allows it, ServerInfo::debugAllowed; a change goes
   // at the next update()): which agent to hear about (nullopt: none), its newest DebugInfo (null
@@ -167,7 +176,9 @@ class ClientProtocol : private PacketOutbox {
   void startEpoch(std::uint32_t epoch);
   void toViews(const std::vector<wire::EntityState>& entities);
   void countDrop(wire::DropReason reason) { ++drops_[static_cast<std::size_t>(reason)]; }
-  const wire::SceneGeometry* wholeScene() const { return scene_.complete() ? &scene_.geometry() : nullptr; }
+  SceneAt wholeScene() const {
+    return scene_.complete() ? SceneAt{&scene(), changes_.generation()} : SceneAt{};
+  }
 
   ClientOptions options_;
   DatagramSink sink_;
@@ -183,6 +194,10 @@ class ClientProtocol : private PacketOutbox {
   SnapshotAssembler snapshots_;
   OwnPlayer player_;
   SceneFetch scene_;
+  SceneChangesFetch changes_;
+  // scene(), built again when a static part or a change came since (the key is both counts).
+  mutable wire::SceneGeometry current_;
+  mutable std::uint64_t currentKey_ = ~std::uint64_t{0};
   DebugSubscription debug_;
   ControlChannel control_;
   ReplayFollower replay_;

@@ -45,17 +45,18 @@ void OwnPlayer::start(const ServerInfo& server, TimePoint now) {
   nextInputAt_ = now;
 }
 
-// The server steps players against the scene as it sends it: once the client has it whole, so
-// does the prediction.
-void OwnPlayer::useScene(const wire::SceneGeometry* scene) {
-  if (predictionHasScene_ || scene == nullptr) return;
+// The server steps players against the scene as it sends it: once the client has it whole, and
+// again after each change it hears of, so does the prediction.
+void OwnPlayer::useScene(SceneAt scene) {
+  if (scene.geometry == nullptr || (predictionHasScene_ && scene.generation == sceneGeneration_)) return;
   prediction_.setScene(
-      movement::collisionSceneOf(*scene, server_.minX, server_.minY, server_.maxX, server_.maxY));
+      movement::collisionSceneOf(*scene.geometry, server_.minX, server_.minY, server_.maxX, server_.maxY));
   predictionHasScene_ = true;
+  sceneGeneration_ = scene.generation;
 }
 
-void OwnPlayer::update(TimePoint now, std::uint32_t ackTick, std::uint32_t ackEpoch,
-                       const wire::SceneGeometry* scene, PacketOutbox& out) {
+void OwnPlayer::update(TimePoint now, std::uint32_t ackTick, std::uint32_t ackEpoch, SceneAt scene,
+                       PacketOutbox& out) {
   if (now < nextInputAt_) return;
   send(ackTick, ackEpoch, scene, out);
   const auto interval = toDuration(std::chrono::duration<double>(1.0 / options_.inputRateHz));
@@ -63,8 +64,7 @@ void OwnPlayer::update(TimePoint now, std::uint32_t ackTick, std::uint32_t ackEp
   if (nextInputAt_ <= now) nextInputAt_ = now + interval;  // late: no burst to catch up
 }
 
-void OwnPlayer::send(std::uint32_t ackTick, std::uint32_t ackEpoch, const wire::SceneGeometry* scene,
-                     PacketOutbox& out) {
+void OwnPlayer::send(std::uint32_t ackTick, std::uint32_t ackEpoch, SceneAt scene, PacketOutbox& out) {
   wire::Input* in = packet_.mutable_input();
   in->Clear();
   if (have_) {
@@ -98,8 +98,7 @@ void OwnPlayer::send(std::uint32_t ackTick, std::uint32_t ackEpoch, const wire::
   out.post(packet_);
 }
 
-bool OwnPlayer::onOwn(std::uint32_t tick, const SnapshotOwn& o, TimePoint now,
-                      const wire::SceneGeometry* scene) {
+bool OwnPlayer::onOwn(std::uint32_t tick, const SnapshotOwn& o, TimePoint now, SceneAt scene) {
   if (own_ && tick <= own_->tick) return true;  // newest tick wins
   // Checked like any peer's numbers before anyone reconciles against them.
   if (!std::isfinite(o.x) || !std::isfinite(o.y) || !std::isfinite(o.vx) || !std::isfinite(o.vy))

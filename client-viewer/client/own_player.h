@@ -17,6 +17,14 @@
 
 namespace steerd::client {
 
+// The scene the server steps players against, as the client holds it (null until the static
+// scene is whole), and a number that changes whenever it does (a scene change came).
+struct SceneAt {
+  SceneAt(const wire::SceneGeometry* g = nullptr, std::uint64_t gen = 0) : geometry(g), generation(gen) {}
+  const wire::SceneGeometry* geometry;
+  std::uint64_t generation;
+};
+
 class OwnPlayer {
  public:
   // Prediction errors kept between takeErrors() calls, at most.
@@ -33,13 +41,12 @@ class OwnPlayer {
   // Connected: inputs start now, and in intent mode the prediction with the server's limits.
   void start(const ServerInfo& server, TimePoint now);
   // An Input when one is due: the player's newest inputs (none before setPosition/setMove) and
-  // the acknowledgement of snapshot `ackTick` of epoch `ackEpoch`. `scene`: the static scene once
-  // whole (null before), which the prediction then collides with, as the server does.
-  void update(TimePoint now, std::uint32_t ackTick, std::uint32_t ackEpoch, const wire::SceneGeometry* scene,
-              PacketOutbox& out);
+  // the acknowledgement of snapshot `ackTick` of epoch `ackEpoch`. `scene`: the scene once the static
+  // scene is whole (null before), which the prediction then collides with, as the server does.
+  void update(TimePoint now, std::uint32_t ackTick, std::uint32_t ackEpoch, SceneAt scene, PacketOutbox& out);
   // Snapshot.own of snapshot `tick`: kept when newest; in intent mode the prediction is
   // reconciled with it and its error measured. False when its numbers are not finite (ignored).
-  bool onOwn(std::uint32_t tick, const SnapshotOwn& own, TimePoint now, const wire::SceneGeometry* scene);
+  bool onOwn(std::uint32_t tick, const SnapshotOwn& own, TimePoint now, SceneAt scene);
 
   std::optional<OwnPlayerState> own() const { return own_; }
   std::optional<PredictedPlayer> predicted(TimePoint now) const;
@@ -59,9 +66,8 @@ class OwnPlayer {
     float x = 0, y = 0, vx = 0, vy = 0;  // position mode
     float mx = 0, my = 0, dt = 0;        // intent mode
   };
-  void send(std::uint32_t ackTick, std::uint32_t ackEpoch, const wire::SceneGeometry* scene,
-            PacketOutbox& out);
-  void useScene(const wire::SceneGeometry* scene);
+  void send(std::uint32_t ackTick, std::uint32_t ackEpoch, SceneAt scene, PacketOutbox& out);
+  void useScene(SceneAt scene);
   steer::BodyLimits limits() const;
 
   const ClientOptions& options_;
@@ -77,7 +83,8 @@ class OwnPlayer {
   std::optional<OwnPlayerState> own_;
   PlayerPrediction prediction_;
   bool predictionHasScene_ = false;
-  std::vector<float> errors_;  // since takeErrors, m
+  std::uint64_t sceneGeneration_ = 0;  // of the scene the prediction collides with
+  std::vector<float> errors_;          // since takeErrors, m
   Counters counters_;
 };
 

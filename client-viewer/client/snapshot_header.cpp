@@ -53,6 +53,9 @@ bool readSnapshot(std::span<const std::uint8_t> data, SnapshotPartHeader& out, w
       case wire::Snapshot::kEpochFieldNumber:
         scalar = &out.epoch;
         break;
+      case wire::Snapshot::kSceneVersionFieldNumber:
+        scalar = &out.sceneVersion;
+        break;
       case wire::Snapshot::kOwnFieldNumber:
         if (wireTypeOf(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
           std::span<const std::uint8_t> bytes;
@@ -87,6 +90,7 @@ SnapshotPartHeader snapshotPartHeader(const wire::Snapshot& part) {
   h.part = part.part();
   h.partCount = part.part_count();
   h.epoch = part.epoch();
+  h.sceneVersion = part.scene_version();
   if (part.has_own()) {
     const wire::OwnPlayer& o = part.own();
     h.own = SnapshotOwn{o.last_input(), o.x(), o.y(), o.vx(), o.vy()};

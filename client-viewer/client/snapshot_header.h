@@ -35,6 +35,7 @@ struct SnapshotPartHeader {
   std::uint32_t part = 0;
   std::uint32_t partCount = 0;
   std::uint32_t epoch = 0;         // a served replay's; 0 elsewhere
+  std::uint32_t sceneVersion = 0;  // Snapshot.scene_version (0: the static scene as sent)
   std::optional<SnapshotOwn> own;  // present when the part carries Snapshot.own
   bool operator==(const SnapshotPartHeader&) const = default;
 };

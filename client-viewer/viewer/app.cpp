@@ -123,7 +123,7 @@ int App::run() {
 
     SDL_Renderer* r = platform_.renderer();
     world_.drawBackground(r, camera_, scene_);
-    geometry_.draw(r, camera_, scene_.geometry, geometrySettings_);
+    geometry_.draw(r, camera_, scene_.geometry, scene_.live, geometrySettings_);
     overlays_.drawInterest(r, camera_, scene_, overlaySettings_);
     overlays_.drawVelocities(r, camera_, scene_, overlaySettings_);
     drawn_ = world_.drawEntities(r, camera_, scene_);
@@ -178,6 +178,7 @@ void App::onConnected() {
   scene_ = Scene{};
   scene_.server = &info;
   scene_.geometry = &connection_.client()->scene();
+  scene_.live = &connection_.client()->sceneChanges();
   geometry_.reset();
   scene_.bounds = {info.minX, info.minY, info.maxX, info.maxY};
   // The avatar appears where the server put the player's body (updateScene), not before.

@@ -25,13 +25,15 @@ WorldRect boxOf(Point a, Point b, float pad = 0.0f) {
 void GeometryRenderer::reset() { nav_.clear(); }
 
 void GeometryRenderer::draw(SDL_Renderer* renderer, const Camera& camera, const wire::SceneGeometry* scene,
-                            const GeometrySettings& settings) {
+                            const wire::SceneLive* live, const GeometrySettings& settings) {
   if (scene == nullptr) return;
   const WorldRect seen = camera.visibleWorld();
   if (settings.navmesh) drawNavmesh(camera, *scene, seen);
   if (settings.paths) drawPaths(camera, *scene);
   if (settings.obstaclesAndWalls) {
     drawObstacles(camera, *scene, seen);
+    if (live != nullptr) drawBoxes(camera, *live);
+    drawDoors(camera, *scene);
     drawWalls(camera, *scene, seen);
   }
   canvas_.flush(renderer);
@@ -92,6 +94,33 @@ void GeometryRenderer::drawObstacles(const Camera& camera, const wire::SceneGeom
     const Point s = camera.worldToScreen(c);
     canvas_.disc(s, r, palette::kObstacle, segments);
     canvas_.ring(s, r, std::min(1.5f, r * 0.5f), palette::kObstacleEdge, segments);
+  }
+}
+
+void GeometryRenderer::drawDoors(const Camera& camera, const wire::SceneGeometry& scene) {
+  for (const wire::SceneDoor& door : scene.doors) {
+    const std::vector<wire::ScenePoint> r = wire::doorRectangle(door);
+    if (r.size() != 4) continue;
+    screen_.clear();
+    for (const auto& p : r) screen_.push_back(camera.worldToScreen(toPoint(p)));
+    if (!door.open) {
+      canvas_.quad(screen_[0], screen_[1], screen_[2], screen_[3], palette::kDoorShut);
+      continue;
+    }
+    float phase = 0.0f;
+    for (std::size_t k = 0; k < 4; ++k)
+      phase =
+          canvas_.dashedLine(screen_[k], screen_[(k + 1) % 4], 1.5f, 5.0f, 4.0f, palette::kDoorOpen, phase);
+  }
+}
+
+void GeometryRenderer::drawBoxes(const Camera& camera, const wire::SceneLive& live) {
+  for (const wire::SceneObstacle& o : live.obstacles) {
+    if (!o.box()) continue;
+    const std::vector<wire::ScenePoint> c = wire::boxCorners(o);
+    const Rgba fill = (o.flags & wire::kObstacleCarves) != 0 ? palette::kCarving : palette::kObstacle;
+    canvas_.quad(camera.worldToScreen(toPoint(c[0])), camera.worldToScreen(toPoint(c[1])),
+                 camera.worldToScreen(toPoint(c[2])), camera.worldToScreen(toPoint(c[3])), fill);
   }
 }
 

@@ -163,6 +163,12 @@ void drawDebug(const Scene& scene, const wire::DebugInfo& d) {
   } else {
     ImGui::TextDisabled("none");
   }
+  label("waiting for");
+  if (!d.waiting_for().empty()) {
+    ImGui::Text("%s", d.waiting_for().c_str());
+  } else {
+    ImGui::TextDisabled("nothing");
+  }
   label("goal");
   if (d.has_goal()) {
     ImGui::Text("(%.1f, %.1f), %.1f m", d.goal_x(), d.goal_y(),

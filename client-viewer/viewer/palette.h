@@ -38,6 +38,9 @@ inline constexpr Rgba kPath{214, 196, 120, 170};
 inline constexpr Rgba kObstacle{88, 96, 112};
 inline constexpr Rgba kObstacleEdge{150, 160, 180};
 inline constexpr Rgba kWall{205, 210, 222};
+inline constexpr Rgba kDoorShut{196, 92, 60};         // a shut door's rectangle, filled
+inline constexpr Rgba kDoorOpen{120, 196, 120};       // an open door's rectangle, dashed
+inline constexpr Rgba kCarving{150, 118, 84};         // a barricade that carves the navmesh
 inline constexpr Rgba kInterest{120, 220, 140, 150};  // the area-of-interest circle
 // The selected agent's debug overlays.
 inline constexpr Rgba kCombinedForce{255, 255, 255};

@@ -17,8 +17,11 @@
 namespace steerd::viewer {
 
 struct Scene {
-  const client::ServerInfo* server = nullptr;     // null until connected
-  const wire::SceneGeometry* geometry = nullptr;  // the static scene's parts received so far
+  const client::ServerInfo* server = nullptr;  // null until connected
+  // The scene as the client has it now: the static scene's parts received so far, with the
+  // changes heard of (shut doors' and live boxes' walls, live circles, doors' states) on top.
+  const wire::SceneGeometry* geometry = nullptr;
+  const wire::SceneLive* live = nullptr;  // the changes alone (live obstacles, to fill boxes)
   WorldRect bounds;
   client::Sample sample;                         // interpolated entities, sorted by id
   std::vector<EntityMotion> motion;              // parallel to sample.entities

@@ -257,8 +257,9 @@ std::size_t encodeParts(const wire::SnapshotContent& content, const wire::Snapsh
   // Packet wrapper: one tag byte and a two-byte length.
   wire::encodeSnapshot(content, base, wire::kMaxBodyBytes - 3 - interest.partReserve, record, parts);
   if (own != nullptr && !parts.empty()) *parts.front().mutable_own() = *own;
-  if (interest.epoch != 0) {
-    for (auto& part : parts) part.set_epoch(interest.epoch);
+  for (auto& part : parts) {
+    part.set_epoch(interest.epoch);  // 0 is left out
+    part.set_scene_version(interest.sceneVersion);
   }
   std::size_t bytes = 0;
   for (const auto& part : parts) bytes += wire::kHeaderBytes + wire::partBodyBytes(part);

@@ -20,6 +20,7 @@ struct InterestConfig {
   std::size_t budgetBytes = 1600;  // per snapshot (kbps * 1000 / 8 / send rate)
   std::size_t partReserve = 0;     // bytes each part leaves free (for Snapshot.own in part 0)
   std::uint32_t epoch = 0;         // Snapshot.epoch of every part (0: none)
+  std::uint32_t sceneVersion = 0;  // Snapshot.scene_version of every part (0: never changed)
 };
 
 // What a round of snapshots is built from: taken after a tick, read while the next one steps.

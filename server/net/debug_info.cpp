@@ -315,6 +315,37 @@ void addContextMaps(const AgentInspection& r, wire::DebugInfo& info) {
 
 }  // namespace
 
+std::string waitingFor(const World& world, AgentId id, const AgentInspection& r) {
+  if (!world.isAlive(id)) return {};
+  const AgentColumns& a = world.agents();
+  const std::uint32_t slot = world.slotOf(id);
+  const AgentMemory& memory = a.memory(slot);
+  const steer::Vec2 p{a.px[slot], a.py[slot]}, v{a.vx[slot], a.vy[slot]};
+  steer::Vec2 goal{memory.goalX, memory.goalY};
+  if (r.found && r.navigating && r.navHasGoal) goal = r.navGoal;
+  const bool hasGoal = steer::isFinite(goal);
+  if (hasGoal) {
+    for (const Door& d : world.doors()) {
+      if (d.open) continue;
+      if (steer::distanceToSegment(p, d.from, d.to) > kWaitingDoorReach + d.thickness * 0.5f) continue;
+      if (steer::properlyCross(p, goal, d.from, d.to)) return "door " + d.name;
+    }
+  }
+  const float maxSpeed = world.archetypes()[a.archetype[slot]].limits.maxSpeed;
+  if (steer::length(v) >= kWaitingSlowShare * maxSpeed) return {};
+  const steer::Vec2 ahead = steer::normalizedOr(hasGoal ? goal - p : v, v);
+  if (steer::lengthSq(ahead) == 0.0f) return {};
+  const float radius = world.archetypes()[a.archetype[slot]].limits.radius;
+  for (const LiveObstacle& o : world.liveObstacles()) {
+    const steer::Vec2 to = o.shape.center - p;
+    const float size = o.shape.box() ? steer::length(o.shape.halfSize) : o.shape.radius;
+    if (steer::length(to) - size - radius > kWaitingObstacleReach || steer::dot(to, ahead) <= 0.0f) continue;
+    return o.name.empty() ? "obstacle " + std::to_string(o.id)
+                          : "obstacle " + std::to_string(o.id) + " (" + o.name + ")";
+  }
+  return {};
+}
+
 wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions) {
   wire::DebugInfo info;
   info.set_agent_id(id);
@@ -356,6 +387,7 @@ wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const Brai
   addPath(world, memory, r, info);
   if (r.navigating) addNavigation(r, info);
   addContextMaps(r, info);
+  info.set_waiting_for(waitingFor(world, id, r));
   return info;
 }
 

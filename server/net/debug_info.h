@@ -7,6 +7,7 @@
 #include <string>
 
 #include "proto/wire.pb.h"
+#include "world/agent_inspect.h"
 #include "world/world.h"
 
 namespace steerd::net {
@@ -24,6 +25,17 @@ inline constexpr std::size_t kMaxCorridorPoints = 48;
 // Everything the inspector shows about agent `id`; found is false for an id that is not alive.
 // `transitions` are the watched agent's, oldest first.
 wire::DebugInfo debugInfoOf(const World& world, AgentId id, std::span<const BrainTransition> transitions);
+
+// What holds agent `id` up, for the inspector (DebugInfo.waiting_for): "door NAME" for a shut door
+// within kWaitingDoorReach of it that the line to its goal crosses (it waits there or goes round),
+// else "obstacle ID" (and the scenario's name) for a live obstacle ahead within
+// kWaitingObstacleReach of its edge while it moves at under kWaitingSlowShare of its top speed.
+// Empty: nothing.
+inline constexpr float kWaitingDoorReach = 5.0f;  // m, as the report's longest wait
+inline constexpr float kWaitingObstacleReach = 2.0f;
+inline constexpr float kWaitingSlowShare = 0.5f;
+// `inspection`: inspectAgent's for the agent (its navigation goal).
+std::string waitingFor(const World& world, AgentId id, const AgentInspection& inspection);
 
 // The label for the agent under a client's pointer: found, and its brain state named as
 // debugInfoOf names it (empty without a brain). Reads what the last tick stored; evaluates nothing.

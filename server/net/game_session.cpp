@@ -32,8 +32,9 @@ GameSession::GameSession(World& world, SessionTransport& endpoint, ServerMetrics
   playerArchetype_ = static_cast<ArchetypeIndex>(std::max(p, 0));
   limits_.bounds = world.geometry().bounds;
   limits_.maxSpeed = world.archetypes()[playerArchetype_].limits.maxSpeed;
-  // The geometry never changes while the server runs: encoded once, answered by the network thread.
-  const wire::EncodedScene scene = wire::encodeScene(wireSceneOf(world.geometry()), wire::kMaxScenePartBytes);
+  // The static scene is encoded once and answered by the network thread; what changes on top of
+  // it (doors, live obstacles) goes as SceneChanges (followScene).
+  const wire::EncodedScene scene = wire::encodeScene(wireSceneOf(world), wire::kMaxScenePartBytes);
   if (scene.polygonsLeftOut > 0) {
     spdlog::error("{} navmesh polygon(s) too big for a datagram: clients will not draw them",
                   scene.polygonsLeftOut);
@@ -42,13 +43,15 @@ GameSession::GameSession(World& world, SessionTransport& endpoint, ServerMetrics
   endpoint_.setScene(scene.parts);
   // Players collide with the scene as clients decode it (1/64 m), not the file's exact values:
   // a client predicting its player with the same model then gets the same floats.
-  wire::SceneGeometry decoded;
   for (const wire::Scene& part : scene.parts) {
-    if (const std::string error = wire::decodeScenePart(part, decoded); !error.empty())
+    if (const std::string error = wire::decodeScenePart(part, staticScene_); !error.empty())
       spdlog::error("static scene part {} does not decode: {}", part.part(), error);
   }
+  sceneLog_.doorOpen = doorStatesOf(world);
   const Bounds& b = world.geometry().bounds;
-  collision_ = movement::collisionSceneOf(decoded, b.minX, b.minY, b.maxX, b.maxY);
+  collision_ = movement::collisionSceneOf(wire::currentScene(staticScene_, {sceneLog_.doorOpen, {}}), b.minX,
+                                          b.minY, b.maxX, b.maxY);
+  followScene();
   if (config.snapshotThreads > 0) stage_ = std::make_unique<SnapshotStage>(config.snapshotThreads);
 }
 
@@ -428,7 +431,23 @@ void GameSession::sendDebugInfo() {
   if (!out_.empty()) endpoint_.send(out_);
 }
 
+void GameSession::followScene() {
+  const auto version = static_cast<std::uint32_t>(world_.sceneVersion());
+  if (version == sceneLog_.version) return;
+  // A served replay that seeks back starts its world again: so does the log.
+  if (version < sceneLog_.version) sceneLog_ = wire::SceneChangeLog{};
+  wire::recordScene(sceneLog_, version, doorStatesOf(world_), sceneObstaclesOf(world_));
+  endpoint_.setSceneChanges(std::make_shared<const wire::SceneChangeLog>(sceneLog_));
+  wire::SceneLive live{sceneLog_.doorOpen, {}};
+  live.obstacles.reserve(sceneLog_.obstacles.size());
+  for (const auto& e : sceneLog_.obstacles) live.obstacles.push_back(e.obstacle);
+  const Bounds& b = world_.geometry().bounds;
+  collision_ =
+      movement::collisionSceneOf(wire::currentScene(staticScene_, live), b.minX, b.minY, b.maxX, b.maxY);
+}
+
 void GameSession::afterTick() {
+  followScene();
   controller_.afterTick();
   flushControl();
   sendDebugInfo();
@@ -531,6 +550,8 @@ bool GameSession::sendSnapshots(const std::function<bool(std::uint32_t, const Pl
   if (intents) roundInterest_.partReserve = kOwnPlayerBytes;
   if (epoch_ != 0) roundInterest_.partReserve += kEpochBytes;
   roundInterest_.epoch = epoch_;
+  if (sceneLog_.version != 0) roundInterest_.partReserve += kSceneVersionBytes;
+  roundInterest_.sceneVersion = sceneLog_.version;
   round_.clear();
   for (const auto& [id, player] : order_) {
     Player& p = *player;

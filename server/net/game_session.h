@@ -101,9 +101,14 @@ class GameSession {
   static constexpr std::size_t kOwnPlayerBytes = 32;
   // What Snapshot.epoch takes at most (a two-byte tag, a five-byte varint).
   static constexpr std::size_t kEpochBytes = 7;
-  // The static shapes players collide with: the scene as clients get it (quantised), so a client
-  // stepping its own player with the same model gets the same floats.
+  // What Snapshot.scene_version takes at most (as the epoch).
+  static constexpr std::size_t kSceneVersionBytes = 7;
+  // The shapes players collide with: the scene as clients get it (quantised), static shapes,
+  // live obstacles and shut doors, so a client stepping its own player with the same model and
+  // the same scene version gets the same floats.
   const movement::CollisionScene& collisionScene() const { return collision_; }
+  // The scene's changes as clients are told them (SceneChanges); its version is the world's.
+  const wire::SceneChangeLog& sceneChanges() const { return sceneLog_; }
 
  private:
   struct Player {
@@ -158,6 +163,9 @@ class GameSession {
                      bool inBackground);
   void buildRound(const SnapshotStage::ParallelFor& parallelFor);
   void acknowledge(Player& p, std::uint32_t tick);
+  // After a tick: when the world's scene version moved, records the change for clients and
+  // rebuilds the players' collision scene.
+  void followScene();
   bool roundInFlight() const { return stage_ != nullptr && stage_->busy(); }
   static constexpr std::size_t kUnbudgetedBytes = std::size_t{1} << 30;
 
@@ -168,6 +176,8 @@ class GameSession {
   ArchetypeIndex playerArchetype_;
   InputLimits limits_;
   movement::CollisionScene collision_;
+  wire::SceneGeometry staticScene_;  // as clients decode it
+  wire::SceneChangeLog sceneLog_;
   std::unordered_map<std::uint32_t, Player> clients_;
   struct Joined {
     std::uint32_t id;

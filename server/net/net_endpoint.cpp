@@ -56,6 +56,10 @@ void NetEndpoint::setScene(const std::vector<wire::Scene>& parts) {
   });
 }
 
+void NetEndpoint::setSceneChanges(std::shared_ptr<const wire::SceneChangeLog> log) {
+  asio::post(io_, [this, log = std::move(log)]() mutable { protocol_.setSceneChangeLog(std::move(log)); });
+}
+
 void NetEndpoint::send(std::vector<OutDatagram>& batch) {
   if (batch.empty()) return;
   protocol_.send(batch);

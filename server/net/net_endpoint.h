@@ -43,6 +43,8 @@ class NetEndpoint final : public SessionTransport {
   }
   // Any thread, any time (the scene is static: once, before or after start()).
   void setScene(const std::vector<wire::Scene>& parts) override;
+  // Any thread, whenever the scene's version moves on.
+  void setSceneChanges(std::shared_ptr<const wire::SceneChangeLog> log) override;
   bool debugAllowed() const override { return protocol_.debugAllowed(); }
 
   // The protocol's limits, where tests and docs look for them.

@@ -288,6 +288,7 @@ void NetProtocol::onDatagram(std::span<const std::uint8_t> datagram, const Addre
     case wire::Packet::kInput:
     case wire::Packet::kPing:
     case wire::Packet::kSceneRequest:
+    case wire::Packet::kSceneChangesRequest:
     case wire::Packet::kDisconnect:
       onConnected(it->second, decoded_);
       return;
@@ -469,6 +470,9 @@ void NetProtocol::onConnected(Connection& c, const wire::Decoded& d) {
     case wire::Packet::kSceneRequest:
       sendSceneParts(c, d.packet.scene_request());
       return;
+    case wire::Packet::kSceneChangesRequest:
+      sendSceneChanges(c, d.packet.scene_changes_request());
+      return;
     case wire::Packet::kDebugSelect: {
       NetEvent e;
       e.kind = NetEvent::Kind::kDebugSelect;
@@ -512,6 +516,42 @@ void NetProtocol::onConnected(Connection& c, const wire::Decoded& d) {
 // Only for admitted clients (their address answered the cookie), and through each client's token
 // bucket: a small request cannot make the server send more than kScenePartsPerSecond datagrams a
 // second to anyone.
+void NetProtocol::setSceneChangeLog(std::shared_ptr<const wire::SceneChangeLog> log) {
+  sceneLog_ = std::move(log);
+  pages_.clear();
+}
+
+// One page of what changed since the client's version, through the scene parts' token bucket (one
+// request, one datagram). Clients at the same version ask for the same page: the last few are
+// kept encoded.
+void NetProtocol::sendSceneChanges(Connection& c, const wire::SceneChangesRequest& request) {
+  if (!c.sceneBudget.take(now_.steadyNs)) {
+    metrics_.drop(wire::DropReason::kRateLimited);
+    return;
+  }
+  auto cached = std::find_if(pages_.begin(), pages_.end(), [&](const CachedPage& p) {
+    return p.have == request.have() && p.after == request.after_obstacle();
+  });
+  if (cached == pages_.end()) {
+    const wire::SceneChangeLog unchanged;  // before the first change: version 0
+    const wire::SceneChangeLog& log = sceneLog_ != nullptr ? *sceneLog_ : unchanged;
+    wire::Packet p;
+    *p.mutable_scene_changes() =
+        wire::encodeSceneChanges(log, request.have(), request.after_obstacle(), wire::kMaxScenePartBytes);
+    CachedPage page{request.have(), request.after_obstacle(), {}};
+    if (!wire::encodeDatagram({wire::Packet::kSceneChanges, 0, 0, 0}, p, page.datagram)) {
+      spdlog::error("a page of scene changes over {} bytes: not sent", wire::kMaxBodyBytes);
+      return;
+    }
+    if (pages_.size() == kSceneChangePagesCached) pages_.erase(pages_.begin());
+    pages_.push_back(std::move(page));
+    cached = pages_.end() - 1;
+  }
+  metrics_.sceneChangePages.fetch_add(1, std::memory_order_relaxed);
+  metrics_.sceneChangeBytes.fetch_add(cached->datagram.size(), std::memory_order_relaxed);
+  sendRaw(c, cached->datagram);  // it writes only the header's sequence and acks
+}
+
 void NetProtocol::sendSceneParts(Connection& c, const wire::SceneRequest& request) {
   if (request.parts_size() > kMaxScenePartsPerRequest) {
     metrics_.drop(wire::DropReason::kBadInput);

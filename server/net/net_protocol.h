@@ -80,6 +80,9 @@ class NetProtocol final : public SessionTransport {
   // Tells every connected client the server is going (three Disconnects each) and refuses new ones.
   void shutdown(NetTime now);
   void setSceneDatagrams(std::vector<std::vector<std::uint8_t>> datagrams) { scene_ = std::move(datagrams); }
+  // The protocol's thread, as setSceneDatagrams (NetEndpoint posts it): what SceneChangesRequest
+  // is answered from from now on.
+  void setSceneChangeLog(std::shared_ptr<const wire::SceneChangeLog> log);
   std::size_t connectionCount() const { return connections_.size(); }
   // Any thread: while false, every new client is refused (REFUSE_NOT_ALLOCATED); those admitted stay.
   void setAdmitting(bool admitting) { admitting_.store(admitting, std::memory_order_relaxed); }
@@ -90,6 +93,9 @@ class NetProtocol final : public SessionTransport {
   void send(std::vector<OutDatagram>& batch) override { outgoing_.pushAll(batch); }
   void publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate) override;
   void setScene(const std::vector<wire::Scene>& parts) override { setSceneDatagrams(sceneDatagrams(parts)); }
+  void setSceneChanges(std::shared_ptr<const wire::SceneChangeLog> log) override {
+    setSceneChangeLog(std::move(log));
+  }
   bool debugAllowed() const override { return config_.allowDebug; }
 
   // The scene's parts as datagrams (wire::encodeScene's parts, each framed).
@@ -101,6 +107,8 @@ class NetProtocol final : public SessionTransport {
   static constexpr double kSceneBurstParts = 32.0;
   static constexpr double kScenePartsPerSecond = 32.0;
   static constexpr int kMaxScenePartsPerRequest = 16;
+  // Pages of scene changes kept encoded for the next clients at the same version (most are).
+  static constexpr std::size_t kSceneChangePagesCached = 8;
   // A Control packet with more commands than this is malformed (a datagram holds fewer real ones).
   static constexpr int kMaxCommandsPerPacket = 256;
   // A ConnectResponse with a new key from an admitted address replaces that session only once it
@@ -113,6 +121,7 @@ class NetProtocol final : public SessionTransport {
   void onConnectResponse(const wire::Decoded& d);
   void onConnected(Connection& c, const wire::Decoded& d);
   void sendSceneParts(Connection& c, const wire::SceneRequest& request);
+  void sendSceneChanges(Connection& c, const wire::SceneChangesRequest& request);
   void sendRaw(Connection& c, std::vector<std::uint8_t>& bytes);
   void sendStateless(const wire::Packet& packet, wire::Packet::BodyCase type);
   void refuse(wire::RefuseReason reason, const std::string& message);
@@ -137,6 +146,12 @@ class NetProtocol final : public SessionTransport {
   AddressSessions addressSessions_;                            // connections_ by source address
   std::uint32_t nextClientId_ = 1;
   std::vector<std::vector<std::uint8_t>> scene_;  // one datagram per scene part
+  std::shared_ptr<const wire::SceneChangeLog> sceneLog_;
+  struct CachedPage {
+    std::uint32_t have = 0, after = 0;
+    std::vector<std::uint8_t> datagram;
+  };
+  std::vector<CachedPage> pages_;  // of sceneLog_, newest last
 
   wire::Decoded decoded_;
   std::vector<std::uint8_t> plain_;   // a received datagram, opened

@@ -150,6 +150,10 @@ std::string ServerMetrics::render(std::int64_t nowSteadyNs, const std::string& p
           sceneParts.load(kRelaxed));
   counter(out, "steerd_scene_bytes_total", "Static scene datagram bytes sent on request.",
           sceneBytes.load(kRelaxed));
+  counter(out, "steerd_scene_change_pages_total",
+          "Pages of scene changes (doors, obstacles) sent on request.", sceneChangePages.load(kRelaxed));
+  counter(out, "steerd_scene_change_bytes_total", "Bytes of scene change pages sent on request.",
+          sceneChangeBytes.load(kRelaxed));
   counter(out, "steerd_debug_infos_total", "DebugInfo datagrams sent (--allow-debug).",
           debugInfos.load(kRelaxed));
   counter(out, "steerd_debug_bytes_total", "DebugInfo datagram bytes sent.", debugBytes.load(kRelaxed));

@@ -70,7 +70,8 @@ struct ServerMetrics {
   Counter snapshotsSent{0}, snapshotParts{0}, snapshotBytes{0}, snapshotEntities{0};
   Counter snapshotRoundsDeferred{0};     // ticks whose snapshots waited: the last round was still being built
   Counter sceneParts{0}, sceneBytes{0};  // static scene parts sent on request
-  Counter debugInfos{0}, debugBytes{0};  // DebugInfo datagrams (--allow-debug)
+  Counter sceneChangePages{0}, sceneChangeBytes{0};  // pages of scene changes sent on request
+  Counter debugInfos{0}, debugBytes{0};              // DebugInfo datagrams (--allow-debug)
   // The control channel (docs/CONTROL.md).
   Counter commandsApplied{0}, commandsRejected{0};  // results ok / error
   Counter controlEvents{0};                         // events queued for control clients

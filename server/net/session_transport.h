@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "proto/scene_changes_codec.h"
 #include "proto/wire.pb.h"
 
 namespace steerd::net {
@@ -45,6 +47,9 @@ class SessionTransport {
   // The tick just stepped, its steady-clock time and the rate, for the clients' clock sync.
   virtual void publishTick(std::uint32_t tick, std::int64_t steadyNs, double tickRate) = 0;
   virtual void setScene(const std::vector<wire::Scene>& parts) = 0;
+  // The scene's changes as of its newest version, to answer SceneChangesRequest with (a
+  // transport that sends nowhere ignores them).
+  virtual void setSceneChanges(std::shared_ptr<const wire::SceneChangeLog> log) { (void)log; }
   virtual bool debugAllowed() const = 0;
 };
 

@@ -28,7 +28,38 @@ wire::SceneGeometry wireSceneOf(const StaticGeometry& geometry) {
     for (const auto& v : polygon) vertices.push_back(point(v));
     s.navPolygons.push_back(std::move(vertices));
   }
+  for (const Door& d : geometry.doors)
+    s.doors.push_back({point(d.from), point(d.to), d.thickness, d.name, d.open});
   return s;
+}
+
+wire::SceneGeometry wireSceneOf(const World& world) {
+  wire::SceneGeometry s = wireSceneOf(world.geometry());
+  s.obstacles.clear();
+  for (const auto& o : world.baseObstacles()) s.obstacles.push_back({point(o.center), o.radius});
+  s.walls.clear();
+  for (const auto& w : world.baseWalls()) s.walls.push_back({point(w.from), point(w.to)});
+  return s;
+}
+
+std::vector<bool> doorStatesOf(const World& world) {
+  std::vector<bool> open;
+  open.reserve(world.doors().size());
+  for (const Door& d : world.doors()) open.push_back(d.open);
+  return open;
+}
+
+std::vector<wire::SceneObstacle> sceneObstaclesOf(const World& world) {
+  std::vector<wire::SceneObstacle> out;
+  out.reserve(world.liveObstacles().size());
+  for (const LiveObstacle& o : world.liveObstacles()) {
+    const std::uint32_t flags = (o.shape.box() ? wire::kObstacleBox : 0u) |
+                                (o.carve ? wire::kObstacleCarves : 0u) |
+                                (o.path >= 0 ? wire::kObstacleMoves : 0u);
+    out.push_back(wire::quantizedObstacle(o.id, flags, point(o.shape.center), o.shape.radius,
+                                          point(o.shape.halfSize), o.shape.angleDeg));
+  }
+  return out;
 }
 
 }  // namespace steerd::net

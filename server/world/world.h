@@ -139,6 +139,10 @@ class World {
   // Area id (1..) of a navmesh area by name, or 0.
   std::uint8_t areaId(const std::string& name) const;
   const std::vector<LiveObstacle>& liveObstacles() const { return changes_.obstacles; }
+  // The scenario's own shapes, without live obstacles and shut doors (what clients get as the
+  // static scene; the changes come on top).
+  const std::vector<steer::CircleObstacle>& baseObstacles() const { return changes_.baseObstacles; }
+  const std::vector<steer::Wall>& baseWalls() const { return changes_.baseWalls; }
   const LiveObstacle* liveObstacle(std::uint32_t id) const;
   // +1 for each tick whose changes phase changed doors or obstacles (clients redraw).
   std::uint64_t sceneVersion() const { return changes_.version; }

@@ -310,6 +310,7 @@ _SIGNATURES = {
                                                      _P(ctypes.c_int)]),
     "steerd_client_scene_walls": (ctypes.c_int, [_client_p, _P(_Segment), ctypes.c_size_t, _P(ctypes.c_size_t),
                                                  _P(ctypes.c_int)]),
+    "steerd_client_scene_version": (ctypes.c_int, [_client_p, _P(ctypes.c_uint32)]),
     "steerd_client_spawn": (ctypes.c_int, [_client_p, ctypes.c_char_p, ctypes.c_float, ctypes.c_float,
                                            _P(ctypes.c_uint32)]),
     "steerd_client_move_to": (ctypes.c_int, [_client_p, ctypes.c_uint32, ctypes.c_float, ctypes.c_float,
@@ -545,6 +546,12 @@ class Client:
     def scene_walls(self) -> Tuple[List[Segment], bool]:
         """The scene's wall segments, and whether every part has arrived (fetch_scene=True)."""
         return self._scene(self._lib.steerd_client_scene_walls, _Segment, Segment, "scene_walls")
+
+    def scene_version(self) -> int:
+        """The scene's version held: it moves when a door or an obstacle changed (read the scene again)."""
+        version = ctypes.c_uint32()
+        self._check(self._lib.steerd_client_scene_version(self._h(), ctypes.byref(version)), "scene_version")
+        return version.value
 
     # the control channel (the control role); each returns the command's sequence number
     def spawn(self, archetype: str, x: float, y: float) -> int:
