@@ -269,8 +269,18 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "Simulation threads")->capture_default_str();
   bool still = false;
   app.add_flag("--still", still, "The obstacles added but never moved: what they cost the steering alone");
+  std::string part = "all";
+  app.add_option("--part", part, "Which measurement")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"all", "doors", "carve", "moving"}));
   CLI11_PARSE(app, argc, argv);
-  if (const int rc = doorToggle(doorScenario, threads); rc != 0) return rc;
-  if (const int rc = carveCost(crowd, threads); rc != 0) return rc;
-  return movingObstacles(crowd, threads, obstacles, rounds, ticks, still);
+  if (part == "all" || part == "doors") {
+    if (const int rc = doorToggle(doorScenario, threads); rc != 0) return rc;
+  }
+  if (part == "all" || part == "carve") {
+    if (const int rc = carveCost(crowd, threads); rc != 0) return rc;
+  }
+  if (part == "all" || part == "moving")
+    return movingObstacles(crowd, threads, obstacles, rounds, ticks, still);
+  return 0;
 }

@@ -33,6 +33,17 @@ inline float detectionBoxLength(const Body& body, float minDetectionLength) {
   return minDetectionLength + ratio * minDetectionLength;
 }
 
+// Whether obstacle `o` can be in the detection box of a body of radius `r` at `position`, whatever
+// its heading, for a box at most `maxBoxLength` long: the box's reach, centre line x in [0, L + o.r]
+// and |y| < o.r + r, lies within the disc of radius^2 (L + o.r)^2 + (o.r + r)^2 round the body. An
+// obstacle outside it is skipped by obstacleAvoidance's own tests, so leaving it out changes
+// nothing; the crowd's four-lane path uses it to skip lanes with no obstacle that can matter.
+inline bool obstacleInReach(Vec2 position, float maxBoxLength, float r, const CircleObstacle& o) {
+  const float oRadius = std::max(o.radius, 0.0f);
+  const float ahead = maxBoxLength + oRadius, side = oRadius + r;
+  return distanceSq(o.center, position) <= (ahead * ahead + side * side) * 1.0001f;
+}
+
 // The steering force, in world space, away from the closest obstacle whose expanded circle
 // (o.r + r) the box's centre line enters. Zero when nothing is in the box.
 //

@@ -1,5 +1,6 @@
 #include "world/quad_update.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "world/agent_eval.h"
@@ -69,15 +70,25 @@ bool allSame(const AgentColumns& in, std::uint32_t slot) {
       }
       break;
     }
-    case BehaviourKind::kObstacleAvoidance:
-      // Most quads have no obstacle near any lane, and steer::obstacleAvoidance returns zero
-      // for an empty list: skip the four calls then.
-      if (evals[0]->near.obstacles.empty() && evals[1]->near.obstacles.empty() &&
-          evals[2]->near.obstacles.empty() && evals[3]->near.obstacles.empty()) {
-        s = lanes::zero2<V2>();
-        break;
+    case BehaviourKind::kObstacleAvoidance: {
+      // Most lanes have no obstacle within reach of their detection box (the buckets hold every
+      // obstacle within reach of any point of the cell), and steer::obstacleAvoidance returns
+      // zero for those: run it only for the lanes that have one.
+      const float maxBox = 2.0f * rt.obstacles.minDetectionLength;  // detectionBoxLength's bound
+      s = lanes::zero2<V2>();
+      for (int k = 0; k < kLanes; ++k) {
+        if (!running[k]) continue;
+        const steer::Vec2 at{p.x[k], p.y[k]};
+        const auto& near = evals[k]->near.obstacles;
+        if (std::none_of(near.begin(), near.end(), [&](const steer::CircleObstacle& o) {
+              return steer::obstacleInReach(at, maxBox, arch.limits.radius, o);
+            }))
+          continue;
+        const SteeringOutput o = evals[k]->run(spec);
+        s.x[k] = o.linear.x, s.y[k] = o.linear.y;
       }
-      [[fallthrough]];
+      break;
+    }
     default:  // every kind without a four-lane form (deliberately: a new kind works here at once)
       // Per lane, and only for lanes still running: a lane past its budget must not advance
       // its memory (wander target, path index), exactly as the lazy scalar combiner.
