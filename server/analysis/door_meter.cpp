@@ -8,7 +8,17 @@ namespace {
 
 std::vector<ReportGate> gatesOf(const World& world) {
   std::vector<ReportGate> out;
-  for (const Door& d : world.doors()) out.push_back({d.name, d.from, d.to, DoorMeter::kNearRadius});
+  for (const Door& d : world.doors()) {
+    if (!d.link) {
+      out.push_back({d.name, d.from, d.to, DoorMeter::kNearRadius});
+      continue;
+    }
+    // A link is crossed along, not across: its gate is the segment across its middle, its width.
+    const steer::Vec2 mid = (d.from + d.to) * 0.5f;
+    const steer::Vec2 side =
+        steer::perp(steer::normalizedOr(d.to - d.from, {1.0f, 0.0f})) * (d.thickness * 0.5f);
+    out.push_back({d.name, mid - side, mid + side, DoorMeter::kNearRadius});
+  }
   return out;
 }
 

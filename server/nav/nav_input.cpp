@@ -104,7 +104,8 @@ std::uint64_t navInputKey(const NavInput& in) {
   // Costs do not change the mesh (they are the query filter's), but area shapes do.
   h.addAll(in.areas, [&](const CostArea& a) { h.add(a.polygon); });
   h.addAll(in.links, [&](const OffMeshLink& l) {
-    h.add(l.from), h.add(l.to), h.add(l.radius), h.add(static_cast<std::uint8_t>(l.bidirectional));
+    h.add(l.from), h.add(l.to), h.add(l.radius), h.add(static_cast<std::uint8_t>(l.bidirectional)),
+        h.add(l.area);
   });
   const NavBuildSettings& s = in.settings;
   h.add(s.cellSize), h.add(s.agentRadius), h.add(s.agentHeight), h.add(s.tileSize);

@@ -34,6 +34,7 @@ struct OffMeshLink {
   steer::Vec2 from, to;
   float radius = 0.5f;  // how near `from` (and `to`, when bidirectional) a path may join it, m
   bool bidirectional = true;
+  std::uint8_t area = 0;  // its navmesh area (0: the ground's); a link door's own, to open and shut
 };
 
 struct NavBuildSettings {

@@ -124,7 +124,7 @@ class TileBuilder {
       put(linkVerts_, l.to);
       linkRadius_.push_back(l.radius);
       linkFlags_.push_back(kWalkFlag);
-      linkAreas_.push_back(kGroundArea);
+      linkAreas_.push_back(l.area != 0 ? l.area : kGroundArea);
       linkDir_.push_back(l.bidirectional ? DT_OFFMESH_CON_BIDIR : 0);
       linkIds_.push_back(static_cast<unsigned int>(linkIds_.size()));
     }

@@ -327,6 +327,15 @@ std::string waitingFor(const World& world, AgentId id, const AgentInspection& r)
   if (hasGoal) {
     for (const Door& d : world.doors()) {
       if (d.open) continue;
+      if (d.link) {
+        // A shut link: at one of its ends, bound for somewhere nearer the other.
+        const bool atFrom = steer::distance(p, d.from) <= kWaitingDoorReach;
+        const bool atTo = steer::distance(p, d.to) <= kWaitingDoorReach;
+        if ((atFrom && steer::distance(goal, d.to) < steer::distance(goal, d.from)) ||
+            (atTo && steer::distance(goal, d.from) < steer::distance(goal, d.to)))
+          return "door " + d.name;
+        continue;
+      }
       if (steer::distanceToSegment(p, d.from, d.to) > kWaitingDoorReach + d.thickness * 0.5f) continue;
       if (steer::properlyCross(p, goal, d.from, d.to)) return "door " + d.name;
     }

@@ -33,12 +33,27 @@ void validateDoors(const pb::Scenario& s, Checker& c) {
   if (s.doors_size() > kMaxDoors)
     c.error("doors",
             "at most " + std::to_string(kMaxDoors) + " doors, not " + std::to_string(s.doors_size()));
-  std::set<std::string> names;
+  std::set<std::string> names, links, linkNames;
+  for (int i = 0; i < s.navmesh().links_size(); ++i) {
+    const std::string& name = s.navmesh().links(i).name();
+    if (!name.empty() && !linkNames.insert(name).second)
+      c.error("navmesh.links[" + std::to_string(i) + "].name", "a second link named " + quoted(name));
+  }
   for (int i = 0; i < s.doors_size(); ++i) {
     const pb::Door& d = s.doors(i);
     const std::string f = "doors[" + std::to_string(i) + "]";
     if (d.name().empty()) c.error(f + ".name", "missing");
     if (!names.insert(d.name()).second) c.error(f + ".name", "a second door named " + quoted(d.name()));
+    if (!d.link().empty()) {
+      if (d.has_from() || d.has_to() || d.thickness() != 0.0f)
+        c.error(f + ".link",
+                "a link's door takes its ends and width from the link: no from, to or thickness");
+      if (linkIndex(s, d.link()) < 0)
+        c.error(f + ".link", "no navmesh link named " + quoted(d.link()));
+      else if (!links.insert(d.link()).second)
+        c.error(f + ".link", "a second door on link " + quoted(d.link()));
+      continue;
+    }
     c.finitePoint(f + ".from", d.from());
     c.finitePoint(f + ".to", d.to());
     if (d.from().x() == d.to().x() && d.from().y() == d.to().y())
@@ -148,19 +163,39 @@ void checkDoorsAgainstNavMesh(const pb::Scenario& s, const nav::NavMesh& mesh, C
   const std::vector<Door> doors = doorsOf(s);
   for (std::size_t i = 0; i < doors.size(); ++i) {
     if (mesh.areaPolygonCount(doors[i].area) > 0) continue;
-    c.error(
-        "doors[" + std::to_string(i) + "]",
-        quoted(doors[i].name) + " covers no walkable ground (is it in an opening, and thicker than a cell?)");
+    c.error("doors[" + std::to_string(i) + "]",
+            quoted(doors[i].name) + (doors[i].link ? " is on a link whose start is on no walkable ground"
+                                                   : " covers no walkable ground (is it in an opening, and "
+                                                     "thicker than a cell?)"));
   }
 }
 
+int linkIndex(const pb::Scenario& s, const std::string& name) {
+  for (int i = 0; i < s.navmesh().links_size(); ++i)
+    if (!name.empty() && s.navmesh().links(i).name() == name) return i;
+  return -1;
+}
+
+// Area ids: the file's areas first, then the doors with a rectangle (each its rectangle's area, in
+// the NavInput's areas after the file's), then the doors on links (each its link's area).
 std::vector<Door> doorsOf(const pb::Scenario& s) {
+  int rectangles = 0;
+  for (const pb::Door& d : s.doors()) rectangles += d.link().empty() ? 1 : 0;
+  int nextRectangle = s.navmesh().areas_size() + 1, nextLink = nextRectangle + rectangles;
   std::vector<Door> out;
-  for (int i = 0; i < s.doors_size(); ++i) {
-    const pb::Door& d = s.doors(i);
+  for (const pb::Door& d : s.doors()) {
     Door door{d.name(), vec(d.from()), vec(d.to()), d.thickness() > 0.0f ? d.thickness() : 1.0f, !d.closed(),
               0};
-    if (s.has_navmesh()) door.area = static_cast<std::uint8_t>(s.navmesh().areas_size() + 1 + i);
+    if (!d.link().empty()) {
+      const int l = linkIndex(s, d.link());
+      if (l < 0) continue;  // refused by validateDoors
+      const pb::OffMeshLink& link = s.navmesh().links(l);
+      door.from = vec(link.from());
+      door.to = vec(link.to());
+      door.thickness = 2.0f * (link.radius() > 0.0f ? link.radius() : 0.5f);
+      door.link = true;
+    }
+    if (s.has_navmesh()) door.area = static_cast<std::uint8_t>(door.link ? nextLink++ : nextRectangle++);
     out.push_back(std::move(door));
   }
   return out;
@@ -168,8 +203,22 @@ std::vector<Door> doorsOf(const pb::Scenario& s) {
 
 std::vector<nav::CostArea> doorAreasOf(const pb::Scenario& s) {
   std::vector<nav::CostArea> out;
-  for (const Door& d : doorsOf(s)) out.push_back({"door " + d.name, doorRectangle(d), 1.0f});
+  for (const Door& d : doorsOf(s))
+    if (!d.link) out.push_back({"door " + d.name, doorRectangle(d), 1.0f});
   return out;
+}
+
+std::vector<std::uint8_t> linkAreasOf(const pb::Scenario& s) {
+  std::vector<std::uint8_t> areas(static_cast<std::size_t>(s.navmesh().links_size()), 0);
+  const std::vector<Door> doors = doorsOf(s);
+  std::size_t k = 0;
+  for (const pb::Door& d : s.doors()) {
+    const int l = d.link().empty() ? -2 : linkIndex(s, d.link());
+    if (l == -1) continue;  // not built
+    if (l >= 0) areas[static_cast<std::size_t>(l)] = doors[k].area;
+    ++k;
+  }
+  return areas;
 }
 
 std::vector<ScheduledChange> scheduleOf(const pb::Scenario& s, const Names& names, float dt) {

@@ -26,6 +26,11 @@ void checkDoorsAgainstNavMesh(const scenario::Scenario& s, const nav::NavMesh& m
 std::vector<Door> doorsOf(const scenario::Scenario& s);
 // Each door's rectangle as a navmesh area (cost 1), in door order: appended to NavInput::areas.
 std::vector<nav::CostArea> doorAreasOf(const scenario::Scenario& s);
+// Per navmesh link, the area of the door on it (0: none): a link door is opened and shut by its
+// area's flags, as a rectangle door.
+std::vector<std::uint8_t> linkAreasOf(const scenario::Scenario& s);
+// The index of the navmesh link named `name` (-1: none).
+int linkIndex(const scenario::Scenario& s, const std::string& name);
 // The schedule by tick of `dt` s, names resolved (`names` for paths).
 std::vector<ScheduledChange> scheduleOf(const scenario::Scenario& s, const Names& names, float dt);
 

@@ -121,8 +121,12 @@ nav::NavInput navInputOf(const pb::Scenario& s, const nav::TriangleMesh* levelMe
   for (const auto& w : s.walls()) in.walls.push_back({vec(w.from()), vec(w.to())});
   for (const auto& a : n.areas()) in.areas.push_back({a.name(), polygonOf(a.polygon()), a.cost()});
   for (auto& door : doorAreasOf(s)) in.areas.push_back(std::move(door));  // area ids after the areas'
-  for (const auto& l : n.links())
-    in.links.push_back({vec(l.from()), vec(l.to()), l.radius() > 0.0f ? l.radius() : 0.5f, !l.one_way()});
+  const std::vector<std::uint8_t> linkAreas = linkAreasOf(s);             // doors on links
+  for (int i = 0; i < n.links_size(); ++i) {
+    const auto& l = n.links(i);
+    in.links.push_back({vec(l.from()), vec(l.to()), l.radius() > 0.0f ? l.radius() : 0.5f, !l.one_way(),
+                        linkAreas[static_cast<std::size_t>(i)]});
+  }
   if (n.cell_size() > 0.0f) in.settings.cellSize = n.cell_size();
   if (n.agent_radius() > 0.0f) in.settings.agentRadius = n.agent_radius();
   if (n.tile_size() > 0.0f) in.settings.tileSize = n.tile_size();

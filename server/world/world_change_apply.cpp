@@ -217,7 +217,7 @@ void World::rebuildShapes() {
   for (const LiveObstacle& o : changes_.obstacles)
     if (o.shape.box()) addOutwardWalls(boxOutline(o.shape), geometry_.walls);
   for (const Door& d : changes_.doors)
-    if (!d.open) addOutwardWalls(doorRectangle(d), geometry_.walls);
+    if (!d.open && !d.link) addOutwardWalls(doorRectangle(d), geometry_.walls);
   geometry_.index(4.0f, changes_.reach);
 }
 
@@ -293,6 +293,11 @@ void World::changesPhase() {
   if (c.shapesChanged) rebuildShapes();
   for (const std::uint32_t d : c.doorsClosed) {
     if (c.doors[d].open) continue;  // opened again since
+    if (c.doors[d].link) {
+      // A corridor runs along a link, never across it: everyone with a goal plans again.
+      if (navigation_) c.doorFigures[d].replans += navigation_->replanAll();
+      continue;
+    }
     pushOutOf(doorRectangle(c.doors[d]), true);
     if (navigation_) c.doorFigures[d].replans += navigation_->replanCrossing(c.doors[d].from, c.doors[d].to);
   }

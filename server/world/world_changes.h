@@ -29,6 +29,9 @@ struct Door {
   float thickness = 1.0f;
   bool open = true;  // at the start
   std::uint8_t area = 0;
+  // A navmesh link's door (a ladder, a drawbridge): from and to are the link's ends, thickness
+  // its width (twice its radius); shut, paths leave it out, and nothing is walled.
+  bool link = false;
 };
 // Its rectangle, counter-clockwise.
 nav::Polygon doorRectangle(const Door& door);

@@ -232,6 +232,14 @@ TEST(CApi, BadCallsGetAStatusAndAMessage) {
   std::size_t size = 0;
   EXPECT_EQ(steerd_client_take_message_bytes(live.client, nullptr, 0, &size), STEERD_OK);
   EXPECT_EQ(size, 0u);
+  // The scene's version and doors: a world that never changed is at 0 and has no doors here.
+  EXPECT_EQ(steerd_client_scene_version(live.client, nullptr), STEERD_ERR_NULL);
+  std::uint32_t version = 7;
+  EXPECT_EQ(steerd_client_scene_version(live.client, &version), STEERD_OK);
+  EXPECT_EQ(version, 0u);
+  EXPECT_EQ(steerd_client_scene_doors(live.client, nullptr, 4, &n), STEERD_ERR_NULL);
+  EXPECT_EQ(steerd_client_scene_doors(live.client, nullptr, 0, &n), STEERD_OK);
+  EXPECT_EQ(n, 0u);
 }
 
 }  // namespace

@@ -218,6 +218,62 @@ TEST(WorldChangesFile, BadDoorsAndSchedulesNameTheField) {
               "covers no walkable ground");
 }
 
+// Two rooms with no opening at all, joined by a ladder over the wall: a navmesh link, and a door
+// on it (a drawbridge, a portcullis) opened and shut like any door, with no rectangle to wall.
+const char* kLadder = R"(
+name: "ladder"
+bounds { min { x: 0 y: 0 } max { x: 40 y: 20 } }
+boxes { center { x: 20 y: 10 } half_size { x: 0.5 y: 10 } }
+navmesh {
+  agent_radius: 0.5 cell_size: 0.25
+  links { name: "ladder" from { x: 18 y: 10 } to { x: 22 y: 10 } radius: 0.6 }
+}
+doors { name: "bridge" link: "ladder" }
+archetypes {
+  name: "walker"
+  limits { radius: 0.5 mass: 1 max_speed: 3 max_force: 30 max_turn_rate_deg: 540 }
+  behaviours { kind: NAVIGATE weight: 1 priority: 2 range: 2 }
+}
+)";
+
+TEST(WorldChangesFile, ADoorOnALinkShutsTheLinkOutOfPathsAndWallsNothing) {
+  ScenarioLoad load = testing::load(kLadder);
+  ASSERT_TRUE(load.errors.empty()) << load.errors[0];
+  World& world = *load.world;
+  ASSERT_EQ(world.doors().size(), 1u);
+  const Door& door = world.doors()[0];
+  EXPECT_TRUE(door.link);
+  EXPECT_FLOAT_EQ(door.from.x, 18.0f);
+  EXPECT_FLOAT_EQ(door.thickness, 1.2f) << "the link's width";
+  nav::NavMesh& mesh = *world.geometry().navMesh;
+  EXPECT_EQ(mesh.areaPolygonCount(door.area), 1u) << "the link's own polygon";
+  nav::PathPlanner planner(mesh);
+  ASSERT_FALSE(planner.findNow({5, 10}, {35, 10}).partial) << "over the ladder";
+  const std::size_t walls = world.geometry().walls.size();
+
+  world.applyChange(doorChange(false));
+  world.step();
+  EXPECT_TRUE(planner.findNow({5, 10}, {35, 10}).partial) << "the ladder was the only way";
+  EXPECT_EQ(world.geometry().walls.size(), walls) << "a link has no doorway to wall";
+  world.applyChange(doorChange(true));
+  world.step();
+  EXPECT_FALSE(planner.findNow({5, 10}, {35, 10}).partial);
+}
+
+TEST(WorldChangesFile, BadLinkDoorsNameTheField) {
+  using testing::expectError;
+  const std::string good = kLadder;
+  expectError(testing::replacedIn(good, "link: \"ladder\"", "link: \"rope\""),
+              "doors[0].link: no navmesh link named \"rope\"");
+  expectError(testing::replacedIn(good, "link: \"ladder\"", "link: \"ladder\" thickness: 2"),
+              "doors[0].link: a link's door takes its ends");
+  expectError(good + "doors { name: \"second\" link: \"ladder\" }", "doors[1].link: a second door on link");
+  expectError(testing::replacedIn(
+                  good, "radius: 0.6 }",
+                  "radius: 0.6 }\n  links { name: \"ladder\" from { x: 18 y: 5 } to { x: 22 y: 5 } }"),
+              "navmesh.links[1].name: a second link named");
+}
+
 // An open 40 m x 20 m field in 10 m tiles: a barricade that carves is built into the tiles under
 // it only, paths go round it, and taken away, straight again.
 const char* kField = R"(

@@ -229,6 +229,7 @@ namespace Steerd
         [DllImport(Library)] public static extern SteerdStatus steerd_client_set_player(SteerdClientHandle client, float x, float y, float vx, float vy);
         [DllImport(Library)] public static extern SteerdStatus steerd_client_scene_obstacles(SteerdClientHandle client, [Out] Circle[] circles, UIntPtr capacity, out UIntPtr count, out int complete);
         [DllImport(Library)] public static extern SteerdStatus steerd_client_scene_walls(SteerdClientHandle client, [Out] Segment[] walls, UIntPtr capacity, out UIntPtr count, out int complete);
+        [DllImport(Library)] public static extern SteerdStatus steerd_client_scene_version(SteerdClientHandle client, out uint version);
         [DllImport(Library)] public static extern SteerdStatus steerd_client_spawn(SteerdClientHandle client, byte[] archetype, float x, float y, out uint sequence);
         [DllImport(Library)] public static extern SteerdStatus steerd_client_move_to(SteerdClientHandle client, uint agent, float x, float y, out uint sequence);
         [DllImport(Library)] public static extern SteerdStatus steerd_client_despawn(SteerdClientHandle client, uint agent, out uint sequence);
@@ -465,6 +466,17 @@ namespace Steerd
                 Array.Resize(ref buffer, Math.Min(n, capacity));
                 walls = buffer;
                 return complete != 0;
+            }
+        }
+
+        // The scene's version held: it moves when a door or an obstacle changed (read the scene again).
+        public uint SceneVersion
+        {
+            get
+            {
+                uint version;
+                Check(NativeMethods.steerd_client_scene_version(handle, out version), "scene_version");
+                return version;
             }
         }
 
