@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benches of the release preset and runs them.
 #
-#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi|changes] [flags...]
+#   scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi|changes|doors] [flags...]
 #
 #   micro  bench_steering: micro-benches of the steering library (--benchmark_min_time=0.05 s,
 #          override with STEERD_BENCH_MIN_TIME)
@@ -47,6 +47,11 @@
 #   changes  bench/world_changes: a door's toggle against a cold navmesh build (castle-gate) and the
 #          tick right after one; then crowd-crossing's 4,000 walkers with none and with 100 circles
 #          moved every tick (flags go to it: --obstacles --rounds --ticks --threads --still)
+#   doors  bench/door_family: 20 generated door layouts (a door 1.5-3 m wide in a wall 0.5-2 m thick,
+#          100-300 walkers on looped routes through it from both rooms), 120 s each: crossings a
+#          second per metre of door and the longest any walker stayed within 5 m of it, against the
+#          bars 0.75 and 15 s, and the worst (flags go to it: --layouts --seconds --threads
+#          --family-seed --print-scenario)
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
@@ -57,13 +62,13 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 case "$mode" in
-  all | micro | tick | net | crowd | paths | control | control-flood | churn | players | record | levels | capi | changes) ;;
+  all | micro | tick | net | crowd | paths | control | control-flood | churn | players | record | levels | capi | changes | doors) ;;
   -h | --help)
     sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
-    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi|changes] [flags...]" >&2
+    echo "usage: scripts/bench.sh [all|micro|tick|net|crowd|paths|control|control-flood|churn|players|record|levels|capi|changes|doors] [flags...]" >&2
     exit 2
     ;;
 esac
@@ -71,12 +76,16 @@ esac
 scripts/deps.sh
 cmake --preset release -DSTEERD_BUILD_BENCH=ON >/dev/null
 cmake --build --preset release --target steerd bench_steering bench_tick snapshot_bytes snapshot_build crowd_crossing command_throughput control_flood churn player_motion recording \
-  steerd_client_c client_frame_capi client_frame_cpp world_changes -j"$(nproc)"
+  steerd_client_c client_frame_capi client_frame_cpp world_changes door_family -j"$(nproc)"
 
 out=build/release/bench
 # Google Benchmark 1.7.1 (Debian 12) takes min_time as a plain number of seconds.
 min_time=${STEERD_BENCH_MIN_TIME:-0.05}
 
+if [ "$mode" = doors ]; then
+  "$out/door_family" "$@"
+  exit 0
+fi
 if [ "$mode" = changes ]; then
   "$out/world_changes" "$@"
   exit 0
