@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis/gate_meter.h"
 #include "scenario/scenario_file.h"
@@ -115,9 +117,21 @@ struct Outcome {
   std::uint64_t fromLeft = 0, fromRight = 0;
 };
 
-Outcome run(const Layout& l, double seconds, unsigned threads) {
+// Every `from` in `text` replaced by `to` (the --replace experiments).
+std::string replaced(std::string text, const std::vector<std::pair<std::string, std::string>>& edits) {
+  for (const auto& [from, to] : edits) {
+    for (auto at = text.find(from); !from.empty() && at != std::string::npos;
+         at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+Outcome run(const Layout& l, double seconds, unsigned threads,
+            const std::vector<std::pair<std::string, std::string>>& edits) {
   Outcome out;
-  ScenarioLoad load = loadScenarioText(scenarioOf(l), "door-family", {l.seed, threads, 0}, true);
+  ScenarioLoad load =
+      loadScenarioText(replaced(scenarioOf(l), edits), "door-family", {l.seed, threads, 0}, true);
   if (!load.world) {
     out.error = load.errors.empty() ? "no world" : load.errors[0];
     return out;
@@ -162,9 +176,21 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "Simulation threads")->capture_default_str();
   app.add_option("--family-seed", familySeed, "Which family")->capture_default_str();
   app.add_flag("--print-scenario", print, "Print the first layout's scenario text and exit");
+  std::vector<std::string> replaceArgs;
+  app.add_option("--replace", replaceArgs,
+                 "FROM=>TO: a change to every layout's text, to try a tuning (repeatable)");
   CLI11_PARSE(app, argc, argv);
+  std::vector<std::pair<std::string, std::string>> edits;
+  for (const std::string& r : replaceArgs) {
+    const auto at = r.find("=>");
+    if (at == std::string::npos) {
+      std::fprintf(stderr, "--replace %s: FROM=>TO\n", r.c_str());
+      return 2;
+    }
+    edits.emplace_back(r.substr(0, at), r.substr(at + 2));
+  }
   if (print) {
-    std::fputs(scenarioOf(layoutOf(0, familySeed)).c_str(), stdout);
+    std::fputs(replaced(scenarioOf(layoutOf(0, familySeed)), edits).c_str(), stdout);
     return 0;
   }
   std::printf(
@@ -178,7 +204,7 @@ int main(int argc, char** argv) {
   int failed = 0;
   for (int i = 0; i < layouts; ++i) {
     const Layout l = layoutOf(i, familySeed);
-    const Outcome o = run(l, seconds, threads);
+    const Outcome o = run(l, seconds, threads, edits);
     if (!o.ok) {
       std::printf("%6d  %s\n", i, o.error.c_str());
       ++failed;

@@ -51,7 +51,7 @@
 #          100-300 walkers on looped routes through it from both rooms), 120 s each: crossings a
 #          second per metre of door and the longest any walker stayed within 5 m of it, against the
 #          bars 0.75 and 15 s, and the worst (flags go to it: --layouts --seconds --threads
-#          --family-seed --print-scenario)
+#          --family-seed --print-scenario --replace FROM=>TO, a change to every layout to try a tuning)
 #   all    micro and tick (the default)
 #
 # Extra flags go to every bench binary run, e.g. scripts/bench.sh tick --benchmark_filter=agents:10000/
