@@ -200,10 +200,17 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
   std::vector<std::uint32_t> ids;
   std::vector<double> none, with, ratio;
   SceneFollow follow(world);
+  const auto replans = [&] {
+    const NavigationStats& n = world.navigation()->stats();
+    return n.replansBlocked + n.replansOffCourse;
+  };
+  std::uint64_t replansNone = 0, replansWith = 0;
   for (int r = 0; r < rounds; ++r) {
+    std::uint64_t before = replans();
     auto a = Clock::now();
     for (int i = 0; i < ticks; ++i) world.step();
     none.push_back(msSince(a) / ticks);
+    replansNone += replans() - before;
     // Carts on circles round the world's middle at 2 m/s, moved by the game every tick.
     const auto place = [&](int k, int tick, float& x, float& y) {
       const float phase = 6.2831853f * static_cast<float>(k) / static_cast<float>(count);
@@ -220,6 +227,7 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
       add.obstacle.shape.radius = 1.0f;
       ids.push_back(world.applyChange(add));
     }
+    before = replans();
     a = Clock::now();
     for (int i = 0; i < ticks; ++i) {
       for (int k = 0; k < count && !still; ++k) {
@@ -233,6 +241,7 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
       if (!still) follow.afterTick(world);
     }
     with.push_back((msSince(a) - follow.takeRoundMs()) / ticks);
+    replansWith += replans() - before;
     ratio.push_back(with.back() / none.back());
     for (const std::uint32_t id : ids) {
       WorldChange remove;
@@ -248,6 +257,9 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
   std::printf("  %3d %s         %9.3f ms/tick (median)\n", count,
               still ? "standing still" : "moved every tick", median(with));
   std::printf("  ratio (median of rounds)     %9.3f\n", median(ratio));
+  std::printf("  replans (blocked, off course) %8.1f a tick without, %.1f with\n",
+              static_cast<double>(replansNone) / (rounds * ticks),
+              static_cast<double>(replansWith) / (rounds * ticks));
   if (!still) follow.print();
   return 0;
 }
