@@ -309,7 +309,8 @@ SceneGeometry currentScene(const SceneGeometry& base, const SceneLive& live) {
   }
   for (std::size_t d = 0; d < scene.doors.size(); ++d) {
     if (d < live.doorOpen.size()) scene.doors[d].open = live.doorOpen[d];
-    if (!scene.doors[d].open) addOutline(doorRectangle(scene.doors[d]));
+    // A door of no thickness is on a navmesh link: it walls nothing.
+    if (!scene.doors[d].open && scene.doors[d].thickness > 0.0f) addOutline(doorRectangle(scene.doors[d]));
   }
   return scene;
 }

@@ -96,7 +96,8 @@ std::string applySceneChanges(const SceneChanges& page, SceneLive& held);
 
 // The scene to collide with and draw as it is now: the static scene's circles and walls, each
 // live circle, each live box's four walls, and the four walls of every shut door (outward, as a
-// box's). `live.doorOpen` overrides the doors' starting states where it has them.
+// box's) but those of no thickness (doors on navmesh links, which wall nothing). `live.doorOpen` overrides
+// the doors' starting states where it has them.
 SceneGeometry currentScene(const SceneGeometry& base, const SceneLive& live);
 
 }  // namespace steerd::wire

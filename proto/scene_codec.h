@@ -40,8 +40,10 @@ struct ScenePolyline {
   bool operator==(const ScenePolyline&) const = default;
 };
 
-// A door declared by the scenario: across the opening from jamb to jamb, `thickness` deep. Its
-// state while the server runs comes in SceneChanges (proto/scene_changes_codec.h).
+// A door declared by the scenario: across the opening from jamb to jamb, `thickness` deep; or, with
+// thickness 0, a door on a navmesh link (a ladder, a drawbridge) from its one end to the other,
+// which walls nothing. Its state while the server runs comes in SceneChanges
+// (proto/scene_changes_codec.h).
 struct SceneDoor {
   ScenePoint from, to;
   float thickness = 0.0f;

@@ -99,6 +99,14 @@ void GeometryRenderer::drawObstacles(const Camera& camera, const wire::SceneGeom
 
 void GeometryRenderer::drawDoors(const Camera& camera, const wire::SceneGeometry& scene) {
   for (const wire::SceneDoor& door : scene.doors) {
+    if (!(door.thickness > 0.0f)) {  // on a navmesh link: its line, solid while shut
+      const Point a = camera.worldToScreen(toPoint(door.from)), b = camera.worldToScreen(toPoint(door.to));
+      if (door.open)
+        canvas_.dashedLine(a, b, 2.0f, 5.0f, 4.0f, palette::kDoorOpen);
+      else
+        canvas_.line(a, b, 3.0f, palette::kDoorShut);
+      continue;
+    }
     const std::vector<wire::ScenePoint> r = wire::doorRectangle(door);
     if (r.size() != 4) continue;
     screen_.clear();

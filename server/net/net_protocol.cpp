@@ -513,9 +513,6 @@ void NetProtocol::onConnected(Connection& c, const wire::Decoded& d) {
   }
 }
 
-// Only for admitted clients (their address answered the cookie), and through each client's token
-// bucket: a small request cannot make the server send more than kScenePartsPerSecond datagrams a
-// second to anyone.
 void NetProtocol::setSceneChangeLog(std::shared_ptr<const wire::SceneChangeLog> log) {
   sceneLog_ = std::move(log);
   pages_.clear();
@@ -552,6 +549,9 @@ void NetProtocol::sendSceneChanges(Connection& c, const wire::SceneChangesReques
   sendRaw(c, cached->datagram);  // it writes only the header's sequence and acks
 }
 
+// Only for admitted clients (their address answered the cookie), and through each client's token
+// bucket: a small request cannot make the server send more than kScenePartsPerSecond datagrams a
+// second to anyone.
 void NetProtocol::sendSceneParts(Connection& c, const wire::SceneRequest& request) {
   if (request.parts_size() > kMaxScenePartsPerRequest) {
     metrics_.drop(wire::DropReason::kBadInput);

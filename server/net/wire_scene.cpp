@@ -28,8 +28,9 @@ wire::SceneGeometry wireSceneOf(const StaticGeometry& geometry) {
     for (const auto& v : polygon) vertices.push_back(point(v));
     s.navPolygons.push_back(std::move(vertices));
   }
+  // A link's door goes with no thickness: clients draw it as the link's line and wall nothing.
   for (const Door& d : geometry.doors)
-    s.doors.push_back({point(d.from), point(d.to), d.thickness, d.name, d.open});
+    s.doors.push_back({point(d.from), point(d.to), d.link ? 0.0f : d.thickness, d.name, d.open});
   return s;
 }
 

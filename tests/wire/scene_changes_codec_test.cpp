@@ -242,6 +242,9 @@ TEST(SceneChanges, TheCurrentSceneWallsInShutDoorsAndBoxesFacingOut) {
   EXPECT_NEAR(now.walls[4].from.x + now.walls[5].from.x + now.walls[6].from.x + now.walls[7].from.x, 8.0f,
               1e-4f)
       << "the gate's corners";
+  // A door on a navmesh link (no thickness) walls nothing, shut or open.
+  base.doors.push_back({{20, 0}, {24, 0}, 0.0f, "ladder", false});
+  EXPECT_EQ(currentScene(base, live).walls.size(), 8u);
 }
 
 TEST(SceneChanges, DoorsTravelInTheStaticSceneAndANameIsCutOnACharacter) {
