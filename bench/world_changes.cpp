@@ -86,10 +86,7 @@ int doorToggle(const std::string& path, unsigned threads) {
     auto a = Clock::now();
     world.step();
     plain.push_back(msSince(a));
-    WorldChange c;
-    c.kind = WorldChange::Kind::kSetDoor;
-    c.on = (i % 2) == 1;
-    world.applyChange(c);
+    world.applyChange(WorldChange::setDoor(0, (i % 2) == 1));
     a = Clock::now();
     world.step();
     after.push_back(msSince(a));
@@ -118,8 +115,7 @@ int carveCost(const std::string& path, unsigned threads) {
     world.step();
     plain.push_back(msSince(a));
   }
-  WorldChange add;
-  add.kind = WorldChange::Kind::kAddObstacle;
+  WorldChange add = WorldChange::add(ObstacleShape{});
   add.obstacle.shape.center = {0.5f * (bounds.minX + bounds.maxX) + 3.0f,
                                0.5f * (bounds.minY + bounds.maxY) + 3.0f};
   add.obstacle.shape.halfSize = {2.0f, 1.0f};
@@ -221,8 +217,7 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
       y = 0.5f * (b.minY + b.maxY) + radius * std::sin(angle);
     };
     for (int k = 0; k < count; ++k) {
-      WorldChange add;
-      add.kind = WorldChange::Kind::kAddObstacle;
+      WorldChange add = WorldChange::add(ObstacleShape{});
       place(k, 0, add.obstacle.shape.center.x, add.obstacle.shape.center.y);
       add.obstacle.shape.radius = 1.0f;
       ids.push_back(world.applyChange(add));
@@ -231,11 +226,9 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
     a = Clock::now();
     for (int i = 0; i < ticks; ++i) {
       for (int k = 0; k < count && !still; ++k) {
-        WorldChange move;
-        move.kind = WorldChange::Kind::kMoveObstacle;
-        move.index = ids[static_cast<std::size_t>(k)];
-        place(k, i + 1, move.obstacle.shape.center.x, move.obstacle.shape.center.y);
-        world.applyChange(move);
+        steer::Vec2 to;
+        place(k, i + 1, to.x, to.y);
+        world.applyChange(WorldChange::move(ids[static_cast<std::size_t>(k)], to, 0.0f));
       }
       world.step();
       if (!still) follow.afterTick(world);
@@ -243,12 +236,7 @@ int movingObstacles(const std::string& path, unsigned threads, int count, int ro
     with.push_back((msSince(a) - follow.takeRoundMs()) / ticks);
     replansWith += replans() - before;
     ratio.push_back(with.back() / none.back());
-    for (const std::uint32_t id : ids) {
-      WorldChange remove;
-      remove.kind = WorldChange::Kind::kRemoveObstacle;
-      remove.index = id;
-      world.applyChange(remove);
-    }
+    for (const std::uint32_t id : ids) world.applyChange(WorldChange::remove(id));
     ids.clear();
   }
   std::printf("moving obstacles (%s, %zu agents, %u threads, %d rounds of %d ticks):\n", path.c_str(),

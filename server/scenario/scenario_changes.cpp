@@ -187,13 +187,13 @@ std::vector<Door> doorsOf(const pb::Scenario& s) {
     Door door{d.name(), vec(d.from()), vec(d.to()), d.thickness() > 0.0f ? d.thickness() : 1.0f, !d.closed(),
               0};
     if (!d.link().empty()) {
-      const int l = linkIndex(s, d.link());
-      if (l < 0) continue;  // refused by validateDoors
-      const pb::OffMeshLink& link = s.navmesh().links(l);
-      door.from = vec(link.from());
-      door.to = vec(link.to());
-      door.thickness = 2.0f * (link.radius() > 0.0f ? link.radius() : 0.5f);
       door.link = true;
+      if (const int l = linkIndex(s, d.link()); l >= 0) {  // else refused by validateDoors
+        const pb::OffMeshLink& link = s.navmesh().links(l);
+        door.from = vec(link.from());
+        door.to = vec(link.to());
+        door.thickness = 2.0f * (link.radius() > 0.0f ? link.radius() : 0.5f);
+      }
     }
     if (s.has_navmesh()) door.area = static_cast<std::uint8_t>(door.link ? nextLink++ : nextRectangle++);
     out.push_back(std::move(door));
@@ -210,13 +210,10 @@ std::vector<nav::CostArea> doorAreasOf(const pb::Scenario& s) {
 
 std::vector<std::uint8_t> linkAreasOf(const pb::Scenario& s) {
   std::vector<std::uint8_t> areas(static_cast<std::size_t>(s.navmesh().links_size()), 0);
-  const std::vector<Door> doors = doorsOf(s);
-  std::size_t k = 0;
-  for (const pb::Door& d : s.doors()) {
-    const int l = d.link().empty() ? -2 : linkIndex(s, d.link());
-    if (l == -1) continue;  // not built
-    if (l >= 0) areas[static_cast<std::size_t>(l)] = doors[k].area;
-    ++k;
+  const std::vector<Door> doors = doorsOf(s);  // one per door of the file, in its order
+  for (int i = 0; i < s.doors_size(); ++i) {
+    if (const int l = linkIndex(s, s.doors(i).link()); l >= 0)
+      areas[static_cast<std::size_t>(l)] = doors[static_cast<std::size_t>(i)].area;
   }
   return areas;
 }
@@ -231,16 +228,14 @@ std::vector<ScheduledChange> scheduleOf(const pb::Scenario& s, const Names& name
     switch (e.change_case()) {
       case pb::ScheduledChange::kOpenDoor:
       case pb::ScheduledChange::kCloseDoor:
-        ch.kind = WorldChange::Kind::kSetDoor;
-        ch.on = e.has_open_door();
-        ch.index =
-            static_cast<std::uint32_t>(names.doors.at(e.has_open_door() ? e.open_door() : e.close_door()));
+        ch = WorldChange::setDoor(
+            static_cast<std::uint32_t>(names.doors.at(e.has_open_door() ? e.open_door() : e.close_door())),
+            e.has_open_door());
         break;
       case pb::ScheduledChange::kAddObstacle: {
         const pb::ObstacleSpec& o = e.add_obstacle();
-        ch.kind = WorldChange::Kind::kAddObstacle;
+        ch = WorldChange::add(shapeOf(o));
         ch.obstacle.name = o.name();
-        ch.obstacle.shape = shapeOf(o);
         ch.obstacle.carve = o.carve();
         if (!o.path().empty()) {
           ch.obstacle.path = names.paths.at(o.path());
@@ -252,7 +247,7 @@ std::vector<ScheduledChange> scheduleOf(const pb::Scenario& s, const Names& name
         break;
       }
       case pb::ScheduledChange::kRemoveObstacle:
-        ch.kind = WorldChange::Kind::kRemoveObstacle;
+        ch = WorldChange::remove(0);  // the id is the live obstacle of this name when it is due
         ch.obstacle.name = e.remove_obstacle();
         break;
       case pb::ScheduledChange::CHANGE_NOT_SET:

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nav/nav_input.h"
@@ -75,6 +76,48 @@ struct WorldChange {
   bool on = true;           // door open; area enabled
   float cost = 0.0f;        // area: its cost per metre (0: unchanged)
   LiveObstacle obstacle;    // add: the obstacle (its id is given by the world); move: shape.center, angle
+
+  // Each kind as the control API, a schedule, a test or a bench asks for it.
+  static WorldChange setDoor(std::uint32_t door, bool open) {
+    WorldChange c;
+    c.kind = Kind::kSetDoor;
+    c.index = door;
+    c.on = open;
+    return c;
+  }
+  static WorldChange setArea(std::uint8_t area, bool enabled, float cost) {
+    WorldChange c;
+    c.kind = Kind::kSetArea;
+    c.index = area;
+    c.on = enabled;
+    c.cost = cost;
+    return c;
+  }
+  static WorldChange add(LiveObstacle obstacle) {
+    WorldChange c;
+    c.kind = Kind::kAddObstacle;
+    c.obstacle = std::move(obstacle);
+    return c;
+  }
+  static WorldChange add(ObstacleShape shape) {
+    LiveObstacle o;
+    o.shape = shape;
+    return add(std::move(o));
+  }
+  static WorldChange move(std::uint32_t obstacle, steer::Vec2 center, float angleDeg) {
+    WorldChange c;
+    c.kind = Kind::kMoveObstacle;
+    c.index = obstacle;
+    c.obstacle.shape.center = center;
+    c.obstacle.shape.angleDeg = angleDeg;
+    return c;
+  }
+  static WorldChange remove(std::uint32_t obstacle) {
+    WorldChange c;
+    c.kind = Kind::kRemoveObstacle;
+    c.index = obstacle;
+    return c;
+  }
 };
 
 struct ScheduledChange {

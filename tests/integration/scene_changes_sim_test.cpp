@@ -25,33 +25,6 @@ client::ClientOptions fetching() {
   return o;
 }
 
-WorldChange setDoor(bool open) {
-  WorldChange c;
-  c.kind = WorldChange::Kind::kSetDoor;
-  c.on = open;
-  return c;
-}
-WorldChange addObstacle(ObstacleShape shape) {
-  WorldChange c;
-  c.kind = WorldChange::Kind::kAddObstacle;
-  c.obstacle.shape = shape;
-  return c;
-}
-WorldChange moveObstacle(std::uint32_t id, steer::Vec2 to, float angleDeg) {
-  WorldChange c;
-  c.kind = WorldChange::Kind::kMoveObstacle;
-  c.index = id;
-  c.obstacle.shape.center = to;
-  c.obstacle.shape.angleDeg = angleDeg;
-  return c;
-}
-WorldChange removeObstacle(std::uint32_t id) {
-  WorldChange c;
-  c.kind = WorldChange::Kind::kRemoveObstacle;
-  c.index = id;
-  return c;
-}
-
 // The client holds what the server's world has: the version, each door's state, each obstacle.
 bool agrees(SimLink& link) {
   World& world = *link.server.world;
@@ -69,9 +42,11 @@ void changeAndFollow(SimLink& link) {
   EXPECT_EQ(link.client.sceneVersion(), 0u);
   const std::size_t staticWalls = link.client.staticScene().walls.size();
 
-  world.applyChange(setDoor(false));
-  const std::uint32_t boxId = world.applyChange(addObstacle({{50, 50}, 0.0f, {2, 1}, 30.0f}));
-  const std::uint32_t circleId = world.applyChange(addObstacle({{150, 50}, 1.5f, {}, 0.0f}));
+  world.applyChange(WorldChange::setDoor(0, false));
+  const std::uint32_t boxId =
+      world.applyChange(WorldChange::add(ObstacleShape{{50, 50}, 0.0f, {2, 1}, 30.0f}));
+  const std::uint32_t circleId =
+      world.applyChange(WorldChange::add(ObstacleShape{{150, 50}, 1.5f, {}, 0.0f}));
   ASSERT_TRUE(link.stepUntil([&] { return world.sceneVersion() > 0 && agrees(link); }));
   EXPECT_FALSE(link.client.scene().doors[0].open);
   EXPECT_EQ(link.client.scene().walls.size(), staticWalls + 8) << "the shut gate's four walls and the box's";
@@ -80,11 +55,11 @@ void changeAndFollow(SimLink& link) {
   // A box driven every tick for a second: the client follows it to where it stops.
   for (int t = 0; t < 30; ++t) {
     world.applyChange(
-        moveObstacle(boxId, {50.0f + static_cast<float>(t), 50.0f}, 30.0f + static_cast<float>(t)));
+        WorldChange::move(boxId, {50.0f + static_cast<float>(t), 50.0f}, 30.0f + static_cast<float>(t)));
     link.step();
   }
-  world.applyChange(removeObstacle(circleId));
-  world.applyChange(setDoor(true));
+  world.applyChange(WorldChange::remove(circleId));
+  world.applyChange(WorldChange::setDoor(0, true));
   ASSERT_TRUE(link.stepUntil([&] { return agrees(link); }));
   EXPECT_TRUE(link.client.scene().doors[0].open);
   ASSERT_EQ(link.client.sceneChanges().obstacles.size(), 1u);
@@ -127,11 +102,11 @@ TEST(SceneChangesSim, PlayersCollideWithAShutDoorOnTheServerAndInTheClientsScene
     return movement::moveBlocked({100, 118}, {100, 122}, 0.5f, scene);
   };
   EXPECT_FALSE(blocked(link.server.session->collisionScene()));
-  link.server.world->applyChange(setDoor(false));
+  link.server.world->applyChange(WorldChange::setDoor(0, false));
   ASSERT_TRUE(link.stepUntil([&] { return agrees(link); }));
   EXPECT_TRUE(blocked(link.server.session->collisionScene()));
   EXPECT_TRUE(blocked(movement::collisionSceneOf(link.client.scene(), 0, 0, 200, 200)));
-  link.server.world->applyChange(setDoor(true));
+  link.server.world->applyChange(WorldChange::setDoor(0, true));
   ASSERT_TRUE(link.stepUntil([&] { return agrees(link); }));
   EXPECT_FALSE(blocked(link.server.session->collisionScene()));
 }

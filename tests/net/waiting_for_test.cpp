@@ -32,13 +32,6 @@ std::string waitingOf(const World& world, AgentId id) {
   return net::waitingFor(world, id, inspectAgent(world, id));
 }
 
-WorldChange door(bool open) {
-  WorldChange c;
-  c.kind = WorldChange::Kind::kSetDoor;
-  c.on = open;
-  return c;
-}
-
 TEST(WaitingFor, AWalkerAtAShutDoorWaitsForItAndNotOnceItOpens) {
   ScenarioLoad load = testing::load(kDoorway);
   ASSERT_TRUE(load.errors.empty()) << load.errors[0];
@@ -46,11 +39,11 @@ TEST(WaitingFor, AWalkerAtAShutDoorWaitsForItAndNotOnceItOpens) {
   const AgentId walker = 0;
   world.step();
   EXPECT_EQ(waitingOf(world, walker), "") << "the door is open";
-  world.applyChange(door(false));
+  world.applyChange(WorldChange::setDoor(0, false));
   for (int t = 0; t < 30; ++t) world.step();
   EXPECT_EQ(waitingOf(world, walker), "door door");
   EXPECT_EQ(net::debugInfoOf(world, walker, {}).waiting_for(), "door door");
-  world.applyChange(door(true));
+  world.applyChange(WorldChange::setDoor(0, true));
   for (int t = 0; t < 30; ++t) world.step();
   EXPECT_EQ(waitingOf(world, walker), "");
 }
@@ -59,18 +52,12 @@ TEST(WaitingFor, AWalkerHeldUpByABoxInTheDoorwayNamesIt) {
   ScenarioLoad load = testing::load(kDoorway);
   ASSERT_TRUE(load.errors.empty()) << load.errors[0];
   World& world = *load.world;
-  WorldChange add;
-  add.kind = WorldChange::Kind::kAddObstacle;
+  WorldChange add = WorldChange::add(ObstacleShape{{22.0f, 10.5f}, 0.0f, {1.0f, 3.0f}, 0.0f});
   add.obstacle.name = "crate";
-  add.obstacle.shape.center = {22.0f, 10.5f};
-  add.obstacle.shape.halfSize = {1.0f, 3.0f};
   ASSERT_EQ(world.applyChange(add), 1u);
   for (int t = 0; t < 180; ++t) world.step();
   EXPECT_EQ(waitingOf(world, 0), "obstacle 1 (crate)");
-  WorldChange remove;
-  remove.kind = WorldChange::Kind::kRemoveObstacle;
-  remove.index = 1;
-  world.applyChange(remove);
+  world.applyChange(WorldChange::remove(1));
   for (int t = 0; t < 30; ++t) world.step();
   EXPECT_EQ(waitingOf(world, 0), "");
 }

@@ -45,13 +45,7 @@ std::unique_ptr<World> rooms(const std::string& extra = {}) {
   return std::move(load.world);
 }
 
-WorldChange doorChange(bool open) {
-  WorldChange c;
-  c.kind = WorldChange::Kind::kSetDoor;
-  c.index = 0;
-  c.on = open;
-  return c;
-}
+WorldChange doorChange(bool open) { return WorldChange::setDoor(0, open); }
 
 TEST(WorldChangesFile, AShutDoorIsLeftOutOfPathsAtOnceWithNoRebuild) {
   auto world = rooms();
@@ -306,8 +300,7 @@ TEST(WorldChangesFile, ACarvingBarricadeRebuildsItsTilesOnlyAndPathsGoRound) {
     EXPECT_EQ(straight.corners.size(), 1u) << "nothing in the way";
   }
   // A wall of a barricade across x = 20 from y = 0 to 14 (tiles x 1-2, y 0-1: four of eight).
-  WorldChange add;
-  add.kind = WorldChange::Kind::kAddObstacle;
+  WorldChange add = WorldChange::add(ObstacleShape{});
   add.obstacle.shape.center = {20.0f, 7.0f};
   add.obstacle.shape.halfSize = {0.5f, 7.0f};
   add.obstacle.carve = true;
@@ -326,10 +319,7 @@ TEST(WorldChangesFile, ACarvingBarricadeRebuildsItsTilesOnlyAndPathsGoRound) {
     EXPECT_FALSE(round.partial);
     EXPECT_GT(highestCorner(round), 14.0f) << "round the barricade's end";
   }
-  WorldChange remove;
-  remove.kind = WorldChange::Kind::kRemoveObstacle;
-  remove.index = id;
-  world.applyChange(remove);
+  world.applyChange(WorldChange::remove(id));
   for (int t = 0; t < 4; ++t) world.step();
   EXPECT_EQ(world.tilesCarved(), 8u);
   nav::PathPlanner planner(mesh);

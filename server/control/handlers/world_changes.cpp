@@ -1,6 +1,8 @@
 // Doors, areas and obstacles: the world's geometry changed by the game while the match runs
 // (world/world_changes.h). Every field is checked before the world is asked; the world applies the
 // change at the next tick's start.
+#include <utility>
+
 #include "control/handlers/checks.h"
 #include "control/handlers/handlers.h"
 
@@ -27,11 +29,7 @@ CommandResult handleSetDoor(ControlContext& context, const SetDoor& s) {
   World& world = context.world();
   const std::int32_t door = world.doorIndex(s.door());
   if (door < 0) return failed({"set_door.door", "no door \"" + s.door() + "\" in the scenario"});
-  WorldChange change;
-  change.kind = WorldChange::Kind::kSetDoor;
-  change.index = static_cast<std::uint32_t>(door);
-  change.on = s.open();
-  world.applyChange(change);
+  world.applyChange(WorldChange::setDoor(static_cast<std::uint32_t>(door), s.open()));
   return succeeded();
 }
 
@@ -42,33 +40,27 @@ CommandResult handleSetArea(ControlContext& context, const SetArea& s) {
   if (area == 0) return failed({"set_area.area", "no navmesh area \"" + s.area() + "\" in the scenario"});
   if (!finite(s.cost()) || s.cost() < 0.0f)
     return failed({"set_area.cost", "must be finite and > 0 (0: unchanged), got " + fmt(s.cost())});
-  WorldChange change;
-  change.kind = WorldChange::Kind::kSetArea;
-  change.index = area;
-  change.on = !s.disabled();
-  change.cost = s.cost();
-  world.applyChange(change);
+  world.applyChange(WorldChange::setArea(area, !s.disabled(), s.cost()));
   return succeeded();
 }
 
 CommandResult handleAddObstacle(ControlContext& context, const AddObstacle& a) {
   World& world = context.world();
   if (!a.has_position()) return failed({"add_obstacle.position", "missing"});
-  WorldChange change;
-  change.kind = WorldChange::Kind::kAddObstacle;
-  ObstacleShape& shape = change.obstacle.shape;
+  LiveObstacle obstacle;
+  ObstacleShape& shape = obstacle.shape;
   shape.center = {a.position().x(), a.position().y()};
   shape.radius = a.radius();
   shape.halfSize = {a.half_size().x(), a.half_size().y()};
   shape.angleDeg = a.angle_deg();
   if (const Problem p = shapeProblem(world, "add_obstacle", shape)) return failed(p);
-  change.obstacle.carve = a.carve();
+  obstacle.carve = a.carve();
   if (a.carve() && (!world.geometry().navMesh || !world.geometry().navInput))
     return failed({"add_obstacle.carve", "the scenario has no navmesh to carve"});
   if (world.liveObstacles().size() >= kMaxLiveObstacles)
     return failed({"add_obstacle", "the world holds " + std::to_string(kMaxLiveObstacles) +
                                        " obstacles already (remove some first)"});
-  return obstacleResult(world.applyChange(change));
+  return obstacleResult(world.applyChange(WorldChange::add(std::move(obstacle))));
 }
 
 CommandResult handleMoveObstacle(ControlContext& context, const MoveObstacle& m) {
@@ -77,14 +69,11 @@ CommandResult handleMoveObstacle(ControlContext& context, const MoveObstacle& m)
   if (o == nullptr)
     return failed({"move_obstacle.obstacle", "no live obstacle " + std::to_string(m.obstacle())});
   if (!m.has_position()) return failed({"move_obstacle.position", "missing"});
-  WorldChange change;
-  change.kind = WorldChange::Kind::kMoveObstacle;
-  change.index = m.obstacle();
-  change.obstacle.shape = o->shape;
-  change.obstacle.shape.center = {m.position().x(), m.position().y()};
-  change.obstacle.shape.angleDeg = m.angle_deg();
-  if (const Problem p = shapeProblem(world, "move_obstacle", change.obstacle.shape)) return failed(p);
-  world.applyChange(change);
+  ObstacleShape moved = o->shape;
+  moved.center = {m.position().x(), m.position().y()};
+  moved.angleDeg = m.angle_deg();
+  if (const Problem p = shapeProblem(world, "move_obstacle", moved)) return failed(p);
+  world.applyChange(WorldChange::move(m.obstacle(), moved.center, moved.angleDeg));
   return obstacleResult(m.obstacle());
 }
 
@@ -92,10 +81,7 @@ CommandResult handleRemoveObstacle(ControlContext& context, const RemoveObstacle
   World& world = context.world();
   if (world.liveObstacle(r.obstacle()) == nullptr)
     return failed({"remove_obstacle.obstacle", "no live obstacle " + std::to_string(r.obstacle())});
-  WorldChange change;
-  change.kind = WorldChange::Kind::kRemoveObstacle;
-  change.index = r.obstacle();
-  world.applyChange(change);
+  world.applyChange(WorldChange::remove(r.obstacle()));
   return obstacleResult(r.obstacle());
 }
 
