@@ -156,6 +156,22 @@ Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDe
   return c;
 }
 
+Command addPolygonObstacle(float x, float y, const std::vector<std::pair<float, float>>& corners,
+                           float angleDeg, bool carve) {
+  Command c;
+  AddObstacle* a = c.mutable_add_obstacle();
+  a->mutable_position()->set_x(x);
+  a->mutable_position()->set_y(y);
+  for (const auto& [px, py] : corners) {
+    Point* p = a->add_points();
+    p->set_x(px);
+    p->set_y(py);
+  }
+  a->set_angle_deg(angleDeg);
+  a->set_carve(carve);
+  return c;
+}
+
 Command moveObstacle(std::uint32_t obstacle, float x, float y, float angleDeg) {
   Command c;
   MoveObstacle* m = c.mutable_move_obstacle();

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "proto/control.pb.h"
@@ -48,6 +49,9 @@ Command setArea(const std::string& area, bool disabled, float cost = 0.0f);
 // carve: cut out of the navmesh (a barricade: paths go round it).
 Command addCircleObstacle(float x, float y, float radius, bool carve = false);
 Command addBoxObstacle(float x, float y, float halfX, float halfY, float angleDeg = 0.0f, bool carve = false);
+// A polygon: `corners` (x, y) relative to (x, y), either winding.
+Command addPolygonObstacle(float x, float y, const std::vector<std::pair<float, float>>& corners,
+                           float angleDeg = 0.0f, bool carve = false);
 Command moveObstacle(std::uint32_t obstacle, float x, float y, float angleDeg = 0.0f);
 Command removeObstacle(std::uint32_t obstacle);
 

@@ -16,6 +16,8 @@ constexpr std::uint32_t kAngleSteps = 65536;
 // What a page costs besides its obstacles: have, after_obstacle, version and through (a tag and a
 // 5-byte varint each), whole, and for each of the ten packed lists a tag and a 2-byte length.
 constexpr std::size_t kPageOverhead = 4 * 6 + 2 + 10 * 3;
+// The polygons' four lists (a 2-byte tag each), once a page has a polygon.
+constexpr std::size_t kPolygonListsOverhead = 4 * 4;
 constexpr std::size_t kMinPageBytes = 256;
 
 std::int32_t quantizeCoordinate(float metres) {
@@ -39,10 +41,21 @@ float angleRadians(std::uint32_t steps) {
 struct WireObstacle {
   std::int32_t x = 0, y = 0;
   std::uint32_t radius = 0, halfX = 0, halfY = 0, angle = 0;
+  std::vector<std::int32_t> px, py;  // a polygon's corners, delta coded
 };
 WireObstacle toWire(const SceneObstacle& o) {
-  WireObstacle w{quantizeCoordinate(o.centre.x), quantizeCoordinate(o.centre.y), 0, 0, 0, 0};
-  if (o.box()) {
+  WireObstacle w{quantizeCoordinate(o.centre.x), quantizeCoordinate(o.centre.y), 0, 0, 0, 0, {}, {}};
+  if (o.polygon()) {
+    w.angle = quantizeAngle(o.angle);
+    std::int32_t lastX = 0, lastY = 0;
+    for (const ScenePoint& p : o.points) {
+      const std::int32_t x = quantizeCoordinate(p.x), y = quantizeCoordinate(p.y);
+      w.px.push_back(x - lastX);
+      w.py.push_back(y - lastY);
+      lastX = x;
+      lastY = y;
+    }
+  } else if (o.box()) {
     w.halfX = quantizeLength(o.halfSize.x);
     w.halfY = quantizeLength(o.halfSize.y);
     w.angle = quantizeAngle(o.angle);
@@ -64,15 +77,29 @@ class Page {
     const WireObstacle w = toWire(o);
     std::size_t cost = varintBytes(o.id - lastId_) + varintBytes(o.flags) +
                        zigzagBytes(std::int64_t{w.x} - prevX_) + zigzagBytes(std::int64_t{w.y} - prevY_);
-    cost +=
-        o.box() ? varintBytes(w.halfX) + varintBytes(w.halfY) + varintBytes(w.angle) : varintBytes(w.radius);
+    if (o.polygon()) {
+      cost += (polygons_ ? 0 : kPolygonListsOverhead) + varintBytes(o.points.size()) + varintBytes(w.angle);
+      for (std::size_t i = 0; i < w.px.size(); ++i) cost += zigzagBytes(w.px[i]) + zigzagBytes(w.py[i]);
+    } else if (o.box()) {
+      cost += varintBytes(w.halfX) + varintBytes(w.halfY) + varintBytes(w.angle);
+    } else {
+      cost += varintBytes(w.radius);
+    }
     if (used_ + cost > budget_) return false;
     used_ += cost;
     page_.add_obstacle_id(o.id - lastId_);
     page_.add_obstacle_flags(o.flags);
     page_.add_obstacle_x(w.x - prevX_);
     page_.add_obstacle_y(w.y - prevY_);
-    if (o.box()) {
+    if (o.polygon()) {
+      polygons_ = true;
+      page_.add_polygon_points(static_cast<std::uint32_t>(o.points.size()));
+      page_.add_polygon_angle(w.angle);
+      for (std::size_t i = 0; i < w.px.size(); ++i) {
+        page_.add_polygon_x(w.px[i]);
+        page_.add_polygon_y(w.py[i]);
+      }
+    } else if (o.box()) {
       page_.add_box_half_x(w.halfX);
       page_.add_box_half_y(w.halfY);
       page_.add_box_angle(w.angle);
@@ -101,20 +128,26 @@ class Page {
   std::uint32_t lastId_, lastRemoved_;
   std::int32_t prevX_ = 0, prevY_ = 0;
   std::size_t used_ = 0, budget_ = 0;
+  bool polygons_ = false;  // the page has one
 };
 
 }  // namespace
 
 SceneObstacle quantizedObstacle(std::uint32_t id, std::uint32_t flags, ScenePoint centre, float radius,
-                                ScenePoint halfSize, float angleDeg) {
+                                ScenePoint halfSize, float angleDeg, const std::vector<ScenePoint>& points) {
   SceneObstacle o;
   o.id = id;
   o.flags = flags & kObstacleFlagsKnown;
+  if (o.polygon()) o.flags &= ~kObstacleBox;
   o.centre = {metres(quantizeCoordinate(centre.x)), metres(quantizeCoordinate(centre.y))};
-  if (o.box()) {
+  const double radians =
+      std::isfinite(angleDeg) ? static_cast<double>(angleDeg) * std::numbers::pi / 180.0 : 0.0;
+  if (o.polygon()) {
+    o.angle = angleRadians(quantizeAngle(static_cast<float>(radians)));
+    for (std::size_t i = 0; i < points.size() && i < kMaxObstaclePolygonPoints; ++i)
+      o.points.push_back({metres(quantizeCoordinate(points[i].x)), metres(quantizeCoordinate(points[i].y))});
+  } else if (o.box()) {
     o.halfSize = {metres(quantizeLength(halfSize.x)), metres(quantizeLength(halfSize.y))};
-    const double radians =
-        std::isfinite(angleDeg) ? static_cast<double>(angleDeg) * std::numbers::pi / 180.0 : 0.0;
     o.angle = angleRadians(quantizeAngle(static_cast<float>(radians)));
   } else {
     o.radius = metres(quantizeLength(radius));
@@ -129,6 +162,17 @@ std::vector<ScenePoint> boxCorners(const SceneObstacle& box) {
   for (const auto& [u, v] : {std::pair{-hx, -hy}, std::pair{hx, -hy}, std::pair{hx, hy}, std::pair{-hx, hy}})
     corners.push_back({box.centre.x + u * c - v * s, box.centre.y + u * s + v * c});
   return corners;
+}
+
+std::vector<ScenePoint> obstacleOutline(const SceneObstacle& o) {
+  if (o.box()) return boxCorners(o);
+  std::vector<ScenePoint> outline;
+  if (!o.polygon()) return outline;
+  const float c = std::cos(o.angle), s = std::sin(o.angle);
+  outline.reserve(o.points.size());
+  for (const ScenePoint& p : o.points)
+    outline.push_back({o.centre.x + p.x * c - p.y * s, o.centre.y + p.x * s + p.y * c});
+  return outline;
 }
 
 void recordScene(SceneChangeLog& log, std::uint32_t version, std::vector<bool> doorOpen,
@@ -209,6 +253,9 @@ std::string applySceneChanges(const SceneChanges& page, SceneLive& held) {
     return "obstacle lists of different lengths";
   if (page.box_half_x_size() != page.box_half_y_size() || page.box_half_x_size() != page.box_angle_size())
     return "box lists of different lengths";
+  if (page.polygon_points_size() != page.polygon_angle_size() ||
+      page.polygon_x_size() != page.polygon_y_size())
+    return "polygon lists of different lengths";
   const std::uint64_t after = page.after_obstacle();
   const std::uint64_t through = page.through() == 0 ? UINT32_MAX : page.through();
   if (page.through() != 0 && page.through() <= page.after_obstacle()) return "page range is empty";
@@ -217,13 +264,15 @@ std::string applySceneChanges(const SceneChanges& page, SceneLive& held) {
   listed.reserve(static_cast<std::size_t>(n));
   std::uint64_t id = after;
   std::int64_t x = 0, y = 0;
-  int circles = 0, boxes = 0;
+  int circles = 0, boxes = 0, polygons = 0, corners = 0;
   for (int i = 0; i < n; ++i) {
     if (page.obstacle_id(i) == 0) return "obstacle ids not ascending";
     id += page.obstacle_id(i);
     if (id > through) return "obstacle id outside the page's range";
     const std::uint32_t flags = page.obstacle_flags(i);
     if ((flags & ~kObstacleFlagsKnown) != 0) return "unknown obstacle flags";
+    if ((flags & kObstacleBox) != 0 && (flags & kObstaclePolygon) != 0)
+      return "an obstacle both box and polygon";
     x += page.obstacle_x(i);
     y += page.obstacle_y(i);
     if (x < -kCoordinateLimit || x > kCoordinateLimit || y < -kCoordinateLimit || y > kCoordinateLimit)
@@ -232,7 +281,25 @@ std::string applySceneChanges(const SceneChanges& page, SceneLive& held) {
     o.id = static_cast<std::uint32_t>(id);
     o.flags = flags;
     o.centre = {metres(x), metres(y)};
-    if (o.box()) {
+    if (o.polygon()) {
+      if (polygons >= page.polygon_points_size()) return "more polygons than corner counts";
+      const std::uint32_t count = page.polygon_points(polygons), a = page.polygon_angle(polygons);
+      ++polygons;
+      if (count < 3 || count > kMaxObstaclePolygonPoints) return "polygon corner count out of range";
+      if (a >= kAngleSteps) return "polygon angle out of range";
+      if (static_cast<std::size_t>(page.polygon_x_size() - corners) < count)
+        return "more corners than listed";
+      o.angle = angleRadians(a);
+      std::int64_t cx = 0, cy = 0;
+      for (std::uint32_t k = 0; k < count; ++k, ++corners) {
+        cx += page.polygon_x(corners);
+        cy += page.polygon_y(corners);
+        if (cx < -kCoordinateLimit || cx > kCoordinateLimit || cy < -kCoordinateLimit ||
+            cy > kCoordinateLimit)
+          return "polygon corner out of range";
+        o.points.push_back({metres(cx), metres(cy)});
+      }
+    } else if (o.box()) {
       if (boxes >= page.box_half_x_size()) return "more boxes than box sizes";
       const std::uint32_t hx = page.box_half_x(boxes), hy = page.box_half_y(boxes), a = page.box_angle(boxes);
       ++boxes;
@@ -250,7 +317,8 @@ std::string applySceneChanges(const SceneChanges& page, SceneLive& held) {
     }
     listed.push_back(o);
   }
-  if (circles != page.circle_radius_size() || boxes != page.box_half_x_size())
+  if (circles != page.circle_radius_size() || boxes != page.box_half_x_size() ||
+      polygons != page.polygon_points_size() || corners != page.polygon_x_size())
     return "shape lists do not match the obstacles";
   std::vector<std::uint32_t> removed;
   removed.reserve(static_cast<std::size_t>(page.removed_size()));
@@ -302,8 +370,8 @@ SceneGeometry currentScene(const SceneGeometry& base, const SceneLive& live) {
       scene.walls.push_back({corners[(i + 1) % corners.size()], corners[i]});
   };
   for (const SceneObstacle& o : live.obstacles) {
-    if (o.box())
-      addOutline(boxCorners(o));
+    if (o.box() || o.polygon())
+      addOutline(obstacleOutline(o));
     else
       scene.obstacles.push_back({o.centre, o.radius});
   }

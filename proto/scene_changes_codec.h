@@ -26,29 +26,39 @@
 namespace steerd::wire {
 
 // SceneChanges.obstacle_flags bits.
-inline constexpr std::uint32_t kObstacleBox = 1;     // a box (else a circle)
-inline constexpr std::uint32_t kObstacleCarves = 2;  // cut out of the navmesh (a barricade)
-inline constexpr std::uint32_t kObstacleMoves = 4;   // moves along a path (a cart)
-inline constexpr std::uint32_t kObstacleFlagsKnown = 7;
+inline constexpr std::uint32_t kObstacleBox = 1;      // a box (neither: a circle)
+inline constexpr std::uint32_t kObstacleCarves = 2;   // cut out of the navmesh (a barricade)
+inline constexpr std::uint32_t kObstacleMoves = 4;    // moves along a path (a cart)
+inline constexpr std::uint32_t kObstaclePolygon = 8;  // a polygon
+inline constexpr std::uint32_t kObstacleFlagsKnown = 15;
+// A polygon's corners at most (as the server takes them).
+inline constexpr std::size_t kMaxObstaclePolygonPoints = 64;
 
 // An obstacle added at run time, as clients hold it: quantised like the static scene (1/64 m; a
-// box's angle to 1/65536 turn), so the server's record and every client's copy are equal.
+// box's or polygon's angle to 1/65536 turn), so the server's record and every client's copy are
+// equal.
 struct SceneObstacle {
   std::uint32_t id = 0;
   std::uint32_t flags = 0;
   ScenePoint centre;
-  float radius = 0.0f;  // a circle's
-  ScenePoint halfSize;  // a box's
-  float angle = 0.0f;   // a box's, radians counter-clockwise from +x, in [0, 2 pi)
+  float radius = 0.0f;             // a circle's
+  ScenePoint halfSize;             // a box's
+  float angle = 0.0f;              // a box's or polygon's, radians counter-clockwise from +x, in [0, 2 pi)
+  std::vector<ScenePoint> points;  // a polygon's corners relative to centre, before the turn, CCW
   bool box() const { return (flags & kObstacleBox) != 0; }
+  bool polygon() const { return (flags & kObstaclePolygon) != 0; }
   bool operator==(const SceneObstacle&) const = default;
 };
 
-// The obstacle as the wire carries it (quantised both ways); `angleDeg` any finite degrees.
+// The obstacle as the wire carries it (quantised both ways); `angleDeg` any finite degrees;
+// `points` a polygon's (flags with kObstaclePolygon), at most kMaxObstaclePolygonPoints kept.
 SceneObstacle quantizedObstacle(std::uint32_t id, std::uint32_t flags, ScenePoint centre, float radius,
-                                ScenePoint halfSize, float angleDeg);
+                                ScenePoint halfSize, float angleDeg,
+                                const std::vector<ScenePoint>& points = {});
 // A box's corners, counter-clockwise.
 std::vector<ScenePoint> boxCorners(const SceneObstacle& box);
+// A box's or polygon's outline in the world, counter-clockwise (empty for a circle).
+std::vector<ScenePoint> obstacleOutline(const SceneObstacle& o);
 
 // What the server remembers of the scene's changes. Built by recordScene on the simulation thread
 // and handed, whole and immutable, to the network thread.
@@ -95,9 +105,9 @@ inline constexpr std::size_t kMaxSceneObstacles = 65536;
 std::string applySceneChanges(const SceneChanges& page, SceneLive& held);
 
 // The scene to collide with and draw as it is now: the static scene's circles and walls, each
-// live circle, each live box's four walls, and the four walls of every shut door (outward, as a
-// box's) but those of no thickness (doors on navmesh links, which wall nothing). `live.doorOpen` overrides
-// the doors' starting states where it has them.
+// live circle, each live box's four walls and polygon's outline, and the four walls of every shut door
+// (outward, as a box's) but those of no thickness (doors on navmesh links, which wall nothing).
+// `live.doorOpen` overrides the doors' starting states where it has them.
 SceneGeometry currentScene(const SceneGeometry& base, const SceneLive& live);
 
 }  // namespace steerd::wire

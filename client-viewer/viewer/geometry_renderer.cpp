@@ -124,11 +124,17 @@ void GeometryRenderer::drawDoors(const Camera& camera, const wire::SceneGeometry
 
 void GeometryRenderer::drawBoxes(const Camera& camera, const wire::SceneLive& live) {
   for (const wire::SceneObstacle& o : live.obstacles) {
-    if (!o.box()) continue;
-    const std::vector<wire::ScenePoint> c = wire::boxCorners(o);
+    if (!o.box() && !o.polygon()) continue;
+    const std::vector<wire::ScenePoint> c = wire::obstacleOutline(o);
     const Rgba fill = (o.flags & wire::kObstacleCarves) != 0 ? palette::kCarving : palette::kObstacle;
-    canvas_.quad(camera.worldToScreen(toPoint(c[0])), camera.worldToScreen(toPoint(c[1])),
-                 camera.worldToScreen(toPoint(c[2])), camera.worldToScreen(toPoint(c[3])), fill);
+    screen_.clear();
+    for (const wire::ScenePoint& p : c) screen_.push_back(camera.worldToScreen(toPoint(p)));
+    if (screen_.size() == 4) {
+      canvas_.quad(screen_[0], screen_[1], screen_[2], screen_[3], fill);
+      continue;
+    }
+    for (const Triangle& t : triangulate(screen_))
+      canvas_.triangle(screen_[t[0]], screen_[t[1]], screen_[t[2]], fill);
   }
 }
 

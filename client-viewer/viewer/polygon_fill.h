@@ -1,5 +1,6 @@
-// Triangles that fill a simple polygon (ear clipping), so the viewer can fill navmesh polygons
-// of any shape, convex or not, with the one primitive SDL_RenderGeometry draws.
+// Triangles that fill a simple polygon, so the viewer can fill navmesh polygons and polygon
+// obstacles of any shape, convex or not, with the one primitive SDL_RenderGeometry draws. The
+// cutting itself is steering's (steer::triangulate), the one the server carves with.
 #pragma once
 
 #include <array>

@@ -347,7 +347,8 @@ std::string waitingFor(const World& world, AgentId id, const AgentInspection& r)
   const float radius = world.archetypes()[a.archetype[slot]].limits.radius;
   for (const LiveObstacle& o : world.liveObstacles()) {
     const steer::Vec2 to = o.shape.center - p;
-    const float size = o.shape.box() ? steer::length(o.shape.halfSize) : o.shape.radius;
+    float size = o.shape.walled() ? steer::length(o.shape.halfSize) : o.shape.radius;
+    for (const steer::Vec2 corner : o.shape.points) size = std::max(size, steer::length(corner));
     if (steer::length(to) - size - radius > kWaitingObstacleReach || steer::dot(to, ahead) <= 0.0f) continue;
     return o.name.empty() ? "obstacle " + std::to_string(o.id)
                           : "obstacle " + std::to_string(o.id) + " (" + o.name + ")";

@@ -54,11 +54,15 @@ std::vector<wire::SceneObstacle> sceneObstaclesOf(const World& world) {
   std::vector<wire::SceneObstacle> out;
   out.reserve(world.liveObstacles().size());
   for (const LiveObstacle& o : world.liveObstacles()) {
-    const std::uint32_t flags = (o.shape.box() ? wire::kObstacleBox : 0u) |
-                                (o.carve ? wire::kObstacleCarves : 0u) |
-                                (o.path >= 0 ? wire::kObstacleMoves : 0u);
+    const std::uint32_t shape = o.shape.polygon()  ? wire::kObstaclePolygon
+                                : o.shape.walled() ? wire::kObstacleBox
+                                                   : 0u;
+    const std::uint32_t flags =
+        shape | (o.carve ? wire::kObstacleCarves : 0u) | (o.path >= 0 ? wire::kObstacleMoves : 0u);
+    std::vector<wire::ScenePoint> points;
+    for (const steer::Vec2 p : o.shape.points) points.push_back(point(p));
     out.push_back(wire::quantizedObstacle(o.id, flags, point(o.shape.center), o.shape.radius,
-                                          point(o.shape.halfSize), o.shape.angleDeg));
+                                          point(o.shape.halfSize), o.shape.angleDeg, points));
   }
   return out;
 }

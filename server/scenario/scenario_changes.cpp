@@ -20,6 +20,7 @@ ObstacleShape shapeOf(const pb::ObstacleSpec& o) {
   shape.radius = o.radius();
   shape.halfSize = vec(o.half_size());
   shape.angleDeg = o.angle_deg();
+  for (const auto& p : o.points()) shape.points.push_back(vec(p));
   return shape;
 }
 

@@ -270,6 +270,7 @@ class World {
   void queueTilesUnder(const ObstacleShape& shape);
   void carveTiles();
   void pushOutOf(const nav::Polygon& outline, bool acrossOnly);
+  void pushOutOfConcave(const nav::Polygon& outline);
   // visitState's walk with the sink inlined (defined and used in world.cpp only).
   template <class Sink>
   void visitStateWith(Sink&& sink) const;

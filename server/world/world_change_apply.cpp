@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "nav/navmesh_build.h"
+#include "steering/polygon.h"
 #include "world/world.h"
 
 namespace steerd {
@@ -41,15 +42,26 @@ void addOutwardWalls(const nav::Polygon& ccw, std::vector<steer::Wall>& walls) {
     walls.push_back(steer::makeWall(ccw[(i + 1) % ccw.size()], ccw[i]));
 }
 
+// A carving outline as navmesh blocking polygons, which Recast takes convex: a concave one in
+// triangles.
+void addBlocking(const nav::Polygon& ccw, std::vector<nav::Polygon>& blocking) {
+  if (steer::isConvexCcw(ccw)) {
+    blocking.push_back(ccw);
+    return;
+  }
+  for (const steer::Triangle& t : steer::triangulate(ccw))
+    blocking.push_back({ccw[t[0]], ccw[t[1]], ccw[t[2]]});
+}
+
 // The shape's box in (x, y).
 void boundsOf(const ObstacleShape& shape, Vec2& lo, Vec2& hi) {
-  if (!shape.box()) {
+  if (!shape.walled()) {
     lo = shape.center - Vec2{shape.radius, shape.radius};
     hi = shape.center + Vec2{shape.radius, shape.radius};
     return;
   }
   lo = hi = shape.center;
-  for (const Vec2 p : boxOutline(shape)) {
+  for (const Vec2 p : obstacleOutline(shape)) {
     lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)};
     hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
   }
@@ -90,8 +102,8 @@ void World::carveTiles() {
   nav::NavInput in = *geometry_.navInput;
   for (const LiveObstacle& o : c.obstacles) {
     if (!o.carve) continue;
-    if (o.shape.box()) {
-      in.blocking.push_back(boxOutline(o.shape));
+    if (o.shape.walled()) {
+      addBlocking(obstacleOutline(o.shape), in.blocking);
     } else {
       in.cylinders.push_back({o.shape.center, o.shape.radius});
     }
@@ -171,8 +183,9 @@ std::uint32_t World::applyChange(const WorldChange& change) {
     case WorldChange::Kind::kAddObstacle: {
       LiveObstacle o = change.obstacle;
       o.id = c.nextObstacleId++;
-      if (o.shape.box()) c.boxesPlaced.push_back(o.id);
-      c.wallsChanged = c.wallsChanged || o.shape.box();
+      o.shape = counterClockwise(std::move(o.shape));
+      if (o.shape.walled()) c.boxesPlaced.push_back(o.id);
+      c.wallsChanged = c.wallsChanged || o.shape.walled();
       if (o.carve) queueTilesUnder(o.shape);
       c.obstacles.push_back(std::move(o));
       c.shapesChanged = true;
@@ -184,8 +197,8 @@ std::uint32_t World::applyChange(const WorldChange& change) {
         if (o.carve) queueTilesUnder(o.shape);  // where it stood
         o.shape.center = change.obstacle.shape.center;
         o.shape.angleDeg = change.obstacle.shape.angleDeg;
-        if (o.shape.box()) c.boxesPlaced.push_back(o.id);
-        c.wallsChanged = c.wallsChanged || o.shape.box();
+        if (o.shape.walled()) c.boxesPlaced.push_back(o.id);
+        c.wallsChanged = c.wallsChanged || o.shape.walled();
         if (o.carve) queueTilesUnder(o.shape);  // where it stands now
         c.shapesChanged = true;
       }
@@ -193,7 +206,7 @@ std::uint32_t World::applyChange(const WorldChange& change) {
     case WorldChange::Kind::kRemoveObstacle:
       for (const LiveObstacle& o : c.obstacles) {
         if (o.id != change.index) continue;
-        c.wallsChanged = c.wallsChanged || o.shape.box();
+        c.wallsChanged = c.wallsChanged || o.shape.walled();
         if (o.carve) queueTilesUnder(o.shape);
       }
       std::erase_if(c.obstacles, [&](const LiveObstacle& o) { return o.id == change.index; });
@@ -208,14 +221,14 @@ std::uint32_t World::applyChange(const WorldChange& change) {
 void World::rebuildShapes() {
   geometry_.obstacles = changes_.baseObstacles;
   for (const LiveObstacle& o : changes_.obstacles)
-    if (!o.shape.box()) geometry_.obstacles.push_back({o.shape.center, o.shape.radius});
+    if (!o.shape.walled()) geometry_.obstacles.push_back({o.shape.center, o.shape.radius});
   if (!changes_.wallsChanged) {
     geometry_.reindexObstacles();
     return;
   }
   geometry_.walls = changes_.baseWalls;
   for (const LiveObstacle& o : changes_.obstacles)
-    if (o.shape.box()) addOutwardWalls(boxOutline(o.shape), geometry_.walls);
+    if (o.shape.walled()) addOutwardWalls(obstacleOutline(o.shape), geometry_.walls);
   for (const Door& d : changes_.doors)
     if (!d.open && !d.link) addOutwardWalls(doorRectangle(d), geometry_.walls);
   geometry_.index(4.0f, changes_.reach);
@@ -226,6 +239,10 @@ void World::rebuildShapes() {
 // door) uses only edges 0 and 2, the two faces of the doorway, never its jambs (into the wall).
 void World::pushOutOf(const nav::Polygon& outline, bool acrossOnly) {
   const std::size_t k = outline.size();
+  if (!steer::isConvexCcw(outline)) {
+    pushOutOfConcave(outline);
+    return;
+  }
   for (std::size_t s = 0; s < current_.size(); ++s) {
     if (current_.memory(s).flags & kAgentExternal) continue;
     const Vec2 p{current_.px[s], current_.py[s]};
@@ -246,6 +263,39 @@ void World::pushOutOf(const nav::Polygon& outline, bool acrossOnly) {
     if (!inside) continue;
     const float r = archetypes_[current_.archetype[s]].limits.radius;
     const Vec2 q = p + out * (r - best + 0.01f);
+    current_.px[s] = q.x;
+    current_.py[s] = q.y;
+    const float into = current_.vx[s] * out.x + current_.vy[s] * out.y;
+    if (into < 0.0f) {
+      current_.vx[s] -= out.x * into;
+      current_.vy[s] -= out.y * into;
+    }
+  }
+}
+
+// The same for a concave outline (a polygon obstacle): a body inside goes to the nearest point of
+// the outline and a radius beyond it, straight away from where it stood.
+void World::pushOutOfConcave(const nav::Polygon& outline) {
+  const std::size_t k = outline.size();
+  for (std::size_t s = 0; s < current_.size(); ++s) {
+    if (current_.memory(s).flags & kAgentExternal) continue;
+    const Vec2 p{current_.px[s], current_.py[s]};
+    if (!steer::insidePolygon(p, outline)) continue;
+    float best = 1e30f;
+    Vec2 nearest = p, edgeOut{0.0f, 1.0f};
+    for (std::size_t i = 0; i < k; ++i) {
+      const Vec2 a = outline[i], b = outline[(i + 1) % k];
+      const Vec2 q = steer::nearestOnSegment(p, a, b);
+      const float d = steer::distanceSq(p, q);
+      if (d < best) {
+        best = d;
+        nearest = q;
+        edgeOut = steer::normalizedOr(Vec2{b.y - a.y, a.x - b.x}, {0.0f, 1.0f});
+      }
+    }
+    const Vec2 out = steer::normalizedOr(nearest - p, edgeOut);
+    const float r = archetypes_[current_.archetype[s]].limits.radius;
+    const Vec2 q = nearest + out * (r + 0.01f);
     current_.px[s] = q.x;
     current_.py[s] = q.y;
     const float into = current_.vx[s] * out.x + current_.vy[s] * out.y;
@@ -279,7 +329,7 @@ void World::changesPhase() {
     o.along += o.speed * config_.dt;
     o.shape.center = pointAlong(geometry_.paths[static_cast<std::size_t>(o.path)], o.along);
     c.shapesChanged = true;
-    if (o.shape.box()) {
+    if (o.shape.walled()) {
       c.boxesPlaced.push_back(o.id);
       c.wallsChanged = true;
     }
@@ -302,7 +352,7 @@ void World::changesPhase() {
     if (navigation_) c.doorFigures[d].replans += navigation_->replanCrossing(c.doors[d].from, c.doors[d].to);
   }
   for (const std::uint32_t id : c.boxesPlaced)
-    if (const LiveObstacle* o = liveObstacle(id)) pushOutOf(boxOutline(o->shape), false);
+    if (const LiveObstacle* o = liveObstacle(id)) pushOutOf(obstacleOutline(o->shape), false);
   for (const std::uint32_t d : c.doorsOpened) {
     if (!navigation_) break;
     const std::size_t n = navigation_->replanAll();

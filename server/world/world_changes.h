@@ -37,27 +37,36 @@ struct Door {
 // Its rectangle, counter-clockwise.
 nav::Polygon doorRectangle(const Door& door);
 
-// A circle (radius > 0) or a box (halfSize > 0 on both axes, turned by angleDeg).
+// A circle (radius > 0), a box (halfSize > 0 on both axes) or a simple polygon (points, relative
+// to the centre, convex or not), the last two turned by angleDeg about the centre. Circles are
+// steered round as obstacles; boxes and polygons as the walls of their outline.
 struct ObstacleShape {
   steer::Vec2 center;
   float radius = 0.0f;
   steer::Vec2 halfSize;
   float angleDeg = 0.0f;
-  bool box() const { return radius <= 0.0f; }
+  std::vector<steer::Vec2> points;                // a polygon's corners, counter-clockwise once added
+  bool walled() const { return radius <= 0.0f; }  // a box or a polygon
+  bool polygon() const { return !points.empty(); }
 };
-// The box's corners, counter-clockwise.
-nav::Polygon boxOutline(const ObstacleShape& shape);
+// A box's or polygon's outline in the world, counter-clockwise.
+nav::Polygon obstacleOutline(const ObstacleShape& shape);
 
 // Bounds on what the world accepts (the control API's and the scenario's errors name them).
 inline constexpr std::size_t kMaxLiveObstacles = 1024;
-inline constexpr float kMaxObstacleSize = 50.0f;  // m: a circle's radius, a box's half size
+inline constexpr float kMaxObstacleSize = 50.0f;  // m: a circle's radius, a box's half size, a
+                                                  // polygon's farthest corner from its centre
+inline constexpr std::size_t kMaxPolygonPoints = 64;
 // Navmesh tiles built again per tick for carving obstacles (a count, not a time: the world stays
 // the same for any machine). The rest wait in order for the next ticks.
 inline constexpr std::size_t kCarveTilesPerTick = 1;
 
 // What is wrong with a shape in a world of `bounds`, naming the field ("radius: ..."); empty when
-// none: finite numbers, a size in (0, kMaxObstacleSize], the centre inside the bounds.
+// none: finite numbers, a size in (0, kMaxObstacleSize], the centre inside the bounds, one kind
+// of shape, a polygon simple with 3 to kMaxPolygonPoints points.
 std::string obstacleShapeProblem(const ObstacleShape& shape, const Bounds& bounds);
+// The shape with a clockwise polygon turned counter-clockwise (the world keeps them so).
+ObstacleShape counterClockwise(ObstacleShape shape);
 
 struct LiveObstacle {
   std::uint32_t id = 0;  // from 1, never reused in a world's life

@@ -3,6 +3,7 @@
 // back; a thousand commands in one tick cost one rebuild at the next tick's start.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "control/control.h"
 #include "scenario/scenario_file.h"
+#include "steering/polygon.h"
 
 namespace steerd::control {
 namespace {
@@ -91,7 +93,8 @@ TEST(WorldChangeCommands, ObstaclesAreCheckedFieldByField) {
   EXPECT_EQ(rig.error(addCircleObstacle(5, 5, 1e9f)), "add_obstacle.radius: too large (at most 50 m)");
   EXPECT_EQ(rig.error(addCircleObstacle(5, 5, -1)), "add_obstacle.radius: negative");
   EXPECT_EQ(rig.error(addBoxObstacle(5, 5, 0, 1)),
-            "add_obstacle.half_size: a box needs both half sizes > 0 (or give a radius for a circle)");
+            "add_obstacle.half_size: a box needs both half sizes > 0 (or give a radius for a circle, "
+            "points for a polygon)");
   EXPECT_EQ(rig.error(addBoxObstacle(5, 5, 1, 1, kInf)),
             "add_obstacle.radius: sizes and angle must be finite");
   Command none;
@@ -100,6 +103,81 @@ TEST(WorldChangeCommands, ObstaclesAreCheckedFieldByField) {
   EXPECT_EQ(rig.error(moveObstacle(7, 5, 5)), "move_obstacle.obstacle: no live obstacle 7");
   EXPECT_EQ(rig.error(removeObstacle(7)), "remove_obstacle.obstacle: no live obstacle 7");
   EXPECT_EQ(rig.world->sceneVersion(), 0u);
+}
+
+// An L, counter-clockwise round its centre: arms 2 m wide, the notch (-1, -1)..(3, 3) open.
+const std::vector<std::pair<float, float>> kEll{{-3, -3}, {3, -3}, {3, -1}, {-1, -1}, {-1, 3}, {-3, 3}};
+
+TEST(WorldChangeCommands, PolygonsAreCheckedFieldByField) {
+  Rig rig;
+  EXPECT_EQ(rig.error(addPolygonObstacle(30, 10, {{0, 0}, {1, 0}})),
+            "add_obstacle.points: needs at least 3 points, has 2");
+  EXPECT_EQ(rig.error(addPolygonObstacle(30, 10, {{0, 0}, {2, 2}, {2, 0}, {0, 2}})),
+            "add_obstacle.points: edges 0 and 2 cross (not a simple polygon)");
+  EXPECT_EQ(rig.error(addPolygonObstacle(30, 10, {{0, 0}, {kNan, 0}, {0, 1}})),
+            "add_obstacle.points: a point is not finite");
+  EXPECT_EQ(rig.error(addPolygonObstacle(30, 10, {{0, 0}, {1, 0}, {1, 0}, {0, 1}})),
+            "add_obstacle.points: points 1 and next are the same");
+  EXPECT_EQ(rig.error(addPolygonObstacle(30, 10, {{0, 0}, {60, 0}, {0, 1}})),
+            "add_obstacle.points: a corner too far from position (at most 50 m)");
+  EXPECT_EQ(rig.error(addPolygonObstacle(30, 10, kEll, kInf)),
+            "add_obstacle.radius: sizes and angle must be finite");
+  Command withRadius = addPolygonObstacle(30, 10, kEll);
+  withRadius.mutable_add_obstacle()->set_radius(1.0f);
+  EXPECT_EQ(rig.error(withRadius), "add_obstacle.points: a polygon has no radius or half_size");
+  // A circle of 65 corners is one too many; a hostile million is refused without reading them all.
+  for (const int n : {65, 1000000}) {
+    std::vector<std::pair<float, float>> round;
+    for (int i = 0; i < n; ++i) {
+      const float a = 6.2831853f * static_cast<float>(i) / static_cast<float>(n);
+      round.push_back({2.0f * std::cos(a), 2.0f * std::sin(a)});
+    }
+    EXPECT_EQ(rig.error(addPolygonObstacle(30, 10, round)),
+              "add_obstacle.points: at most 64, has " + std::to_string(n));
+  }
+  EXPECT_EQ(rig.world->sceneVersion(), 0u);
+}
+
+// Given clockwise, kept counter-clockwise; its outline is six walls facing out; a body in an arm
+// is moved out by the nearest side, one in the notch is left where it is.
+TEST(WorldChangeCommands, AConcavePolygonWallsItsOutlineAndPushesOnlyWhatIsInside) {
+  Rig rig;
+  const std::size_t walls = rig.world->geometry().walls.size();
+  const AgentId inArm = rig.world->spawn(0, {27.5f, 10.0f});  // 0.5 m inside the west side
+  const AgentId inNotch = rig.world->spawn(0, {32.0f, 12.0f});
+  const std::vector<std::pair<float, float>> clockwise(kEll.rbegin(), kEll.rend());
+  const CommandResult r = rig.run(addPolygonObstacle(30, 10, clockwise));
+  ASSERT_EQ(r.status(), STATUS_OK) << r.error();
+  rig.world->step();
+  const LiveObstacle* o = rig.world->liveObstacle(r.obstacle());
+  ASSERT_NE(o, nullptr);
+  EXPECT_GT(steer::signedArea2(o->shape.points), 0.0f);
+  EXPECT_EQ(rig.world->geometry().walls.size(), walls + 6);
+  const nav::Polygon outline = obstacleOutline(o->shape);
+  const auto& a = rig.world->agents();
+  const steer::Vec2 arm{a.px[rig.world->slotOf(inArm)], a.py[rig.world->slotOf(inArm)]};
+  EXPECT_FALSE(steer::insidePolygon(arm, outline));
+  EXPECT_LT(arm.x, 27.0f - 0.5f + 0.1f) << "out by the west side, the nearest";
+  const steer::Vec2 notch{a.px[rig.world->slotOf(inNotch)], a.py[rig.world->slotOf(inNotch)]};
+  EXPECT_LT(steer::distance(notch, {32.0f, 12.0f}), 0.2f) << "the notch is outside the polygon";
+}
+
+// Carved, the navmesh loses the L's arms but keeps its notch: a triangle fan, not the hull.
+TEST(WorldChangeCommands, ACarvingPolygonCutsItsOwnShapeOutOfTheNavmesh) {
+  Rig rig;
+  ASSERT_EQ(rig.run(addPolygonObstacle(30, 10, kEll, 0, true)).status(), STATUS_OK);
+  for (int i = 0; i < 200 && rig.world->tilesWaiting() > 0; ++i) rig.world->step();
+  ASSERT_EQ(rig.world->tilesWaiting(), 0u);
+  EXPECT_TRUE(rig.world->lastCarveError().empty()) << rig.world->lastCarveError();
+  const nav::NavMesh& mesh = *rig.world->geometry().navMesh;
+  for (const steer::Vec2 inside : {steer::Vec2{28, 12}, steer::Vec2{32, 8}, steer::Vec2{28, 8}}) {
+    const nav::NavPoint p = mesh.nearest(inside, 3.0f);
+    ASSERT_TRUE(p);
+    EXPECT_GT(steer::distance(p.position, inside), 0.9f) << inside.x << ", " << inside.y;
+  }
+  const nav::NavPoint notch = mesh.nearest({32, 12}, 3.0f);
+  ASSERT_TRUE(notch);
+  EXPECT_LT(steer::distance(notch.position, {32, 12}), 0.05f);
 }
 
 TEST(WorldChangeCommands, ObstaclesGetIdsMoveAndGo) {

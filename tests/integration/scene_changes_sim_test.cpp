@@ -44,9 +44,9 @@ void changeAndFollow(SimLink& link) {
 
   world.applyChange(WorldChange::setDoor(0, false));
   const std::uint32_t boxId =
-      world.applyChange(WorldChange::add(ObstacleShape{{50, 50}, 0.0f, {2, 1}, 30.0f}));
+      world.applyChange(WorldChange::add(ObstacleShape{{50, 50}, 0.0f, {2, 1}, 30.0f, {}}));
   const std::uint32_t circleId =
-      world.applyChange(WorldChange::add(ObstacleShape{{150, 50}, 1.5f, {}, 0.0f}));
+      world.applyChange(WorldChange::add(ObstacleShape{{150, 50}, 1.5f, {}, 0.0f, {}}));
   ASSERT_TRUE(link.stepUntil([&] { return world.sceneVersion() > 0 && agrees(link); }));
   EXPECT_FALSE(link.client.scene().doors[0].open);
   EXPECT_EQ(link.client.scene().walls.size(), staticWalls + 8) << "the shut gate's four walls and the box's";

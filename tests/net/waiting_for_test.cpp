@@ -52,7 +52,7 @@ TEST(WaitingFor, AWalkerHeldUpByABoxInTheDoorwayNamesIt) {
   ScenarioLoad load = testing::load(kDoorway);
   ASSERT_TRUE(load.errors.empty()) << load.errors[0];
   World& world = *load.world;
-  WorldChange add = WorldChange::add(ObstacleShape{{22.0f, 10.5f}, 0.0f, {1.0f, 3.0f}, 0.0f});
+  WorldChange add = WorldChange::add(ObstacleShape{{22.0f, 10.5f}, 0.0f, {1.0f, 3.0f}, 0.0f, {}});
   add.obstacle.name = "crate";
   ASSERT_EQ(world.applyChange(add), 1u);
   for (int t = 0; t < 180; ++t) world.step();

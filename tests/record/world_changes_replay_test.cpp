@@ -14,7 +14,8 @@ namespace {
 
 // Client 2 (control) joins at tick 1 and, by tick: shuts the door (castle) at 60 and opens it at
 // 150; adds a box at 20 (obstacle 1: the market's cart comes at 2 s, tick 60), moves it every
-// tick from 21 to 80, removes it at 90; a barricade that carves (obstacle 2) from 30 to 120.
+// tick from 21 to 80, removes it at 90; a barricade that carves (obstacle 2) from 30 to 120; an L
+// that carves (obstacle 3) from 40 to 130.
 std::vector<net::NetEvent> changesScript(std::uint64_t tick, bool hasDoor, std::uint32_t& sequence) {
   std::vector<net::NetEvent> events;
   if (tick == 1) events.push_back(join(2, true));
@@ -30,6 +31,12 @@ std::vector<net::NetEvent> changesScript(std::uint64_t tick, bool hasDoor, std::
     commands.push_back(
         control::addBoxObstacle(hasDoor ? 90.0f : 35.0f, hasDoor ? 60.0f : 5.0f, 2.0f, 1.0f, 0.0f, true));
   if (tick == 120) commands.push_back(control::removeObstacle(2));
+  // An L-shaped polygon that carves (obstacle 3), turned 30 degrees, from tick 40 to 130.
+  if (tick == 40)
+    commands.push_back(control::addPolygonObstacle(hasDoor ? 70.0f : 20.0f, hasDoor ? 40.0f : 20.0f,
+                                                   {{-3, -3}, {3, -3}, {3, -1}, {-1, -1}, {-1, 3}, {-3, 3}},
+                                                   30.0f, true));
+  if (tick == 130) commands.push_back(control::removeObstacle(3));
   if (!commands.empty()) {
     for (auto& c : commands) c.set_sequence(++sequence);
     events.push_back(control(2, static_cast<std::uint32_t>(tick), std::move(commands)));

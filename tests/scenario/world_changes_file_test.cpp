@@ -194,6 +194,13 @@ TEST(WorldChangesFile, BadDoorsAndSchedulesNameTheField) {
               "outside the world's bounds");
   expectError(good + "schedule { add_obstacle { center { x: 5 y: 5 } half_size { x: 0 y: 1 } } }",
               "schedule[0].add_obstacle.half_size");
+  expectError(good +
+                  "schedule { add_obstacle { center { x: 5 y: 5 } points { x: 0 y: 0 } points { x: 2 y: 2 } "
+                  "points { x: 2 y: 0 } points { x: 0 y: 2 } } }",
+              "schedule[0].add_obstacle.points: edges 0 and 2 cross (not a simple polygon)");
+  expectError(
+      good + "schedule { add_obstacle { center { x: 5 y: 5 } points { x: 0 y: 0 } points { x: 2 y: 2 } } }",
+      "schedule[0].add_obstacle.points: needs at least 3 points");
   expectError(good + "schedule { add_obstacle { radius: 1 path: \"nowhere\" speed: 1 } }",
               "schedule[0].add_obstacle.path: no path named");
   expectError(good + "schedule { add_obstacle { radius: 1 path: \"across\" } }",
@@ -210,6 +217,30 @@ TEST(WorldChangesFile, BadDoorsAndSchedulesNameTheField) {
   expectError(testing::replacedIn(good, "from { x: 20 y: 9 } to { x: 20 y: 12 }",
                                   "from { x: 20 y: 1 } to { x: 20 y: 4 }"),
               "covers no walkable ground");
+}
+
+// A polygon from a schedule: its corners turn with angle_deg about its centre, and a wedge driven
+// along a path keeps its shape.
+TEST(WorldChangesFile, ScheduledPolygonsTurnAndMoveWithTheirCentre) {
+  auto world = rooms(R"(
+schedule { add_obstacle { name: "wedge" center { x: 10 y: 5 } angle_deg: 90
+  points { x: 0 y: 0 } points { x: 2 y: 0 } points { x: 0 y: 1 } } }
+schedule { add_obstacle { name: "plough" path: "across" speed: 3
+  points { x: -1 y: -1 } points { x: 1 y: 0 } points { x: -1 y: 1 } } }
+)");
+  ASSERT_NE(world, nullptr);
+  world->step();
+  ASSERT_EQ(world->liveObstacles().size(), 2u);
+  const nav::Polygon wedge = obstacleOutline(world->liveObstacles()[0].shape);
+  ASSERT_EQ(wedge.size(), 3u);
+  EXPECT_NEAR(wedge[1].x, 10.0f, 1e-4f) << "(2, 0) turned a quarter is (0, 2)";
+  EXPECT_NEAR(wedge[1].y, 7.0f, 1e-4f);
+  for (int t = 0; t < 30; ++t) world->step();
+  const LiveObstacle& plough = world->liveObstacles()[1];
+  const nav::Polygon outline = obstacleOutline(plough.shape);
+  ASSERT_EQ(outline.size(), 3u);
+  EXPECT_NEAR(outline[1].x - plough.shape.center.x, 1.0f, 1e-4f);
+  EXPECT_GT(plough.shape.center.x, 5.0f + 2.5f) << "it moved along the path";
 }
 
 // Two rooms with no opening at all, joined by a ladder over the wall: a navmesh link, and a door

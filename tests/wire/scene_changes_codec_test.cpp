@@ -20,6 +20,11 @@ SceneObstacle circle(std::uint32_t id, float x, float y, float r, std::uint32_t 
 SceneObstacle box(std::uint32_t id, float x, float y, float hx, float hy, float deg) {
   return quantizedObstacle(id, kObstacleBox, {x, y}, 0.0f, {hx, hy}, deg);
 }
+// An L (arms 2 m wide) turned by `deg`, counter-clockwise.
+SceneObstacle ell(std::uint32_t id, float x, float y, float deg, std::uint32_t flags = 0) {
+  return quantizedObstacle(id, kObstaclePolygon | flags, {x, y}, 0.0f, {}, deg,
+                           {{-3, -3}, {3, -3}, {3, -1}, {-1, -1}, {-1, 3}, {-3, 3}});
+}
 
 // A client that starts at version 0 and asks as the client library does, until it is at the log's
 // version: every page through a datagram, each within the size limit.
@@ -193,7 +198,7 @@ TEST(SceneChanges, EveryMalformedPageIsRefusedAndChangesNothing) {
   refused(
       good, [](SceneChanges& p) { p.set_obstacle_id(1, 0); }, "an id repeated");
   refused(
-      good, [](SceneChanges& p) { p.set_obstacle_flags(0, 8); }, "unknown flags");
+      good, [](SceneChanges& p) { p.set_obstacle_flags(0, 16); }, "unknown flags");
   refused(
       good, [](SceneChanges& p) { p.set_box_angle(0, 65536); }, "an angle of a whole turn");
   refused(
@@ -216,6 +221,67 @@ TEST(SceneChanges, EveryMalformedPageIsRefusedAndChangesNothing) {
   // And the good ones apply.
   EXPECT_EQ(applySceneChanges(good, held), "");
   EXPECT_EQ(held.obstacles, obstaclesOf(log)) << "a whole page drops what it does not list";
+}
+
+TEST(SceneChanges, PolygonsTravelWithTheirCornersAndTurn) {
+  SceneChangeLog log;
+  std::vector<SceneObstacle> all;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> coord(-500.0f, 500.0f);
+  for (std::uint32_t id = 1; id <= 300; ++id)
+    all.push_back(id % 2 == 0
+                      ? ell(id, coord(rng), coord(rng), coord(rng), id % 4 == 0 ? kObstacleCarves : 0u)
+                      : circle(id, coord(rng), coord(rng), 1.5f));
+  recordScene(log, 1, {}, all);
+  SceneLive held;
+  int pages = 0;
+  EXPECT_EQ(catchUp(log, 0, held, &pages), 1u);
+  EXPECT_GE(pages, 3) << "polygons cost their corners";
+  EXPECT_EQ(held.obstacles, all);
+  // Moved and turned: a client one version behind gets the one polygon again, corners and all.
+  all[1] = ell(2, 7, 8, 90);
+  recordScene(log, 2, {}, all);
+  const SceneChanges one = encodeSceneChanges(log, 1, 0, kMaxScenePartBytes);
+  ASSERT_EQ(one.obstacle_id_size(), 1);
+  EXPECT_EQ(one.polygon_points(0), 6u);
+  EXPECT_EQ(one.polygon_angle(0), 16384u) << "a quarter turn";
+  EXPECT_EQ(catchUp(log, 1, held), 2u);
+  EXPECT_EQ(held.obstacles, all);
+  const std::vector<ScenePoint> outline = obstacleOutline(held.obstacles[1]);
+  ASSERT_EQ(outline.size(), 6u);
+  EXPECT_NEAR(outline[1].x, 7.0f + 3.0f, 1e-4f) << "(3, -3) turned a quarter is (3, 3)";
+  EXPECT_NEAR(outline[1].y, 8.0f + 3.0f, 1e-4f);
+}
+
+TEST(SceneChanges, MalformedPolygonsAreRefusedAndChangeNothing) {
+  SceneChangeLog log;
+  recordScene(log, 1, {}, {circle(1, 1, 1, 1), ell(2, 5, 5, 30), circle(3, 9, 9, 1)});
+  const SceneChanges good = encodeSceneChanges(log, 0, 0, kMaxScenePartBytes);
+  ASSERT_EQ(good.polygon_points_size(), 1);
+  ASSERT_EQ(good.polygon_x_size(), 6);
+  SceneLive held;
+  held.obstacles = {circle(7, 3, 3, 1)};
+  const SceneLive before = held;
+  const auto refused = [&](const std::function<void(SceneChanges&)>& spoil, const char* what) {
+    SceneChanges page = good;
+    spoil(page);
+    SceneLive copy = held;
+    EXPECT_NE(applySceneChanges(page, copy), "") << what;
+    EXPECT_EQ(copy, before) << what;
+  };
+  refused([](SceneChanges& p) { p.set_polygon_points(0, 2); }, "two corners");
+  refused([](SceneChanges& p) { p.set_polygon_points(0, 65); }, "65 corners");
+  refused([](SceneChanges& p) { p.set_polygon_points(0, 7); }, "more corners than listed");
+  refused([](SceneChanges& p) { p.set_polygon_points(0, 5); }, "a corner left over");
+  refused([](SceneChanges& p) { p.add_polygon_x(1); }, "x and y of different lengths");
+  refused([](SceneChanges& p) { p.clear_polygon_angle(); }, "a polygon without its angle");
+  refused([](SceneChanges& p) { p.set_polygon_angle(0, 65536); }, "an angle of a whole turn");
+  refused([](SceneChanges& p) { p.set_polygon_x(3, 1 << 30); }, "a corner out of range");
+  refused([](SceneChanges& p) { p.set_obstacle_flags(1, kObstaclePolygon | kObstacleBox); },
+          "box and polygon");
+  refused([](SceneChanges& p) { p.set_obstacle_flags(0, kObstaclePolygon); }, "a circle read as a polygon");
+  EXPECT_EQ(applySceneChanges(good, held), "");
+  EXPECT_EQ(held.obstacles, obstaclesOf(log));
 }
 
 TEST(SceneChanges, TheCurrentSceneWallsInShutDoorsAndBoxesFacingOut) {
@@ -245,6 +311,19 @@ TEST(SceneChanges, TheCurrentSceneWallsInShutDoorsAndBoxesFacingOut) {
   // A door on a navmesh link (no thickness) walls nothing, shut or open.
   base.doors.push_back({{20, 0}, {24, 0}, 0.0f, "ladder", false});
   EXPECT_EQ(currentScene(base, live).walls.size(), 8u);
+  // A polygon's outline is walled, each wall facing out (the notch's corner (2, 2) is outside).
+  live.obstacles.push_back(ell(3, 50, 50, 0));
+  now = currentScene(base, live);
+  ASSERT_EQ(now.walls.size(), 14u);
+  for (std::size_t i = 8; i < 14; ++i) {
+    const SceneSegment& w = now.walls[i];
+    const float mx = (w.from.x + w.to.x) * 0.5f, my = (w.from.y + w.to.y) * 0.5f;
+    const float nx = -(w.to.y - w.from.y), ny = w.to.x - w.from.x;  // its left
+    // A step to the wall's left from its middle is outside the L.
+    const float px = mx + nx * 0.01f - 50.0f, py = my + ny * 0.01f - 50.0f;
+    const bool inArm = (px > -3 && px < 3 && py > -3 && py < -1) || (px > -3 && px < -1 && py > -3 && py < 3);
+    EXPECT_FALSE(inArm) << "wall " << i;
+  }
 }
 
 TEST(SceneChanges, DoorsTravelInTheStaticSceneAndANameIsCutOnACharacter) {

@@ -53,6 +53,12 @@ CommandResult handleAddObstacle(ControlContext& context, const AddObstacle& a) {
   shape.radius = a.radius();
   shape.halfSize = {a.half_size().x(), a.half_size().y()};
   shape.angleDeg = a.angle_deg();
+  // Read no more than the bound (a hostile command may list millions): the check names it.
+  const int corners = std::min(a.points_size(), static_cast<int>(kMaxPolygonPoints) + 1);
+  for (int i = 0; i < corners; ++i) shape.points.push_back({a.points(i).x(), a.points(i).y()});
+  if (a.points_size() > static_cast<int>(kMaxPolygonPoints))
+    return failed({"add_obstacle.points", "at most " + std::to_string(kMaxPolygonPoints) + ", has " +
+                                              std::to_string(a.points_size())});
   if (const Problem p = shapeProblem(world, "add_obstacle", shape)) return failed(p);
   obstacle.carve = a.carve();
   if (a.carve() && (!world.geometry().navMesh || !world.geometry().navInput))
