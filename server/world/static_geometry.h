@@ -93,8 +93,16 @@ class StaticGeometry {
   std::vector<std::uint32_t> obstacleStart_, wallStart_;  // per cell, prefix sums
   std::vector<steer::CircleObstacle> bucketedObstacles_;  // copies per cell, contiguous
   std::vector<steer::Wall> bucketedWalls_;
-  std::vector<std::uint32_t> ownStart_;      // per cell: obstacles whose circle overlaps the cell itself
-  std::vector<std::uint32_t> ownIndex_;      // indices into `obstacles`
+  std::vector<std::uint32_t> ownStart_;  // per cell: obstacles whose circle overlaps the cell itself
+  std::vector<std::uint32_t> ownIndex_;  // indices into `obstacles`
+  // indexShapes' scratch, kept so a cart moved every tick costs no allocation: each (cell,
+  // obstacle) pair in the order visited, with whether the obstacle is near the cell and in it.
+  struct CellVisit {
+    std::uint32_t cell = 0, shape = 0;
+    bool near = false, own = false;
+  };
+  std::vector<CellVisit> visits_;
+  std::vector<std::uint32_t> cursor_, ownCursor_;
   std::vector<std::uint32_t> ownWallStart_;  // per cell: walls whose bounding box overlaps the cell
   std::vector<std::uint32_t> ownWallIndex_;  // indices into `walls`
 };
