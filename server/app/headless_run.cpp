@@ -2,11 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
 #include "analysis/designer_report.h"
 #include "analysis/motion_quality.h"
+#include "app/process_memory.h"
 #include "app/tick_stats.h"
 #include "scenario/scenario_file.h"
 #include "world/bots.h"
@@ -17,6 +19,7 @@ namespace steerd {
 int runHeadless(const Options& options, std::FILE* out) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
+  const std::optional<ProcessMemory> memoryBefore = processMemory();
   ScenarioLoad load = openScenario(options.scenario, scenarioOptionsOf(options));
   for (const auto& e : load.errors) spdlog::error("{}", e);
   for (const auto& w : load.warnings) spdlog::warn("{}", w);
@@ -79,6 +82,17 @@ int runHeadless(const Options& options, std::FILE* out) {
       "{} obstacle/wall contacts resolved",
       options.ticks, meanMs, stats.percentile(99), stats.percentile(100),
       meanMs > 0 ? static_cast<double>(world->agentCount()) / meanMs / 1000.0 : 0.0, contacts);
+  // Memory per agent: what the process took on for the world and its ticks (the peak less what
+  // it held before the scenario was loaded), shared out over the agents.
+  if (const std::optional<ProcessMemory> now = processMemory();
+      now && memoryBefore && world->agentCount() > 0) {
+    const std::uint64_t grown =
+        now->peakResidentBytes - std::min(now->peakResidentBytes, memoryBefore->residentBytes);
+    spdlog::info("memory: peak {:.1f} MiB resident, {:.1f} MiB before the world; {:.0f} bytes an agent",
+                 static_cast<double>(now->peakResidentBytes) / 1048576.0,
+                 static_cast<double>(memoryBefore->residentBytes) / 1048576.0,
+                 static_cast<double>(grown) / static_cast<double>(world->agentCount()));
+  }
   if (monitor) std::fputs(formatMotionQuality(monitor->summary()).c_str(), out);
   if (nearPlayers) {
     const std::string title =
