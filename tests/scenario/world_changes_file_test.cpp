@@ -14,6 +14,7 @@
 #include "nav/path_planner.h"
 #include "scenario/scenario_file.h"
 #include "scenario_text.h"
+#include "steering/polygon.h"
 
 namespace steerd {
 namespace {
@@ -453,7 +454,16 @@ TEST(WorldChangesFile, MarketCartNobodyEndsInsideItAndNobodyIsLeftStuck) {
       static_cast<unsigned long long>(q.insideObstacleFinal), static_cast<unsigned long long>(q.stuckMax),
       static_cast<unsigned long long>(q.stuckFinal));
   EXPECT_GT(cartTravel, 80.0f) << "the cart went round";
-  EXPECT_EQ(world.liveObstacles().size(), 1u) << "the barrow was removed at 40 s";
+  EXPECT_EQ(world.liveObstacles().size(), 2u)
+      << "the barrow was removed at 40 s; the cart and the stall stay";
+  EXPECT_GT(world.tilesCarved(), 0u) << "the L-shaped stall carved its tiles";
+  for (const LiveObstacle& o : world.liveObstacles()) {
+    if (o.name != "corner_stall") continue;
+    const nav::Polygon outline = obstacleOutline(o.shape);
+    for (std::size_t s = 0; s < world.agentCount(); ++s)
+      EXPECT_FALSE(steer::insidePolygon({world.agents().px[s], world.agents().py[s]}, outline))
+          << "slot " << s;
+  }
   EXPECT_EQ(insideCartMax, 0u);
   EXPECT_EQ(q.insideObstacleFinal, 0u);
   EXPECT_EQ(q.stuckFinal, 0u);
