@@ -129,7 +129,7 @@ void GeometryRenderer::drawBoxes(const Camera& camera, const wire::SceneLive& li
     const Rgba fill = (o.flags & wire::kObstacleCarves) != 0 ? palette::kCarving : palette::kObstacle;
     screen_.clear();
     for (const wire::ScenePoint& p : c) screen_.push_back(camera.worldToScreen(toPoint(p)));
-    if (screen_.size() == 4) {
+    if (o.box()) {  // convex: two triangles (a four-cornered polygon may be concave)
       canvas_.quad(screen_[0], screen_[1], screen_[2], screen_[3], fill);
       continue;
     }
