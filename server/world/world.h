@@ -271,6 +271,7 @@ class World {
   void carveTiles();
   void pushOutOf(const nav::Polygon& outline, bool acrossOnly);
   void pushOutOfConcave(const nav::Polygon& outline);
+  void placeOutside(std::size_t slot, steer::Vec2 at, steer::Vec2 out);
   // visitState's walk with the sink inlined (defined and used in world.cpp only).
   template <class Sink>
   void visitStateWith(Sink&& sink) const;

@@ -234,6 +234,18 @@ void World::rebuildShapes() {
   geometry_.index(4.0f, changes_.reach);
 }
 
+// A body pushed out of a shape: to `at`, keeping none of its velocity into the shape (`out` is
+// the unit direction it was pushed).
+void World::placeOutside(std::size_t slot, Vec2 at, Vec2 out) {
+  current_.px[slot] = at.x;
+  current_.py[slot] = at.y;
+  const float into = current_.vx[slot] * out.x + current_.vy[slot] * out.y;
+  if (into < 0.0f) {
+    current_.vx[slot] -= out.x * into;
+    current_.vy[slot] -= out.y * into;
+  }
+}
+
 // Bodies (not connected players: their server moves them) whose centre lies inside a convex
 // counter-clockwise outline go out by its nearest edge to a radius beyond it; `acrossOnly` (a
 // door) uses only edges 0 and 2, the two faces of the doorway, never its jambs (into the wall).
@@ -263,13 +275,7 @@ void World::pushOutOf(const nav::Polygon& outline, bool acrossOnly) {
     if (!inside) continue;
     const float r = archetypes_[current_.archetype[s]].limits.radius;
     const Vec2 q = p + out * (r - best + 0.01f);
-    current_.px[s] = q.x;
-    current_.py[s] = q.y;
-    const float into = current_.vx[s] * out.x + current_.vy[s] * out.y;
-    if (into < 0.0f) {
-      current_.vx[s] -= out.x * into;
-      current_.vy[s] -= out.y * into;
-    }
+    placeOutside(s, q, out);
   }
 }
 
@@ -296,13 +302,7 @@ void World::pushOutOfConcave(const nav::Polygon& outline) {
     const Vec2 out = steer::normalizedOr(nearest - p, edgeOut);
     const float r = archetypes_[current_.archetype[s]].limits.radius;
     const Vec2 q = nearest + out * (r + 0.01f);
-    current_.px[s] = q.x;
-    current_.py[s] = q.y;
-    const float into = current_.vx[s] * out.x + current_.vy[s] * out.y;
-    if (into < 0.0f) {
-      current_.vx[s] -= out.x * into;
-      current_.vy[s] -= out.y * into;
-    }
+    placeOutside(s, q, out);
   }
 }
 
